@@ -1,0 +1,54 @@
+/** Test helpers: build an Express app around a gateway, and start it on a loopback port. */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type Express } from 'express';
+import { createGateway, type Gateway, type GatewayOptions } from '../../lib';
+
+/** The key every helper app accepts, and a second, poorer one. */
+export const TEST_KEY = 'sk-test-key-0123456789';
+export const POOR_KEY = 'sk-poor-key-0123456789';
+export const EMPTY_KEY = 'sk-empty-key-0123456789';
+
+/** Default options: a rich key, a key with 50 credits, a key with 0 credits. */
+export function testOptions(overrides: Partial<GatewayOptions> = {}): GatewayOptions {
+  return {
+    keys: [
+      { key: TEST_KEY, id: 'rich', balance: 10_000_000 },
+      { key: POOR_KEY, id: 'poor', balance: 50 },
+      { key: EMPTY_KEY, id: 'empty', balance: 0 },
+    ],
+    ...overrides,
+  };
+}
+
+/** An app with the gateway mounted at `mountPath` (default: the root). */
+export function buildApp(options: GatewayOptions = testOptions(), mountPath?: string): { app: Express; gateway: Gateway } {
+  const app = express();
+  const gateway = createGateway(options);
+  if (mountPath) app.use(mountPath, gateway);
+  else app.use(gateway);
+  return { app, gateway };
+}
+
+/** A started server and its base URL (`http://127.0.0.1:<port>`). Call `close()` when done. */
+export interface RunningServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function listen(app: Express): Promise<RunningServer> {
+  const server = await new Promise<Server>((resolve) => {
+    const started = app.listen(0, '127.0.0.1', () => resolve(started));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,238 @@
+/** The canonical request, response and stream types that every protocol codec and provider speaks. */
+
+/** A piece of content inside a message. Parts are a discriminated union on `type`. */
+export type ContentPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ReasoningPart;
+
+/**
+ * Opaque per-vendor data that must travel with a part (for example a Gemini `thoughtSignature`).
+ * Keyed by the vendor that minted it, so it is only ever sent back to that vendor.
+ */
+export type ProviderMetadata = Record<string, Record<string, unknown>>;
+
+/** Plain text. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+  providerMetadata?: ProviderMetadata;
+}
+
+/** Where binary content comes from: inline base64 or a URL the target may fetch. */
+export type MediaSource =
+  | { kind: 'base64'; mediaType: string; data: string }
+  | { kind: 'url'; url: string; mediaType?: string };
+
+/** An image input. `detail` is the OpenAI hint (`auto`, `low`, `high`), kept when known. */
+export interface ImagePart {
+  type: 'image';
+  source: MediaSource;
+  detail?: string;
+  providerMetadata?: ProviderMetadata;
+}
+
+/** A non-image file input (a PDF, a text document). */
+export interface FilePart {
+  type: 'file';
+  source: MediaSource;
+  filename?: string;
+  providerMetadata?: ProviderMetadata;
+}
+
+/** A tool (function) call made by the assistant. `arguments` is the raw JSON text, which may be invalid. */
+export interface ToolCallPart {
+  type: 'tool-call';
+  id: string;
+  name: string;
+  arguments: string;
+  providerMetadata?: ProviderMetadata;
+}
+
+/** The result of a tool call, sent back by the caller in a `tool` message. */
+export interface ToolResultPart {
+  type: 'tool-result';
+  toolCallId: string;
+  /** The called tool's name, when the protocol carries it (Gemini needs it; OpenAI does not send it). */
+  toolName?: string;
+  content: Array<TextPart | ImagePart>;
+  isError?: boolean;
+  providerMetadata?: ProviderMetadata;
+}
+
+/** Model reasoning ("thinking"). `signature` and `redactedData` are vendor-bound and opaque. */
+export interface ReasoningPart {
+  type: 'reasoning';
+  text: string;
+  signature?: string;
+  redactedData?: string;
+  providerMetadata?: ProviderMetadata;
+}
+
+/** Roles of the canonical conversation. System messages may appear anywhere, as OpenAI and Claude Code send them. */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** One turn of the conversation. */
+export interface Message {
+  role: Role;
+  content: ContentPart[];
+  /** The participant name, where the protocol has one (OpenAI `name`). */
+  name?: string;
+}
+
+/** A function the model may call. `parameters` is a JSON Schema object. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+  strict?: boolean;
+}
+
+/** How the model may use tools. */
+export type ToolChoice =
+  | { type: 'auto' }
+  | { type: 'none' }
+  | { type: 'required' }
+  | { type: 'tool'; name: string };
+
+/** Reasoning effort levels, the union of the three protocols' vocabularies. */
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+/** What the caller asked of the model's reasoning. Absent means the model's default. */
+export interface ReasoningSettings {
+  /** false = thinking disabled; true = enabled (with a budget or adaptively). */
+  enabled?: boolean;
+  /** A token budget (Anthropic `budget_tokens`, Gemini `thinkingBudget`). */
+  budgetTokens?: number;
+  effort?: ReasoningEffort;
+  /** Whether reasoning text should be returned to the caller. */
+  includeThoughts?: boolean;
+}
+
+/** Requested output format. */
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json' }
+  | { type: 'json-schema'; schema: Record<string, unknown>; name?: string; strict?: boolean };
+
+/** The protocol a request arrived in, and its raw body, for same-protocol pass-through. */
+export interface RequestOrigin {
+  protocol: string;
+  body: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A text-generation request, decoded from any protocol. */
+export interface GenerateRequest {
+  /** The model id the caller asked for (the public id; the provider gets its upstream id separately). */
+  model: string;
+  messages: Message[];
+  stream: boolean;
+  /** Upper bound on generated tokens (reasoning included). Absent: the model's default. */
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  stopSequences?: string[];
+  /** Number of alternative completions (OpenAI `n`, Gemini `candidateCount`). Default 1. */
+  choiceCount?: number;
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  reasoning?: ReasoningSettings;
+  responseFormat?: ResponseFormat;
+  seed?: number;
+  /** Opaque end-user id (OpenAI `user`, Anthropic `metadata.user_id`). */
+  user?: string;
+  /** The inbound protocol and raw body; providers speaking the same protocol may pass unknown fields through. */
+  origin?: RequestOrigin;
+}
+
+/** Why generation stopped: the unified value, and the raw upstream value when there was one. */
+export interface FinishReason {
+  unified: 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+  raw?: string;
+  /** The stop sequence that matched, when known. */
+  stopSequence?: string;
+}
+
+/**
+ * Token usage. `inputTokens` counts every input token, cached ones included (OpenAI semantics);
+ * `outputTokens` counts every generated token, reasoning included.
+ */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  reasoningTokens?: number;
+}
+
+/** One alternative completion. */
+export interface Choice {
+  index: number;
+  content: ContentPart[];
+  finishReason: FinishReason;
+}
+
+/** A complete (non-streamed) text-generation response. */
+export interface GenerateResponse {
+  id: string;
+  /** The model that answered, as the caller should see it. */
+  model: string;
+  /** Unix seconds. */
+  created: number;
+  choices: Choice[];
+  usage: Usage;
+  warnings?: string[];
+}
+
+/**
+ * A streamed response is an async iterable of these parts, in order:
+ * `response-start`, then for each content block a `*-start`, deltas and `*-end` (blocks do not
+ * interleave), then exactly one `finish`. An `error` part may end the stream instead of `finish`.
+ */
+export type StreamPart =
+  | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage> }
+  | { type: 'text-start'; id: string }
+  | { type: 'text-delta'; id: string; delta: string }
+  | { type: 'text-end'; id: string; providerMetadata?: ProviderMetadata }
+  | { type: 'reasoning-start'; id: string }
+  | { type: 'reasoning-delta'; id: string; delta: string }
+  | { type: 'reasoning-end'; id: string; signature?: string; redactedData?: string; providerMetadata?: ProviderMetadata }
+  | { type: 'tool-call-start'; id: string; name: string }
+  | { type: 'tool-call-delta'; id: string; delta: string }
+  | { type: 'tool-call-end'; id: string; providerMetadata?: ProviderMetadata }
+  | { type: 'finish'; usage: Usage; finishReason: FinishReason }
+  | { type: 'error'; error: Error };
+
+/** An image-generation request (OpenAI images protocol). */
+export interface ImageRequest {
+  model: string;
+  prompt: string;
+  /** Number of images, 1..10. */
+  n: number;
+  width: number;
+  height: number;
+  /** `b64_json` returns base64; `url` returns a URL (a data: URL for the local provider). */
+  responseFormat: 'b64_json' | 'url';
+  quality?: string;
+  style?: string;
+  background?: string;
+  outputFormat?: string;
+  user?: string;
+  origin?: RequestOrigin;
+}
+
+/** One generated image. */
+export interface GeneratedImage {
+  /** Base64 of the encoded image file. */
+  base64: string;
+  mediaType: string;
+  revisedPrompt?: string;
+}
+
+/** An image-generation response. */
+export interface ImageResponse {
+  created: number;
+  images: GeneratedImage[];
+  /** Token usage where the provider reports it. */
+  usage?: Usage;
+}

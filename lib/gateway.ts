@@ -1,0 +1,312 @@
+/**
+ * createGateway() and the one request path, top to bottom:
+ * route → read body → authenticate → decode → resolve model → reserve quota → provider → settle quota → encode.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import createDebug from 'debug';
+import type { GenerateRequest } from './canonical';
+import { GatewayConfigError, GatewayError, toGatewayError } from './errors';
+import { drainBody, readJsonBody } from './http/read-body';
+import { sendJson } from './http/send';
+import { ModelTable, type ResolvedModel } from './models';
+import { resolveOptions, type GatewayOptions, type ResolvedOptions } from './options';
+import { builtinCodecs } from './protocols/registry';
+import type { CallResult, DecodedCall, EncodeContext, HttpRequestView, ProtocolCodec, RouteMatch } from './protocols/types';
+import { builtinProviders } from './providers/registry';
+import type { ProviderCallContext } from './providers/types';
+import { affordableOutputTokens, chargeForGenerate, chargeForImage, estimateGenerate, estimateImage, type CostEstimate } from './quota';
+import type { Principal, Reservation } from './stores/types';
+import { countRequestTokens } from './tokenizer';
+import { collectStream } from './stream/collect';
+
+const logRequest = createDebug('rosetta:request');
+const logAuth = createDebug('rosetta:auth');
+const logQuota = createDebug('rosetta:quota');
+const logProvider = createDebug('rosetta:provider');
+
+/** The Router that {@link createGateway} returns, with lifecycle handles. */
+export type Gateway = Router & {
+  /** Resolves once every store and provider `init()` has finished; requests wait for it too. */
+  readonly ready: Promise<void>;
+  /** Calls `close()` on every store and provider. */
+  close(): Promise<void>;
+};
+
+/** A model list route found for a GET path: the codec that answers and the model id, if one was asked for. */
+interface ModelListMatch {
+  codec: ProtocolCodec;
+  modelId?: string;
+}
+
+function newRequestId(): string {
+  return `req_${randomUUID().replace(/-/g, '')}`;
+}
+
+function looksLikeRequest(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as IncomingMessage).method === 'string' && 'headers' in value && 'socket' in value;
+}
+
+function normalizePath(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function requestView(request: Request, path: string, body: unknown): HttpRequestView {
+  const queryStart = request.originalUrl.indexOf('?');
+  const query = new URLSearchParams(queryStart === -1 ? '' : request.originalUrl.slice(queryStart + 1));
+  return { method: request.method, path, headers: request.headers, query, body };
+}
+
+/** Runs calls for one gateway; holds no state shared with any other gateway. */
+class RequestPipeline {
+  private readonly models: ModelTable;
+  private initialized = false;
+  readonly ready: Promise<void>;
+
+  constructor(private readonly config: ResolvedOptions) {
+    this.models = new ModelTable(config.models, config.providers, {
+      maxOutputTokens: config.defaultMaxOutputTokens,
+      created: Math.floor(Date.now() / 1000),
+    });
+    this.ready = this.init();
+    this.ready.catch(() => undefined);
+  }
+
+  private async init(): Promise<void> {
+    await this.config.keyStore.init?.();
+    await this.config.quotaStore.init?.();
+    for (const provider of this.config.providers.values()) await provider.init?.();
+    this.initialized = true;
+  }
+
+  async close(): Promise<void> {
+    for (const provider of this.config.providers.values()) await provider.close?.();
+    await this.config.quotaStore.close?.();
+    await this.config.keyStore.close?.();
+  }
+
+  /** Route: a codec's POST route, a model-list GET route, or not ours (next()). */
+  dispatch(request: Request, response: Response, next: NextFunction): void {
+    const path = normalizePath(request.path);
+    for (const codec of this.config.codecs) {
+      const match = codec.match(path);
+      if (!match) continue;
+      if (request.method !== 'POST') {
+        void this.refuseMethod(codec, request, response, 'POST');
+        return;
+      }
+      void this.handleCall(codec, match, request, response, path);
+      return;
+    }
+    const list = this.matchModelList(path, request);
+    if (list) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') void this.refuseMethod(list.codec, request, response, 'GET');
+      else void this.handleModelList(list, request, response, path);
+      return;
+    }
+    next();
+  }
+
+  /** The one request path of a model call. */
+  private async handleCall(codec: ProtocolCodec, match: RouteMatch, request: Request, response: Response, path: string): Promise<void> {
+    const requestId = newRequestId();
+    const context: EncodeContext = { requestId };
+    const started = performance.now();
+    const abort = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) abort.abort(new GatewayError('invalid_request', 'The client closed the connection.'));
+    });
+    let reservation: Reservation | undefined;
+    try {
+      if (!this.initialized) await this.ready;
+      const body = await readJsonBody(request, this.config.maxBodyBytes);
+      const view = requestView(request, path, body);
+      const principal = await this.authenticate(codec, view);
+      const call = codec.decode(match, view);
+      context.call = call;
+      let result: CallResult;
+      if (call.operation === 'generate') {
+        const model = this.models.resolve(call.request.model, principal, 'text');
+        const held = await this.reserveGenerate(call.request, model, principal, requestId);
+        reservation = held.reservation;
+        const providerResponse = await this.generate(held.request, model, { upstreamModel: model.upstreamModel, signal: abort.signal, requestId });
+        result = { operation: 'generate', response: { ...providerResponse, model: model.id } };
+        await this.settle(reservation, chargeForGenerate(result.response, model));
+      } else {
+        const model = this.models.resolve(call.request.model, principal, 'image');
+        reservation = await this.reserve(principal, estimateImage(call.request, model), model, 'image', requestId);
+        const provider = model.provider;
+        logProvider('%s → %s/%s image n=%d %dx%d', requestId, provider.name, model.upstreamModel, call.request.n, call.request.width, call.request.height);
+        const images = await provider.generateImage!({ ...call.request, model: model.id }, { upstreamModel: model.upstreamModel, signal: abort.signal, requestId });
+        result = { operation: 'image', response: images };
+        await this.settle(reservation, chargeForImage(images, model));
+      }
+      reservation = undefined;
+      sendJson(response, codec.encodeResponse(result, context), { 'x-request-id': requestId });
+      logRequest('%s %s %s 200 %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
+    } catch (thrown) {
+      if (reservation) await this.release(reservation);
+      this.fail(codec, context, response, thrown, started);
+    }
+  }
+
+  /** Answers a list or a single model in the claiming codec's shape. */
+  private async handleModelList(list: ModelListMatch, request: Request, response: Response, path: string): Promise<void> {
+    const requestId = newRequestId();
+    const context: EncodeContext = { requestId };
+    const started = performance.now();
+    try {
+      if (!this.initialized) await this.ready;
+      await drainBody(request);
+      const view = requestView(request, path, undefined);
+      const principal = await this.authenticate(list.codec, view);
+      const routes = list.codec.modelList!;
+      let encoded;
+      if (list.modelId === undefined) {
+        encoded = routes.encodeList(this.models.listFor(principal), view);
+      } else {
+        const model = this.models.findFor(list.modelId, principal);
+        if (!model) throw new GatewayError('not_found', `The model '${list.modelId}' does not exist or you do not have access to it.`, { code: 'model_not_found' });
+        encoded = routes.encodeModel(model, view);
+      }
+      sendJson(response, encoded, { 'x-request-id': requestId });
+      logRequest('%s %s models 200 %sms', requestId, list.codec.name, (performance.now() - started).toFixed(1));
+    } catch (thrown) {
+      this.fail(list.codec, context, response, thrown, started);
+    }
+  }
+
+  private async refuseMethod(codec: ProtocolCodec, request: Request, response: Response, allowed: string): Promise<void> {
+    await drainBody(request);
+    const error = new GatewayError('method_not_allowed', `${request.method} is not allowed on ${request.path}; use ${allowed}.`, { headers: { allow: allowed } });
+    this.fail(codec, { requestId: newRequestId() }, response, error, performance.now());
+  }
+
+  private fail(codec: ProtocolCodec, context: EncodeContext, response: ServerResponse, thrown: unknown, started: number): void {
+    const error = toGatewayError(thrown);
+    if (error.kind === 'internal') logRequest('%s internal error: %O', context.requestId, error.cause ?? error);
+    const headers: Record<string, string> = { 'x-request-id': context.requestId, ...error.headers };
+    if (error.retryAfter !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfter));
+    sendJson(response, codec.encodeError(error, context), headers);
+    logRequest('%s %s %d %s %sms', context.requestId, codec.name, error.status, error.kind, (performance.now() - started).toFixed(1));
+  }
+
+  private matchModelList(path: string, request: Request): ModelListMatch | undefined {
+    let fallback: ModelListMatch | undefined;
+    let claimed: ModelListMatch | undefined;
+    let view: HttpRequestView | undefined;
+    for (const codec of this.config.codecs) {
+      const routes = codec.modelList;
+      if (!routes) continue;
+      for (const base of routes.paths) {
+        let modelId: string | undefined;
+        if (path === base) modelId = undefined;
+        else if (path.startsWith(`${base}/`)) modelId = decodeURIComponent(path.slice(base.length + 1));
+        else continue;
+        if (!routes.claims) {
+          fallback ??= { codec, modelId };
+          continue;
+        }
+        view ??= requestView(request, path, undefined);
+        if (!claimed && routes.claims(view)) claimed = { codec, modelId };
+      }
+    }
+    return claimed ?? fallback;
+  }
+
+  private async authenticate(codec: ProtocolCodec, view: HttpRequestView): Promise<Principal> {
+    const key = codec.extractKey(view);
+    if (!key) {
+      throw new GatewayError('authentication', `No API key was sent${codec.credentialHint ? `: send it as ${codec.credentialHint}` : ''}.`, { code: 'missing_api_key' });
+    }
+    let principal: Principal | undefined;
+    try {
+      principal = await this.config.keyStore.authenticate(key);
+    } catch (error) {
+      throw new GatewayError('unavailable', 'The key store is unavailable; try again later.', { cause: error, retryAfter: 1 });
+    }
+    if (!principal) throw new GatewayError('authentication', 'Invalid API key.', { code: 'invalid_api_key' });
+    logAuth('authenticated %s', principal.id);
+    return principal;
+  }
+
+  /** Reserves a text call's estimate; a partial hold lowers the call's output cap to what it pays for. */
+  private async reserveGenerate(request: GenerateRequest, model: ResolvedModel, principal: Principal, requestId: string): Promise<{ reservation: Reservation; request: GenerateRequest }> {
+    const inputTokens = model.provider.countTokens
+      ? await model.provider.countTokens(request, { upstreamModel: model.upstreamModel, requestId })
+      : countRequestTokens(request);
+    const estimate = estimateGenerate(request, model, inputTokens);
+    const reservation = await this.reserve(principal, estimate, model, 'generate', requestId);
+    const maxOutputTokens = request.maxOutputTokens ?? model.maxOutputTokens;
+    if (reservation.amount >= estimate.amount) return { reservation, request: { ...request, model: model.id, maxOutputTokens } };
+    const affordable = affordableOutputTokens(request, model, inputTokens, reservation.amount) ?? maxOutputTokens;
+    logQuota('%s partial hold %d of %d: output capped at %d tokens', requestId, reservation.amount, estimate.amount, affordable);
+    return { reservation, request: { ...request, model: model.id, maxOutputTokens: Math.min(maxOutputTokens, affordable) } };
+  }
+
+  private async reserve(principal: Principal, estimate: CostEstimate, model: ResolvedModel, operation: 'generate' | 'image', requestId: string): Promise<Reservation> {
+    let outcome;
+    try {
+      outcome = await this.config.quotaStore.reserve(principal.id, estimate.amount, { minimum: estimate.minimum, info: { model: model.id, operation, requestId } });
+    } catch (error) {
+      throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', { cause: error, retryAfter: 1 });
+    }
+    if (!outcome.ok) {
+      const available = outcome.available === undefined ? '' : ` This key has ${outcome.available} credits available; the request needs at least ${estimate.minimum}.`;
+      throw new GatewayError('insufficient_quota', outcome.message ?? `Insufficient balance for this request.${available}`, { code: 'insufficient_quota' });
+    }
+    logQuota('%s reserved %d for %s', requestId, outcome.reservation.amount, principal.id);
+    return outcome.reservation;
+  }
+
+  private async settle(reservation: Reservation, charge: number): Promise<void> {
+    await this.config.quotaStore.settle(reservation, charge);
+    logQuota('settled %s: charged %d of %d held', reservation.id, charge, reservation.amount);
+  }
+
+  private async release(reservation: Reservation): Promise<void> {
+    try {
+      await this.config.quotaStore.release(reservation);
+      logQuota('released %s', reservation.id);
+    } catch (error) {
+      logQuota('release of %s failed: %O', reservation.id, error);
+    }
+  }
+
+  private async generate(request: GenerateRequest, model: ResolvedModel, context: ProviderCallContext) {
+    const provider = model.provider;
+    logProvider('%s → %s/%s max_output=%d', context.requestId, provider.name, model.upstreamModel, request.maxOutputTokens);
+    if (provider.generate) return provider.generate(request, context);
+    return collectStream(provider.stream!(request, context));
+  }
+}
+
+/**
+ * Creates a gateway: an Express Router serving the OpenAI chat-completions, OpenAI images,
+ * Anthropic messages and Gemini generateContent protocols.
+ *
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { createGateway } from 'rosetta-gateway';
+ *
+ * const app = express();
+ * app.use('/ai', createGateway({ keys: [{ key: process.env.MY_KEY!, balance: 100_000 }] }));
+ * app.listen(8080); // OpenAI base URL: http://localhost:8080/ai/v1
+ * ```
+ * @throws GatewayConfigError with a stable `code` (`ERR_GATEWAY_*`) naming the bad option.
+ */
+export function createGateway(options: GatewayOptions): Gateway {
+  if (looksLikeRequest(options)) {
+    throw new GatewayConfigError(
+      'ERR_GATEWAY_NOT_CALLED',
+      'createGateway was passed to app.use() without being called: write app.use(createGateway({ … })).',
+    );
+  }
+  const config = resolveOptions(options, { providers: builtinProviders, codecs: builtinCodecs() });
+  const pipeline = new RequestPipeline(config);
+  const router = express.Router();
+  router.use((request, response, next) => pipeline.dispatch(request, response, next));
+  return Object.assign(router, { ready: pipeline.ready, close: () => pipeline.close() });
+}

@@ -1,0 +1,27 @@
+/** rosetta-gateway's public API. */
+export { createGateway, type Gateway } from './gateway';
+export type { GatewayOptions, GatewayKey } from './options';
+export { GatewayError, GatewayConfigError, toGatewayError, STATUS_BY_KIND, type ErrorKind, type GatewayErrorOptions } from './errors';
+export type * from './canonical';
+export type { ModelConfig, ModelPricing } from './models';
+export type { KeyStore, QuotaStore, Principal, Reservation, ReservationInfo, ReserveResult, MaybePromise } from './stores/types';
+export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';
+export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
+export type { Provider, ProviderCallContext } from './providers/types';
+export { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
+export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';
+export type {
+  ProtocolCodec,
+  Operation,
+  HttpRequestView,
+  RouteMatch,
+  DecodedCall,
+  CallResult,
+  EncodedResponse,
+  EncodeContext,
+  ModelInfo,
+  ModelListRoutes,
+} from './protocols/types';
+export { builtinCodecs } from './protocols/registry';
+export { countRequestTokens, countTextTokens } from './tokenizer';
+export { collectStream } from './stream/collect';

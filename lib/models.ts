@@ -1,0 +1,122 @@
+/** The model table: public model ids and aliases, the provider and upstream id behind each, and prices. */
+import type { Principal } from './stores/types';
+import type { Provider } from './providers/types';
+import type { ModelInfo } from './protocols/types';
+import { GatewayError } from './errors';
+
+/** Credits charged per unit of use. */
+export interface ModelPricing {
+  /** Credits per input token. Default 1. */
+  input?: number;
+  /** Credits per output token (reasoning included). Default 1. */
+  output?: number;
+  /** Credits per generated image (image models). Default 1000. */
+  image?: number;
+}
+
+/** One entry of the model table. */
+export interface ModelConfig {
+  /** The public id callers use. */
+  id: string;
+  /** The `name` of the provider that serves it. */
+  provider: string;
+  /** The id sent upstream. Default: `id`. */
+  upstreamModel?: string;
+  /** What it generates. Default `text`. */
+  type?: 'text' | 'image';
+  /** Other ids that lead to this model. */
+  aliases?: readonly string[];
+  /** Shown by the model lists. Default: `id`. */
+  displayName?: string;
+  contextWindow?: number;
+  /** Output cap used when a request gives none (and for the quota estimate). Default: the gateway's `defaultMaxOutputTokens`. */
+  maxOutputTokens?: number;
+  pricing?: ModelPricing;
+  /** Unix seconds, shown by the model lists. Default: when the gateway was created. */
+  created?: number;
+}
+
+/** A model resolved for one call. */
+export interface ResolvedModel {
+  /** The model's public id (an alias resolves to this). */
+  id: string;
+  type: 'text' | 'image';
+  provider: Provider;
+  upstreamModel: string;
+  maxOutputTokens: number;
+  pricing: Required<ModelPricing>;
+  info: ModelInfo;
+}
+
+const DEFAULT_PRICING: Required<ModelPricing> = { input: 1, output: 1, image: 1000 };
+
+/** Resolves model ids to providers; immutable after creation. */
+export class ModelTable {
+  private readonly byId = new Map<string, ResolvedModel>();
+  private readonly models: ResolvedModel[] = [];
+
+  constructor(configs: readonly ModelConfig[], providers: ReadonlyMap<string, Provider>, defaults: { maxOutputTokens: number; created: number }) {
+    for (const config of configs) {
+      const provider = providers.get(config.provider);
+      if (!provider) throw new Error(`unknown provider ${config.provider}`);
+      const type = config.type ?? 'text';
+      const resolved: ResolvedModel = {
+        id: config.id,
+        type,
+        provider,
+        upstreamModel: config.upstreamModel ?? config.id,
+        maxOutputTokens: config.maxOutputTokens ?? defaults.maxOutputTokens,
+        pricing: { ...DEFAULT_PRICING, ...config.pricing },
+        info: {
+          id: config.id,
+          type,
+          ownedBy: provider.name,
+          displayName: config.displayName ?? config.id,
+          created: config.created ?? defaults.created,
+          ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}),
+          ...(type === 'text' ? { maxOutputTokens: config.maxOutputTokens ?? defaults.maxOutputTokens } : {}),
+        },
+      };
+      this.models.push(resolved);
+      for (const name of [config.id, ...(config.aliases ?? [])]) this.byId.set(name, resolved);
+    }
+  }
+
+  /** Whether an id or alias is taken. */
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /**
+   * Resolves a model for a caller and an operation: 404 when unknown (or of the wrong kind),
+   * 403 when the caller's key may not use it.
+   */
+  resolve(id: string, principal: Principal, type: 'text' | 'image'): ResolvedModel {
+    const model = this.byId.get(id);
+    if (!model || model.type !== type) {
+      const kind = type === 'image' ? 'image model' : 'model';
+      throw new GatewayError('not_found', `The ${kind} '${id}' does not exist or you do not have access to it.`, { code: 'model_not_found', param: 'model' });
+    }
+    if (!this.allows(principal, model)) {
+      throw new GatewayError('permission', `This key is not allowed to use the model '${model.id}'.`, { code: 'model_not_allowed', param: 'model' });
+    }
+    return model;
+  }
+
+  /** Models a caller may use, in table order. */
+  listFor(principal: Principal): ModelInfo[] {
+    return this.models.filter((model) => this.allows(principal, model)).map((model) => model.info);
+  }
+
+  /** One model a caller may use, or undefined. */
+  findFor(id: string, principal: Principal): ModelInfo | undefined {
+    const model = this.byId.get(id);
+    return model && this.allows(principal, model) ? model.info : undefined;
+  }
+
+  private allows(principal: Principal, model: ResolvedModel): boolean {
+    const allowed = principal.allowedModels;
+    if (!allowed) return true;
+    return allowed.some((name) => name === model.id || this.byId.get(name) === model);
+  }
+}

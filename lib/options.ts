@@ -1,0 +1,213 @@
+/** Gateway options: the public option type, its defaults, and validation into a resolved configuration. */
+import { GatewayConfigError } from './errors';
+import type { ModelConfig } from './models';
+import type { ProtocolCodec } from './protocols/types';
+import type { Provider } from './providers/types';
+import { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
+import { MemoryKeyStore, type MemoryKeyEntry } from './stores/memory-key-store';
+import { MemoryQuotaStore } from './stores/memory-quota-store';
+import type { KeyStore, QuotaStore } from './stores/types';
+
+/** A key for the `keys` shorthand: a {@link MemoryKeyEntry} plus an optional starting balance. */
+export interface GatewayKey extends MemoryKeyEntry {
+  /** Credits this key may spend. Default: unmetered. */
+  balance?: number;
+}
+
+/** Options of {@link createGateway}. Exactly one of `keys` and `keyStore` is required. */
+export interface GatewayOptions {
+  /**
+   * Shorthand for in-memory keys and balances: builds a {@link MemoryKeyStore} and, unless
+   * `quotaStore` is given, a {@link MemoryQuotaStore} holding each key's `balance`.
+   */
+  keys?: readonly GatewayKey[];
+  /** Your key store. */
+  keyStore?: KeyStore;
+  /** Your quota store. Default: a {@link MemoryQuotaStore} (unmetered unless `keys` give balances). */
+  quotaStore?: QuotaStore;
+  /** Upstream providers. Default: `[new LocalProvider()]`, the embedded offline provider. */
+  providers?: readonly Provider[];
+  /** The model table. Default: every provider's `defaultModels`. */
+  models?: readonly ModelConfig[];
+  /**
+   * Protocol codecs, merged by `name` over the built-in ones (`openai-chat`, `openai-images`,
+   * `anthropic-messages`, `gemini`): a codec with a built-in's name replaces it, others are added.
+   */
+  codecs?: readonly ProtocolCodec[];
+  /** Largest request body accepted, in bytes. Default 32 MiB. */
+  maxBodyBytes?: number;
+  /** Output cap for a request that sets none, when its model sets none either. Default 4096. */
+  defaultMaxOutputTokens?: number;
+}
+
+/** The fully resolved configuration a gateway runs on. */
+export interface ResolvedOptions {
+  keyStore: KeyStore;
+  quotaStore: QuotaStore;
+  providers: ReadonlyMap<string, Provider>;
+  models: readonly ModelConfig[];
+  codecs: readonly ProtocolCodec[];
+  maxBodyBytes: number;
+  defaultMaxOutputTokens: number;
+}
+
+/** A provider may declare the models it serves by default. */
+export type ProviderWithModels = Provider & { readonly defaultModels?: readonly ModelConfig[] };
+
+const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'defaultMaxOutputTokens'] as const;
+
+function fail(code: string, option: string, message: string): never {
+  throw new GatewayConfigError(code, `createGateway: option '${option}' ${message}`, option);
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** "did you mean" for a misspelt name, or ''. */
+export function suggest(name: string, candidates: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of candidates) {
+    const distance = editDistance(name, candidate);
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best ? ` (did you mean '${best}'?)` : '';
+}
+
+function requireMethods(option: string, value: unknown, required: readonly string[]): void {
+  if (value === null || typeof value !== 'object') fail('ERR_GATEWAY_INVALID_OPTION', option, 'must be an object.');
+  for (const method of required) {
+    if (typeof (value as Record<string, unknown>)[method] !== 'function') {
+      fail('ERR_GATEWAY_INVALID_OPTION', option, `must have a ${method}() method.`);
+    }
+  }
+}
+
+function positiveInteger(options: GatewayOptions, name: 'maxBodyBytes' | 'defaultMaxOutputTokens', fallback: number): number {
+  const value = options[name];
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) fail('ERR_GATEWAY_INVALID_OPTION', name, `must be a positive integer, not ${String(value)}.`);
+  return value;
+}
+
+function resolveStores(options: GatewayOptions): { keyStore: KeyStore; quotaStore: QuotaStore } {
+  if (options.keys !== undefined && options.keyStore !== undefined) {
+    fail('ERR_GATEWAY_OPTION_CONFLICT', 'keys', "and 'keyStore' cannot both be given: 'keys' is a shorthand for an in-memory key store.");
+  }
+  if (options.keys === undefined && options.keyStore === undefined) {
+    fail('ERR_GATEWAY_MISSING_KEYS', 'keys', "is required (or give 'keyStore'): a gateway without keys would refuse every call.");
+  }
+  if (options.quotaStore !== undefined) requireMethods('quotaStore', options.quotaStore, ['reserve', 'settle', 'release']);
+  if (options.keyStore !== undefined) {
+    requireMethods('keyStore', options.keyStore, ['authenticate']);
+    return { keyStore: options.keyStore, quotaStore: options.quotaStore ?? new MemoryQuotaStore() };
+  }
+  if (!Array.isArray(options.keys)) fail('ERR_GATEWAY_INVALID_OPTION', 'keys', 'must be an array of { key, balance? } objects.');
+  const keyStore = new MemoryKeyStore();
+  const balances: Record<string, number> = {};
+  options.keys.forEach((entry, index) => {
+    const option = `keys[${index}]`;
+    if (entry === null || typeof entry !== 'object' || typeof entry.key !== 'string' || entry.key.length === 0) {
+      fail('ERR_GATEWAY_INVALID_OPTION', option, 'must be an object with a non-empty string `key`.');
+    }
+    if (entry.balance !== undefined && !(typeof entry.balance === 'number' && entry.balance >= 0)) {
+      fail('ERR_GATEWAY_INVALID_OPTION', `${option}.balance`, 'must be a number >= 0.');
+    }
+    const principal = keyStore.add(entry);
+    if (entry.balance !== undefined) balances[principal.id] = entry.balance;
+  });
+  return { keyStore, quotaStore: options.quotaStore ?? new MemoryQuotaStore({ balances }) };
+}
+
+function resolveProviders(options: GatewayOptions, defaults: () => readonly Provider[]): Map<string, Provider> {
+  const list = options.providers ?? defaults();
+  if (!Array.isArray(list) || list.length === 0) fail('ERR_GATEWAY_INVALID_OPTION', 'providers', 'must be a non-empty array of providers.');
+  const providers = new Map<string, Provider>();
+  list.forEach((provider, index) => {
+    const option = `providers[${index}]`;
+    if (provider === null || typeof provider !== 'object') fail('ERR_GATEWAY_INVALID_OPTION', option, 'must be a provider object.');
+    if (provider.specificationVersion !== PROVIDER_SPECIFICATION_VERSION) {
+      fail('ERR_GATEWAY_PROVIDER_VERSION', option, `has specificationVersion '${String(provider.specificationVersion)}'; this gateway implements '${PROVIDER_SPECIFICATION_VERSION}'.`);
+    }
+    if (typeof provider.name !== 'string' || provider.name.length === 0) fail('ERR_GATEWAY_INVALID_OPTION', `${option}.name`, 'must be a non-empty string.');
+    if (!provider.generate && !provider.stream && !provider.generateImage) {
+      fail('ERR_GATEWAY_INVALID_OPTION', option, 'must implement generate(), stream() or generateImage().');
+    }
+    if (providers.has(provider.name)) fail('ERR_GATEWAY_DUPLICATE', `${option}.name`, `repeats the provider name '${provider.name}'.`);
+    providers.set(provider.name, provider);
+  });
+  return providers;
+}
+
+function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, Provider>): ModelConfig[] {
+  const models = options.models ?? [...providers.values()].flatMap((provider) => (provider as ProviderWithModels).defaultModels ?? []);
+  if (!Array.isArray(models)) fail('ERR_GATEWAY_INVALID_OPTION', 'models', 'must be an array of model configs.');
+  const taken = new Set<string>();
+  models.forEach((model, index) => {
+    const option = `models[${index}]`;
+    if (model === null || typeof model !== 'object' || typeof model.id !== 'string' || model.id.length === 0) {
+      fail('ERR_GATEWAY_INVALID_OPTION', option, 'must be an object with a non-empty string `id`.');
+    }
+    const provider = providers.get(model.provider);
+    if (!provider) {
+      fail('ERR_GATEWAY_UNKNOWN_PROVIDER', `${option}.provider`, `names '${String(model.provider)}', which is not among the providers${suggest(String(model.provider), [...providers.keys()])}.`);
+    }
+    const type = model.type ?? 'text';
+    if (type !== 'text' && type !== 'image') fail('ERR_GATEWAY_INVALID_OPTION', `${option}.type`, "must be 'text' or 'image'.");
+    const capable = type === 'image' ? provider.generateImage : provider.generate ?? provider.stream;
+    if (!capable) fail('ERR_GATEWAY_INVALID_OPTION', option, `is a ${type} model but provider '${provider.name}' cannot serve ${type} calls.`);
+    for (const name of [model.id, ...(model.aliases ?? [])]) {
+      if (taken.has(name)) fail('ERR_GATEWAY_DUPLICATE', option, `repeats the model id or alias '${name}'.`);
+      taken.add(name);
+    }
+  });
+  return [...models];
+}
+
+function resolveCodecs(options: GatewayOptions, builtins: readonly ProtocolCodec[]): ProtocolCodec[] {
+  const byName = new Map(builtins.map((codec) => [codec.name, codec]));
+  (options.codecs ?? []).forEach((codec, index) => {
+    const option = `codecs[${index}]`;
+    requireMethods(option, codec, ['match', 'extractKey', 'decode', 'encodeResponse', 'encodeError']);
+    if (typeof codec.name !== 'string' || codec.name.length === 0) fail('ERR_GATEWAY_INVALID_OPTION', `${option}.name`, 'must be a non-empty string.');
+    byName.set(codec.name, codec);
+  });
+  return [...byName.values()];
+}
+
+/** Validates options and merges them over the defaults. Never mutates `options`. */
+export function resolveOptions(
+  options: GatewayOptions,
+  defaults: { providers: () => readonly Provider[]; codecs: readonly ProtocolCodec[] },
+): ResolvedOptions {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTIONS', 'createGateway: options must be an object, e.g. createGateway({ keys: [{ key: "…" }] }).');
+  }
+  for (const name of Object.keys(options)) {
+    if (!(OPTION_NAMES as readonly string[]).includes(name)) {
+      fail('ERR_GATEWAY_UNKNOWN_OPTION', name, `is not an option${suggest(name, OPTION_NAMES)}.`);
+    }
+  }
+  const { keyStore, quotaStore } = resolveStores(options);
+  const providers = resolveProviders(options, defaults.providers);
+  return {
+    keyStore,
+    quotaStore,
+    providers,
+    models: resolveModels(options, providers),
+    codecs: resolveCodecs(options, defaults.codecs),
+    maxBodyBytes: positiveInteger(options, 'maxBodyBytes', 32 * 1024 * 1024),
+    defaultMaxOutputTokens: positiveInteger(options, 'defaultMaxOutputTokens', 4096),
+  };
+}

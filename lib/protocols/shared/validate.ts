@@ -1,0 +1,52 @@
+/** JSON Schema validation of request bodies (ajv, compiled once per schema) with errors that name the field. */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { GatewayError } from '../../errors';
+
+const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
+
+/** `/messages/0/content` → `messages[0].content`. */
+export function fieldPath(pointer: string): string {
+  let path = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    path += /^\d+$/.test(segment) ? `[${segment}]` : path.length === 0 ? segment : `.${segment}`;
+  }
+  return path;
+}
+
+function describe(error: ErrorObject): { param: string; message: string } {
+  const base = fieldPath(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const param = base ? `${base}.${String(params.missingProperty)}` : String(params.missingProperty);
+      return { param, message: `${param}: is required` };
+    }
+    case 'enum':
+      return { param: base, message: `${base}: must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}` };
+    case 'const':
+      return { param: base, message: `${base}: must be ${JSON.stringify(params.allowedValue)}` };
+    case 'type':
+      return { param: base, message: `${base || 'body'}: must be of type ${String(params.type).replace(/,/g, ' or ')}` };
+    default:
+      return { param: base, message: `${base || 'body'}: ${error.message ?? 'is invalid'}` };
+  }
+}
+
+/** A compiled validator that throws a 400 `GatewayError` naming the first bad field. */
+export type BodyValidator<T> = (body: unknown) => asserts body is T;
+
+/** Compiles a schema once; the returned function validates a body or throws. */
+export function compileValidator<T>(schema: Record<string, unknown>): BodyValidator<T> {
+  const validate: ValidateFunction = ajv.compile(schema);
+  return (body: unknown): asserts body is T => {
+    if (validate(body)) return;
+    const { param, message } = describe(validate.errors![0]!);
+    throw new GatewayError('invalid_request', message, { param });
+  };
+}
+
+/** Throws a 400 about one field. */
+export function invalidField(param: string, message: string): never {
+  throw new GatewayError('invalid_request', `${param}: ${message}`, { param });
+}

@@ -1,0 +1,98 @@
+/** The protocol-codec contract: how a wire protocol is decoded into canonical calls and encoded back. */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../canonical';
+import type { GatewayError } from '../errors';
+
+/** The operations a route can lead to. */
+export type Operation = 'generate' | 'image';
+
+/** What a codec sees of an HTTP request. `path` is relative to where the gateway is mounted. */
+export interface HttpRequestView {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  query: URLSearchParams;
+  /** Parsed JSON body (`undefined` for GET). */
+  body: unknown;
+}
+
+/** A route a codec claims, with the parameters it found in the path (e.g. a Gemini model id). */
+export interface RouteMatch {
+  operation: Operation;
+  params: Record<string, string>;
+}
+
+/** A decoded call, ready for the provider. */
+export type DecodedCall =
+  | { operation: 'generate'; request: GenerateRequest }
+  | { operation: 'image'; request: ImageRequest };
+
+/** A provider's result, ready to encode. */
+export type CallResult =
+  | { operation: 'generate'; response: GenerateResponse }
+  | { operation: 'image'; response: ImageResponse };
+
+/** An HTTP response a codec produced: status, extra headers, and a JSON body. */
+export interface EncodedResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
+/** Context for encoding. */
+export interface EncodeContext {
+  requestId: string;
+  /** The decoded request, when decoding succeeded. */
+  call?: DecodedCall;
+}
+
+/** A model as the model-list endpoints show it. */
+export interface ModelInfo {
+  id: string;
+  type: 'text' | 'image';
+  /** Provider name, shown as `owned_by`. */
+  ownedBy: string;
+  displayName: string;
+  /** Unix seconds. */
+  created: number;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+}
+
+/**
+ * The model-list endpoints a codec serves. The gateway serves `GET <path>` as a list and
+ * `GET <path>/<id>` as one model. When several codecs list on one path, the first whose
+ * `claims` returns true answers; a codec without `claims` is the fallback for that path.
+ */
+export interface ModelListRoutes {
+  paths: readonly string[];
+  claims?(request: HttpRequestView): boolean;
+  encodeList(models: readonly ModelInfo[], request: HttpRequestView): EncodedResponse;
+  encodeModel(model: ModelInfo, request: HttpRequestView): EncodedResponse;
+}
+
+/**
+ * A protocol codec. Everything protocol-specific lives behind this interface; the gateway's
+ * request path only calls these methods.
+ */
+export interface ProtocolCodec {
+  /** A unique name, e.g. `openai-chat`. */
+  readonly name: string;
+  /** Returns the route this path leads to in this protocol, or undefined. Paths are POST-only. */
+  match(path: string): RouteMatch | undefined;
+  /** Where this protocol carries the key, for the 401 message, e.g. `an "Authorization: Bearer <key>" header`. */
+  readonly credentialHint?: string;
+  /** Reads the caller's key from where this protocol carries it. */
+  extractKey(request: HttpRequestView): string | undefined;
+  /** Validates and decodes the body; throws `GatewayError` (kind `invalid_request`) naming the field. */
+  decode(match: RouteMatch, request: HttpRequestView): DecodedCall;
+  /** Encodes a successful result. */
+  encodeResponse(result: CallResult, context: EncodeContext): EncodedResponse;
+  /** Encodes a stream as the protocol's server-sent-event text, one chunk per event. */
+  encodeStream?(parts: AsyncIterable<StreamPart>, context: EncodeContext): AsyncIterable<string>;
+  /** Encodes an error in the protocol's native envelope. */
+  encodeError(error: GatewayError, context: EncodeContext): EncodedResponse;
+  /** Encodes an error that happens after a stream has begun, as the protocol's in-stream error event. */
+  encodeStreamError?(error: GatewayError, context: EncodeContext): string;
+  readonly modelList?: ModelListRoutes;
+}

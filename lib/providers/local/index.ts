@@ -1,0 +1,84 @@
+/** The embedded local provider: runs offline, answers text deterministically and draws real PNG images. */
+import { randomUUID } from 'node:crypto';
+import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse } from '../../canonical';
+import { GatewayError } from '../../errors';
+import type { ModelConfig } from '../../models';
+import { countRequestTokens } from '../../tokenizer';
+import type { Provider, ProviderCallContext } from '../types';
+import { renderImage } from './render-image';
+import { complete } from './text-model';
+
+/** Options of {@link LocalProvider}. */
+export interface LocalProviderOptions {
+  /** Provider name, for `provider` in the model table. Default `local`. */
+  name?: string;
+}
+
+/** Image sides the local image model accepts, in pixels. */
+export const LOCAL_IMAGE_LIMITS = Object.freeze({ minSide: 16, maxSide: 4096 });
+
+/** The models the local provider serves by default. */
+export const LOCAL_MODELS: readonly ModelConfig[] = Object.freeze([
+  { id: 'rosetta-echo', provider: 'local', displayName: 'Rosetta Echo (local)', contextWindow: 128_000, maxOutputTokens: 4096 },
+  { id: 'rosetta-image', provider: 'local', type: 'image', displayName: 'Rosetta Image (local)' },
+]);
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new GatewayError('upstream', 'The call was aborted.');
+}
+
+/**
+ * The embedded provider. Text: the reply is the last user message, verbatim, cut by stop sequences
+ * and the output cap; usage is counted with the o200k_base tokenizer. Images: PNGs of the requested
+ * size showing the prompt over a pattern derived from it.
+ */
+export class LocalProvider implements Provider {
+  readonly specificationVersion = 'v1' as const;
+  readonly name: string;
+  readonly defaultModels: readonly ModelConfig[];
+
+  constructor(options: LocalProviderOptions = {}) {
+    this.name = options.name ?? 'local';
+    this.defaultModels = LOCAL_MODELS.map((model) => ({ ...model, provider: this.name }));
+  }
+
+  countTokens(request: GenerateRequest): number {
+    return countRequestTokens(request);
+  }
+
+  generate(request: GenerateRequest, context: ProviderCallContext): GenerateResponse {
+    throwIfAborted(context.signal);
+    const maxOutputTokens = request.maxOutputTokens ?? 4096;
+    const inputTokens = countRequestTokens(request);
+    const completion = complete(request, maxOutputTokens);
+    const choiceCount = request.choiceCount ?? 1;
+    const choices = Array.from({ length: choiceCount }, (_, index) => ({
+      index,
+      content: completion.text.length > 0 ? [{ type: 'text' as const, text: completion.text }] : [],
+      finishReason: completion.finishReason,
+    }));
+    return {
+      id: randomUUID().replace(/-/g, ''),
+      model: request.model,
+      created: Math.floor(Date.now() / 1000),
+      choices,
+      usage: { inputTokens, outputTokens: completion.tokens.length * choiceCount },
+    };
+  }
+
+  generateImage(request: ImageRequest, context: ProviderCallContext): ImageResponse {
+    const { minSide, maxSide } = LOCAL_IMAGE_LIMITS;
+    for (const [name, side] of [['width', request.width], ['height', request.height]] as const) {
+      if (!Number.isInteger(side) || side < minSide || side > maxSide) {
+        throw new GatewayError('invalid_request', `The image ${name} must be between ${minSide} and ${maxSide} pixels for this model, not ${side}.`, { param: 'size' });
+      }
+    }
+    const images = [];
+    for (let variant = 0; variant < request.n; variant++) {
+      throwIfAborted(context.signal);
+      const png = renderImage(request.prompt, request.width, request.height, variant);
+      images.push({ base64: png.toString('base64'), mediaType: 'image/png' });
+    }
+    return { created: Math.floor(Date.now() / 1000), images };
+  }
+}

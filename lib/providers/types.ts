@@ -1,0 +1,37 @@
+/** The upstream-provider contract: what a provider must do for the gateway to route calls to it. */
+import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../canonical';
+import type { MaybePromise } from '../stores/types';
+
+/** What the gateway hands a provider with each call. */
+export interface ProviderCallContext {
+  /** The model id to send upstream (from the model table; may differ from `request.model`). */
+  upstreamModel: string;
+  /** Aborted when the caller disconnects or the call times out; pass it to every upstream request. */
+  signal: AbortSignal;
+  /** The gateway's request id, for logs and upstream correlation headers. */
+  requestId: string;
+}
+
+/**
+ * An upstream provider. `specificationVersion` versions this contract: a provider written for a
+ * later version is refused at creation rather than misused.
+ *
+ * Text providers implement `generate`, and `stream` if they can stream (the gateway otherwise
+ * serves streams by generating and replaying). Image providers implement `generateImage`.
+ * Failures are thrown as `GatewayError`s (kinds `upstream`, `upstream_timeout`, `rate_limit`, …).
+ */
+export interface Provider {
+  readonly specificationVersion: 'v1';
+  /** A short name for logs and `provider/model` ids, e.g. `local`, `openai`. */
+  readonly name: string;
+  generate?(request: GenerateRequest, context: ProviderCallContext): MaybePromise<GenerateResponse>;
+  stream?(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart>;
+  generateImage?(request: ImageRequest, context: ProviderCallContext): MaybePromise<ImageResponse>;
+  /** Counts the input tokens of a request (used for quota estimates and count-tokens endpoints). */
+  countTokens?(request: GenerateRequest, context: Omit<ProviderCallContext, 'signal'>): MaybePromise<number>;
+  init?(): MaybePromise<void>;
+  close?(): MaybePromise<void>;
+}
+
+/** The provider contract version this gateway implements. */
+export const PROVIDER_SPECIFICATION_VERSION = 'v1';

@@ -1,0 +1,68 @@
+/** The default key store: keys held in memory as SHA-256 digests, matched in constant time. */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { KeyStore, Principal } from './types';
+
+/** One key of a {@link MemoryKeyStore}. */
+export interface MemoryKeyEntry {
+  /** The secret the caller presents. */
+  key: string;
+  /** A non-secret id; default: `key_` plus the first 12 hex digits of the key's SHA-256. */
+  id?: string;
+  /** Model ids this key may use; default: all. */
+  allowedModels?: readonly string[];
+  metadata?: Record<string, unknown>;
+}
+
+interface StoredKey {
+  digest: Buffer;
+  principal: Principal;
+}
+
+function digestOf(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** The id a {@link MemoryKeyStore} gives a key that has none: a short, irreversible fingerprint. */
+export function fingerprintKey(key: string): string {
+  return `key_${digestOf(key).toString('hex').slice(0, 12)}`;
+}
+
+/**
+ * Keys in memory. Lookup is by the SHA-256 digest of the presented key, confirmed with
+ * `crypto.timingSafeEqual`, so the time taken says nothing about how much of a key matched.
+ */
+export class MemoryKeyStore implements KeyStore {
+  private readonly byDigest = new Map<string, StoredKey>();
+
+  constructor(entries: readonly MemoryKeyEntry[] = []) {
+    for (const entry of entries) this.add(entry);
+  }
+
+  /** Adds (or replaces) a key and returns its principal. */
+  add(entry: MemoryKeyEntry): Principal {
+    if (typeof entry.key !== 'string' || entry.key.length === 0) throw new TypeError('MemoryKeyStore: key must be a non-empty string');
+    const digest = digestOf(entry.key);
+    const principal: Principal = {
+      id: entry.id ?? fingerprintKey(entry.key),
+      ...(entry.allowedModels ? { allowedModels: [...entry.allowedModels] } : {}),
+      ...(entry.metadata ? { metadata: entry.metadata } : {}),
+    };
+    this.byDigest.set(digest.toString('hex'), { digest, principal });
+    return principal;
+  }
+
+  /** Removes a key by its id; returns whether one was removed. */
+  removeById(id: string): boolean {
+    for (const [hex, stored] of this.byDigest) {
+      if (stored.principal.id === id) return this.byDigest.delete(hex);
+    }
+    return false;
+  }
+
+  authenticate(key: string): Principal | undefined {
+    const digest = digestOf(key);
+    const stored = this.byDigest.get(digest.toString('hex'));
+    if (!stored || !timingSafeEqual(stored.digest, digest)) return undefined;
+    return stored.principal;
+  }
+}

@@ -1,0 +1,65 @@
+/** The key-store and quota-store contracts a host app implements (or takes the memory defaults of). */
+
+/** Who a key belongs to. Returned by a key store; never contains the key itself. */
+export interface Principal {
+  /** A stable, non-secret id for the key (used in logs and by the quota store). */
+  id: string;
+  /** Model ids (public ids or aliases) this key may use; absent means every model. */
+  allowedModels?: readonly string[];
+  /** Anything the host wants to carry along (plan, user id…). Never logged. */
+  metadata?: Record<string, unknown>;
+}
+
+/** A value or a promise of it: store methods may be synchronous or asynchronous; the gateway always awaits. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * Authenticates callers. `authenticate` receives the presented secret and returns the principal,
+ * or `undefined` when the key is unknown. Implementations must compare secrets in constant time.
+ */
+export interface KeyStore {
+  authenticate(key: string): MaybePromise<Principal | undefined>;
+  /** Called once before the gateway serves; the gateway waits for it. */
+  init?(): MaybePromise<void>;
+  /** Called by `gateway.close()`. */
+  close?(): MaybePromise<void>;
+}
+
+/** What a reservation is for; stores may record it. */
+export interface ReservationInfo {
+  model: string;
+  operation: 'generate' | 'image';
+  requestId: string;
+}
+
+/** A hold on part of a balance, made before the upstream call. */
+export interface Reservation {
+  /** Unique per reservation. */
+  id: string;
+  keyId: string;
+  /** Credits held. */
+  amount: number;
+}
+
+/** The outcome of a reserve call. */
+export type ReserveResult =
+  | { ok: true; reservation: Reservation }
+  | { ok: false; reason: 'insufficient_balance' | 'quota_exceeded'; message?: string; available?: number };
+
+/**
+ * Holds balances. The invariant every implementation must keep: the sum of settled charges and
+ * open reservations of a key never exceeds its balance, however many calls run at once.
+ *
+ * - `reserve(keyId, amount)` holds up to `amount` credits. With `minimum`, a store that cannot hold
+ *   `amount` may hold less (what is available), but never less than `minimum`; otherwise it refuses.
+ * - `settle(reservation, actual)` charges `actual` credits and frees the rest of the hold.
+ *   It must be idempotent: settling or releasing a reservation twice changes nothing.
+ * - `release(reservation)` frees the whole hold without charging (the call failed).
+ */
+export interface QuotaStore {
+  reserve(keyId: string, amount: number, options: { minimum: number; info: ReservationInfo }): MaybePromise<ReserveResult>;
+  settle(reservation: Reservation, actual: number): MaybePromise<void>;
+  release(reservation: Reservation): MaybePromise<void>;
+  init?(): MaybePromise<void>;
+  close?(): MaybePromise<void>;
+}

@@ -1,0 +1,63 @@
+/** Accumulates a canonical stream into a complete response (for providers that only stream). */
+import type { ContentPart, FinishReason, GenerateResponse, StreamPart, Usage } from '../canonical';
+import { GatewayError } from '../errors';
+
+/** Reads a stream to its `finish` part and returns the equivalent non-streamed response. */
+export async function collectStream(parts: AsyncIterable<StreamPart>): Promise<GenerateResponse> {
+  const content: ContentPart[] = [];
+  const open = new Map<string, ContentPart>();
+  let id = '';
+  let model = '';
+  let created = Math.floor(Date.now() / 1000);
+  let usage: Usage | undefined;
+  let finishReason: FinishReason | undefined;
+  for await (const part of parts) {
+    switch (part.type) {
+      case 'response-start':
+        ({ id, model, created } = part);
+        break;
+      case 'text-start':
+        open.set(part.id, { type: 'text', text: '' });
+        break;
+      case 'reasoning-start':
+        open.set(part.id, { type: 'reasoning', text: '' });
+        break;
+      case 'tool-call-start':
+        open.set(part.id, { type: 'tool-call', id: part.id, name: part.name, arguments: '' });
+        break;
+      case 'text-delta':
+      case 'reasoning-delta': {
+        const block = open.get(part.id);
+        if (block && (block.type === 'text' || block.type === 'reasoning')) block.text += part.delta;
+        break;
+      }
+      case 'tool-call-delta': {
+        const block = open.get(part.id);
+        if (block?.type === 'tool-call') block.arguments += part.delta;
+        break;
+      }
+      case 'text-end':
+      case 'tool-call-end':
+      case 'reasoning-end': {
+        const block = open.get(part.id);
+        if (!block) break;
+        open.delete(part.id);
+        if (part.providerMetadata) block.providerMetadata = part.providerMetadata;
+        if (part.type === 'reasoning-end' && block.type === 'reasoning') {
+          if (part.signature !== undefined) block.signature = part.signature;
+          if (part.redactedData !== undefined) block.redactedData = part.redactedData;
+        }
+        content.push(block);
+        break;
+      }
+      case 'finish':
+        usage = part.usage;
+        finishReason = part.finishReason;
+        break;
+      case 'error':
+        throw part.error;
+    }
+  }
+  if (!usage || !finishReason) throw new GatewayError('upstream', 'The upstream stream ended before it finished.');
+  return { id, model, created, choices: [{ index: 0, content, finishReason }], usage };
+}
