@@ -80,6 +80,14 @@ class RequestPipeline {
     this.initialized = true;
   }
 
+  private async waitReady(): Promise<void> {
+    try {
+      await this.ready;
+    } catch (error) {
+      throw new GatewayError('unavailable', 'The gateway could not initialize its stores or providers.', { cause: error, retryAfter: 1 });
+    }
+  }
+
   async close(): Promise<void> {
     for (const provider of this.config.providers.values()) await provider.close?.();
     await this.config.quotaStore.close?.();
@@ -119,7 +127,7 @@ class RequestPipeline {
     });
     let reservation: Reservation | undefined;
     try {
-      if (!this.initialized) await this.ready;
+      if (!this.initialized) await this.waitReady();
       const body = await readJsonBody(request, this.config.maxBodyBytes);
       const view = requestView(request, path, body);
       const principal = await this.authenticate(codec, view);
@@ -157,7 +165,7 @@ class RequestPipeline {
     const context: EncodeContext = { requestId };
     const started = performance.now();
     try {
-      if (!this.initialized) await this.ready;
+      if (!this.initialized) await this.waitReady();
       await drainBody(request);
       const view = requestView(request, path, undefined);
       const principal = await this.authenticate(list.codec, view);

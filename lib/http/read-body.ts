@@ -12,11 +12,12 @@ function isJsonContentType(contentType: string): boolean {
 
 /** A body a host's own parser already read (e.g. `app.use(express.json())` before the gateway). */
 function preParsedBody(request: IncomingMessage): unknown {
-  const withBody = request as IncomingMessage & { body?: unknown; _body?: boolean };
-  return withBody._body === true && withBody.body !== undefined ? withBody.body : undefined;
+  if (!request.readableEnded) return undefined;
+  return (request as IncomingMessage & { body?: unknown }).body;
 }
 
 function readRaw(request: IncomingMessage, limit: number): Promise<Buffer> {
+  if (request.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;

@@ -73,6 +73,12 @@ export class LocalProvider implements Provider {
         throw new GatewayError('invalid_request', `The image ${name} must be between ${minSide} and ${maxSide} pixels for this model, not ${side}.`, { param: 'size' });
       }
     }
+    if (request.outputFormat !== undefined && request.outputFormat !== 'png') {
+      throw new GatewayError('invalid_request', `This model returns PNG only; output_format '${request.outputFormat}' is not supported.`, { param: 'output_format' });
+    }
+    if (request.background === 'transparent') {
+      throw new GatewayError('invalid_request', 'This model draws opaque images only; background \'transparent\' is not supported.', { param: 'background' });
+    }
     const images = [];
     for (let variant = 0; variant < request.n; variant++) {
       throwIfAborted(context.signal);

@@ -1,0 +1,91 @@
+import express from 'express';
+import request from 'supertest';
+import { createGateway, MemoryKeyStore, type KeyStore } from '../lib';
+import { TEST_KEY, testOptions } from './helpers/app';
+
+const chat = { model: 'rosetta-echo', messages: [{ role: 'user', content: 'hello' }] };
+
+describe('mounting in a host app', () => {
+  it('serves under a prefix and leaves other paths to the host', async () => {
+    const app = express();
+    app.use('/ai', createGateway(testOptions()));
+    app.post('/v1/chat/completions', (_request, response) => { response.json({ host: true }); });
+    app.use((_request, response) => { response.status(404).json({ hostNotFound: true }); });
+
+    const mounted = await request(app).post('/ai/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
+    expect(mounted.status).toBe(200);
+    expect(mounted.body.object).toBe('chat.completion');
+    const host = await request(app).post('/v1/chat/completions').send(chat);
+    expect(host.body).toEqual({ host: true });
+    const unknown = await request(app).get('/ai/v1/something-else');
+    expect(unknown.body).toEqual({ hostNotFound: true });
+  });
+
+  it('works behind a host-wide JSON body parser and does not touch the host error handler', async () => {
+    const app = express();
+    app.use(express.json());
+    const hostErrors: unknown[] = [];
+    app.use(createGateway(testOptions()));
+    app.post('/echo', (request, response) => { response.json(request.body); });
+    app.use((error: unknown, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
+      hostErrors.push(error);
+      response.status(500).send('host error page');
+    });
+    const ok = await request(app).post('/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
+    expect(ok.status).toBe(200);
+    expect(ok.body.choices[0].message.content).toBe('hello');
+    const bad = await request(app).post('/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send({ model: 'rosetta-echo' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe('messages');
+    const hostRoute = await request(app).post('/echo').send({ a: 1 });
+    expect(hostRoute.body).toEqual({ a: 1 });
+    expect(hostErrors).toEqual([]);
+  });
+
+  it('two gateways in one process are independent', async () => {
+    const app = express();
+    app.use('/a', createGateway({ keys: [{ key: 'key-for-a', balance: 1_000_000 }] }));
+    app.use('/b', createGateway({ keys: [{ key: 'key-for-b', balance: 0 }] }));
+    const a = await request(app).post('/a/v1/chat/completions').set('authorization', 'Bearer key-for-a').send(chat);
+    expect(a.status).toBe(200);
+    const crossed = await request(app).post('/b/v1/chat/completions').set('authorization', 'Bearer key-for-a').send(chat);
+    expect(crossed.status).toBe(401);
+    const broke = await request(app).post('/b/v1/chat/completions').set('authorization', 'Bearer key-for-b').send(chat);
+    expect(broke.status).toBe(403);
+  });
+
+  it('waits for an async store init before serving', async () => {
+    let initialized = false;
+    const inner = new MemoryKeyStore([{ key: 'late-key' }]);
+    const keyStore: KeyStore = {
+      init: () => new Promise<void>((resolve) => setTimeout(() => { initialized = true; resolve(); }, 150)),
+      authenticate: (key) => {
+        if (!initialized) throw new Error('authenticate before init');
+        return inner.authenticate(key);
+      },
+    };
+    const app = express();
+    const gateway = createGateway({ keyStore });
+    app.use(gateway);
+    const res = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer late-key').send(chat);
+    expect(res.status).toBe(200);
+    await expect(gateway.ready).resolves.toBeUndefined();
+  });
+
+  it('a key store that fails to init makes calls 503, not a hang', async () => {
+    const keyStore: KeyStore = { init: () => Promise.reject(new Error('cannot connect')), authenticate: () => undefined };
+    const app = express();
+    app.use(createGateway({ keyStore }));
+    const res = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer x-key').send(chat);
+    expect(res.status).toBe(503);
+    expect(res.body.error.type).toBe('server_error');
+  });
+
+  it('close() closes stores and providers', async () => {
+    const closed: string[] = [];
+    const keyStore: KeyStore = { authenticate: () => undefined, close: () => { closed.push('keys'); } };
+    const gateway = createGateway({ keyStore, quotaStore: { reserve: () => ({ ok: false, reason: 'quota_exceeded' }), settle() {}, release() {}, close: () => { closed.push('quota'); } } });
+    await gateway.close();
+    expect(closed.sort()).toEqual(['keys', 'quota']);
+  });
+});
