@@ -1,0 +1,75 @@
+/** The runnable examples start, print what the README promises, and serve calls. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..');
+
+async function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; base: string }> {
+  const child = spawn(process.execPath, [join(root, script)], { cwd: root, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => { output += chunk; });
+  child.stderr!.on('data', (chunk) => { output += chunk; });
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed: ${output}`)), 10_000);
+    child.stdout!.on('data', () => {
+      const match = /(http:\/\/localhost:\d+)/.exec(output);
+      if (match) { clearTimeout(timer); resolve(match[1]!); }
+    });
+    child.on('exit', () => reject(new Error(`exited: ${output}`)));
+  });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return { child, output: () => output, base };
+}
+
+function post(url: string, headers: Record<string, string>, body: unknown) {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+const chat = { model: 'rosetta-echo', messages: [{ role: 'user', content: 'Hello!' }] };
+
+describe('examples/server (npm start)', () => {
+  it('runs on the demo key and prints the base URL, keys, models and calls for every client', async () => {
+    const { child, output, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '' });
+    try {
+      const text = output();
+      for (const expected of ['sk-rosetta-demo', 'rosetta-echo', 'rosetta-image', 'curl', 'openai', '@anthropic-ai/sdk', '@google/genai', 'ANTHROPIC_BASE_URL']) expect(text).toContain(expected);
+      const response = await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, chat);
+      expect(response.status).toBe(200);
+      expect((await response.json()).choices[0].message.content).toBe('Hello!');
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('reads GATEWAY_KEYS: key:balance, a bare key is unmetered, balance 0 is refused; keys are masked in the output', async () => {
+    const { child, output, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: 'alpha-key-111111:100000, beta-key-2222222, zero-key-3333333:0' });
+    try {
+      expect(output()).not.toContain('alpha-key-111111');
+      expect(output()).not.toContain('sk-rosetta-demo');
+      expect((await post(`${base}/v1/chat/completions`, { authorization: 'Bearer alpha-key-111111' }, chat)).status).toBe(200);
+      expect((await post(`${base}/v1/chat/completions`, { authorization: 'Bearer beta-key-2222222' }, chat)).status).toBe(200);
+      expect((await post(`${base}/v1/chat/completions`, { authorization: 'Bearer zero-key-3333333' }, chat)).status).toBe(403);
+      expect((await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, chat)).status).toBe(401);
+    } finally {
+      child.kill();
+    }
+  });
+});
+
+describe('examples/custom-key-store', () => {
+  it('serves under /ai with the host key store and charges the host account', async () => {
+    const { child, base } = await start('examples/custom-key-store/index.mjs', {});
+    try {
+      const before = await (await fetch(`${base}/admin/credits/alice`)).json();
+      const response = await post(`${base}/ai/v1/chat/completions`, { authorization: 'Bearer alice-secret-key' }, chat);
+      expect(response.status).toBe(200);
+      const { usage } = await response.json();
+      const after = await (await fetch(`${base}/admin/credits/alice`)).json();
+      expect(before.credits - after.credits).toBe(usage.total_tokens);
+      expect((await post(`${base}/ai/v1/chat/completions`, { authorization: 'Bearer bob-secret-key' }, chat)).status).toBe(403);
+      expect((await post(`${base}/ai/v1/chat/completions`, { authorization: 'Bearer nobody' }, chat)).status).toBe(401);
+    } finally {
+      child.kill();
+    }
+  });
+});
