@@ -1,6 +1,7 @@
 /** The runnable examples start, print what the README promises, and serve calls. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { readJson } from './helpers/app';
 
 const root = join(__dirname, '..');
 
@@ -35,7 +36,7 @@ describe('examples/server (npm start)', () => {
       for (const expected of ['sk-rosetta-demo', 'rosetta-echo', 'rosetta-image', 'curl', 'openai', '@anthropic-ai/sdk', '@google/genai', 'ANTHROPIC_BASE_URL']) expect(text).toContain(expected);
       const response = await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, chat);
       expect(response.status).toBe(200);
-      expect((await response.json()).choices[0].message.content).toBe('Hello!');
+      expect((await readJson(response)).choices[0].message.content).toBe('Hello!');
     } finally {
       child.kill();
     }
@@ -60,11 +61,11 @@ describe('examples/custom-key-store', () => {
   it('serves under /ai with the host key store and charges the host account', async () => {
     const { child, base } = await start('examples/custom-key-store/index.mjs', {});
     try {
-      const before = await (await fetch(`${base}/admin/credits/alice`)).json();
+      const before = await readJson(await fetch(`${base}/admin/credits/alice`));
       const response = await post(`${base}/ai/v1/chat/completions`, { authorization: 'Bearer alice-secret-key' }, chat);
       expect(response.status).toBe(200);
-      const { usage } = await response.json();
-      const after = await (await fetch(`${base}/admin/credits/alice`)).json();
+      const { usage } = await readJson(response);
+      const after = await readJson(await fetch(`${base}/admin/credits/alice`));
       expect(before.credits - after.credits).toBe(usage.total_tokens);
       expect((await post(`${base}/ai/v1/chat/completions`, { authorization: 'Bearer bob-secret-key' }, chat)).status).toBe(403);
       expect((await post(`${base}/ai/v1/chat/completions`, { authorization: 'Bearer nobody' }, chat)).status).toBe(401);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { buildApp, listen, TEST_KEY, testOptions } from './helpers/app';
+import { buildApp, listen, readJson, TEST_KEY, testOptions } from './helpers/app';
 
 const auth = { authorization: `Bearer ${TEST_KEY}` };
 
@@ -45,7 +45,7 @@ describe('bad input on the wire (OpenAI envelope)', () => {
       const body = JSON.stringify({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'y'.repeat(3_000_000) }] });
       const response = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body });
       expect(response.status).toBe(413);
-      expect((await response.json()).error.message).toMatch(/larger than the limit/);
+      expect((await readJson(response)).error.message).toMatch(/larger than the limit/);
     } finally {
       await server.close();
     }

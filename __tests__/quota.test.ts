@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { GatewayError, LocalProvider, MemoryKeyStore, MemoryQuotaStore, type Provider } from '../lib';
-import { buildApp, listen } from './helpers/app';
+import { buildApp, listen, readJson } from './helpers/app';
 
 const info = { model: 'm', operation: 'generate' as const, requestId: 'r' };
 
@@ -43,7 +43,7 @@ describe('quota on the request path', () => {
           method: 'POST',
           headers: { authorization: 'Bearer concurrent-key', 'content-type': 'application/json' },
           body: JSON.stringify({ model: 'rosetta-echo', max_tokens: 20, messages: [{ role: 'user', content: `call number ${index}, a few words long` }] }),
-        }).then(async (response) => ({ status: response.status, body: await response.json() })),
+        }).then(async (response) => ({ status: response.status, body: await readJson(response) })),
       );
       const results = await Promise.all(calls);
       const served = results.filter((result) => result.status === 200);

@@ -135,6 +135,7 @@ class RequestPipeline {
       context.call = call;
       let result: CallResult;
       if (call.operation === 'generate') {
+        if (call.request.stream) throw new GatewayError('invalid_request', 'Streaming is not supported by this gateway yet; send the request without streaming.', { param: 'stream' });
         const model = this.models.resolve(call.request.model, principal, 'text');
         const held = await this.reserveGenerate(call.request, model, principal, requestId);
         reservation = held.reservation;

@@ -52,3 +52,11 @@ export async function listen(app: Express): Promise<RunningServer> {
       }),
   };
 }
+
+/** A JSON body from fetch, loosely typed for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
+
+export async function readJson(response: Response): Promise<Json> {
+  return (await response.json()) as Json;
+}
