@@ -16,10 +16,12 @@ import { builtinCodecs } from './protocols/registry';
 import type { CallResult, DecodedCall, EncodeContext, HttpRequestView, ProtocolCodec, RouteMatch } from './protocols/types';
 import { builtinProviders } from './providers/registry';
 import type { ProviderCallContext } from './providers/types';
-import { affordableOutputTokens, chargeForGenerate, chargeForImage, estimateGenerate, estimateImage, type CostEstimate } from './quota';
+import { affordableOutputTokens, chargeForImage, chargeForUsage, estimateGenerate, estimateImage, type CostEstimate } from './quota';
 import type { Principal, Reservation } from './stores/types';
 import { countRequestTokens } from './tokenizer';
 import { collectStream } from './stream/collect';
+import { meteredStream, StreamMeter } from './stream/meter';
+import { replayResponse } from './stream/replay';
 
 const logRequest = createDebug('rosetta:request');
 const logAuth = createDebug('rosetta:auth');
@@ -33,6 +35,34 @@ export type Gateway = Router & {
   /** Calls `close()` on every store and provider. */
   close(): Promise<void>;
 };
+
+/** A text call with its hold: the request as the provider gets it (output cap set) and the input it was estimated at. */
+interface HeldCall {
+  reservation: Reservation;
+  request: GenerateRequest;
+  inputTokens: number;
+}
+
+/** Headers of every streamed response (a codec may override them). */
+const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+});
+
+/** Resolves when a response can take more data, or is gone. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+}
 
 /** A model list route found for a GET path: the codec that answers and the model id, if one was asked for. */
 interface ModelListMatch {
@@ -50,6 +80,14 @@ function looksLikeRequest(value: unknown): boolean {
 
 function normalizePath(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function requestView(request: Request, path: string, body: unknown): HttpRequestView {
@@ -135,13 +173,19 @@ class RequestPipeline {
       context.call = call;
       let result: CallResult;
       if (call.operation === 'generate') {
-        if (call.request.stream) throw new GatewayError('invalid_request', 'Streaming is not supported by this gateway yet; send the request without streaming.', { param: 'stream' });
         const model = this.models.resolve(call.request.model, principal, 'text');
+        if (call.request.stream) this.checkStreamable(codec, call.request);
         const held = await this.reserveGenerate(call.request, model, principal, requestId);
         reservation = held.reservation;
-        const providerResponse = await this.generate(held.request, model, { upstreamModel: model.upstreamModel, signal: abort.signal, requestId });
+        const providerContext = { upstreamModel: model.upstreamModel, signal: abort.signal, requestId };
+        if (call.request.stream) {
+          await this.stream(codec, context, held, model, providerContext, response);
+          logRequest('%s %s %s stream %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
+          return;
+        }
+        const providerResponse = await this.generate(held.request, model, providerContext);
         result = { operation: 'generate', response: { ...providerResponse, model: model.id } };
-        await this.settle(reservation, chargeForGenerate(result.response, model));
+        await this.settle(reservation, chargeForUsage(result.response.usage, model));
       } else {
         const model = this.models.resolve(call.request.model, principal, 'image');
         reservation = await this.reserve(principal, estimateImage(call.request, model), model, 'image', requestId);
@@ -158,6 +202,44 @@ class RequestPipeline {
       if (reservation) await this.release(reservation);
       this.fail(codec, context, response, thrown, started);
     }
+  }
+
+  /**
+   * The streaming tail of the request path. The provider's first part is read before any byte is
+   * sent, so a failure up to then is an ordinary HTTP error (the caller's catch releases the hold).
+   * After that the reservation is this method's: it settles what was produced, however the stream ends.
+   */
+  private async stream(codec: ProtocolCodec, context: EncodeContext, held: HeldCall, model: ResolvedModel, providerContext: ProviderCallContext, response: ServerResponse): Promise<void> {
+    const provider = model.provider;
+    logProvider('%s → %s/%s stream max_output=%d', providerContext.requestId, provider.name, model.upstreamModel, held.request.maxOutputTokens);
+    const parts = provider.stream ? provider.stream(held.request, providerContext) : replayResponse(provider.generate!(held.request, providerContext));
+    const iterator = parts[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    if (first.done) throw new GatewayError('upstream', 'The upstream stream ended before it started.');
+    if (first.value.type === 'error') throw first.value.error;
+
+    const start = first.value.type === 'response-start' ? { ...first.value, model: model.id } : first.value;
+    const meter = new StreamMeter(held.inputTokens);
+    const signal = providerContext.signal;
+    try {
+      const encoded = codec.encodeStream!(meteredStream(start, iterator, meter, signal), context);
+      response.writeHead(200, { ...SSE_HEADERS, 'x-request-id': context.requestId, ...encoded.headers });
+      response.flushHeaders();
+      for await (const chunk of encoded.chunks) {
+        if (signal.aborted) break;
+        if (!response.write(chunk)) await drained(response);
+      }
+      if (!response.destroyed) response.end();
+    } finally {
+      await iterator.return?.();
+      await this.settleQuietly(held.reservation, chargeForUsage(meter.usage(), model));
+    }
+  }
+
+  /** Refuses streaming requests this codec or call shape cannot stream. */
+  private checkStreamable(codec: ProtocolCodec, request: GenerateRequest): void {
+    if (!codec.encodeStream) throw new GatewayError('invalid_request', `The ${codec.name} protocol does not stream here; send the request without streaming.`, { param: 'stream' });
+    if ((request.choiceCount ?? 1) > 1) throw new GatewayError('invalid_request', 'Streaming more than one choice is not supported; set n (candidateCount) to 1.', { param: 'n' });
   }
 
   /** Answers a list or a single model in the claiming codec's shape. */
@@ -211,7 +293,7 @@ class RequestPipeline {
       for (const base of routes.paths) {
         let modelId: string | undefined;
         if (path === base) modelId = undefined;
-        else if (path.startsWith(`${base}/`)) modelId = decodeURIComponent(path.slice(base.length + 1));
+        else if (path.startsWith(`${base}/`)) modelId = decodePathSegment(path.slice(base.length + 1));
         else continue;
         if (!routes.claims) {
           fallback ??= { codec, modelId };
@@ -241,17 +323,17 @@ class RequestPipeline {
   }
 
   /** Reserves a text call's estimate; a partial hold lowers the call's output cap to what it pays for. */
-  private async reserveGenerate(request: GenerateRequest, model: ResolvedModel, principal: Principal, requestId: string): Promise<{ reservation: Reservation; request: GenerateRequest }> {
+  private async reserveGenerate(request: GenerateRequest, model: ResolvedModel, principal: Principal, requestId: string): Promise<HeldCall> {
     const inputTokens = model.provider.countTokens
       ? await model.provider.countTokens(request, { upstreamModel: model.upstreamModel, requestId })
       : countRequestTokens(request);
     const estimate = estimateGenerate(request, model, inputTokens);
     const reservation = await this.reserve(principal, estimate, model, 'generate', requestId);
     const maxOutputTokens = request.maxOutputTokens ?? model.maxOutputTokens;
-    if (reservation.amount >= estimate.amount) return { reservation, request: { ...request, model: model.id, maxOutputTokens } };
+    if (reservation.amount >= estimate.amount) return { reservation, inputTokens, request: { ...request, model: model.id, maxOutputTokens } };
     const affordable = affordableOutputTokens(request, model, inputTokens, reservation.amount) ?? maxOutputTokens;
     logQuota('%s partial hold %d of %d: output capped at %d tokens', requestId, reservation.amount, estimate.amount, affordable);
-    return { reservation, request: { ...request, model: model.id, maxOutputTokens: Math.min(maxOutputTokens, affordable) } };
+    return { reservation, inputTokens, request: { ...request, model: model.id, maxOutputTokens: Math.min(maxOutputTokens, affordable) } };
   }
 
   private async reserve(principal: Principal, estimate: CostEstimate, model: ResolvedModel, operation: 'generate' | 'image', requestId: string): Promise<Reservation> {
@@ -272,6 +354,15 @@ class RequestPipeline {
   private async settle(reservation: Reservation, charge: number): Promise<void> {
     await this.config.quotaStore.settle(reservation, charge);
     logQuota('settled %s: charged %d of %d held', reservation.id, charge, reservation.amount);
+  }
+
+  /** Settles after a stream: the response is already out, so a failing store is logged, not thrown. */
+  private async settleQuietly(reservation: Reservation, charge: number): Promise<void> {
+    try {
+      await this.settle(reservation, charge);
+    } catch (error) {
+      logQuota('settle of %s (charge %d) failed: %O', reservation.id, charge, error);
+    }
   }
 
   private async release(reservation: Reservation): Promise<void> {

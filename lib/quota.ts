@@ -1,5 +1,5 @@
 /** What a call costs: the estimate reserved before the provider is called, and the charge settled after. */
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse } from './canonical';
+import type { GenerateRequest, ImageRequest, ImageResponse, Usage } from './canonical';
 import type { ResolvedModel } from './models';
 
 /** How much to hold for a call: `amount` if available, never less than `minimum`. */
@@ -36,9 +36,9 @@ export function estimateImage(request: ImageRequest, model: ResolvedModel): Cost
   return { amount, minimum: amount };
 }
 
-/** The charge for a finished text call, from the usage the provider reported. */
-export function chargeForGenerate(response: GenerateResponse, model: ResolvedModel): number {
-  return response.usage.inputTokens * model.pricing.input + response.usage.outputTokens * model.pricing.output;
+/** The charge for a text call, from the usage the provider reported (or the meter measured). */
+export function chargeForUsage(usage: Usage, model: ResolvedModel): number {
+  return usage.inputTokens * model.pricing.input + usage.outputTokens * model.pricing.output;
 }
 
 /** The charge for a finished image call. */

@@ -68,3 +68,8 @@ export function countRequestTokens(request: GenerateRequest): number {
   if (request.tools?.length) total += countTextTokens(JSON.stringify(request.tools));
   return total;
 }
+
+/** Decodes tokens one step at a time: each string is the text the next token(s) complete (never half a character). */
+export function decodeTokenSteps(tokens: number[]): Iterable<string> {
+  return (load() as Tokenizer & { decodeGenerator(tokens: number[]): Iterable<string> }).decodeGenerator(tokens);
+}

@@ -39,6 +39,13 @@ export interface EncodedResponse {
   body: unknown;
 }
 
+/** An encoded stream: headers beyond the server-sent-event defaults, and the chunks to write. */
+export interface EncodedStream {
+  /** Overrides of the defaults (`content-type: text/event-stream`, `cache-control: no-cache`, `x-accel-buffering: no`). */
+  headers?: Record<string, string>;
+  chunks: AsyncIterable<string>;
+}
+
 /** Context for encoding. */
 export interface EncodeContext {
   requestId: string;
@@ -88,11 +95,13 @@ export interface ProtocolCodec {
   decode(match: RouteMatch, request: HttpRequestView): DecodedCall;
   /** Encodes a successful result. */
   encodeResponse(result: CallResult, context: EncodeContext): EncodedResponse;
-  /** Encodes a stream as the protocol's server-sent-event text, one chunk per event. */
-  encodeStream?(parts: AsyncIterable<StreamPart>, context: EncodeContext): AsyncIterable<string>;
+  /**
+   * Encodes a stream: the protocol's events as text chunks, each written (and flushed) as it is
+   * produced. An `error` part arrives once the response has started: encode it as the protocol's
+   * in-stream error event and end. Streaming protocols implement this.
+   */
+  encodeStream?(parts: AsyncIterable<StreamPart>, context: EncodeContext): EncodedStream;
   /** Encodes an error in the protocol's native envelope. */
   encodeError(error: GatewayError, context: EncodeContext): EncodedResponse;
-  /** Encodes an error that happens after a stream has begun, as the protocol's in-stream error event. */
-  encodeStreamError?(error: GatewayError, context: EncodeContext): string;
   readonly modelList?: ModelListRoutes;
 }

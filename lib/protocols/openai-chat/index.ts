@@ -4,6 +4,7 @@ import { bearerToken } from '../shared/credentials';
 import { decodeChatRequest } from './decode-request';
 import { encodeOpenAIError } from './encode-error';
 import { encodeChatResponse } from './encode-response';
+import { encodeChatStream } from './encode-stream';
 
 const PATHS = new Set(['/v1/chat/completions', '/chat/completions']);
 const MATCH: RouteMatch = Object.freeze({ operation: 'generate', params: {} }) as RouteMatch;
@@ -24,6 +25,7 @@ export function openAIChatCodec(): ProtocolCodec {
       if (result.operation !== 'generate') throw new TypeError('openai-chat encodes generate results only');
       return { status: 200, body: encodeChatResponse(result.response) };
     },
+    encodeStream: encodeChatStream,
     encodeError: encodeOpenAIError,
     modelList: {
       paths: ['/v1/models', '/models'],

@@ -1,9 +1,10 @@
 /** The embedded local provider: runs offline, answers text deterministically and draws real PNG images. */
 import { randomUUID } from 'node:crypto';
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse } from '../../canonical';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../../canonical';
 import { GatewayError } from '../../errors';
 import type { ModelConfig } from '../../models';
-import { countRequestTokens } from '../../tokenizer';
+import { countRequestTokens, decodeTokenSteps } from '../../tokenizer';
 import type { Provider, ProviderCallContext } from '../types';
 import { renderImage } from './render-image';
 import { complete } from './text-model';
@@ -12,6 +13,8 @@ import { complete } from './text-model';
 export interface LocalProviderOptions {
   /** Provider name, for `provider` in the model table. Default `local`. */
   name?: string;
+  /** Milliseconds to wait before each streamed token, so streaming is visible in a demo. Default 0. */
+  tokenDelayMs?: number;
 }
 
 /** Image sides the local image model accepts, in pixels. */
@@ -36,9 +39,12 @@ export class LocalProvider implements Provider {
   readonly specificationVersion = 'v1' as const;
   readonly name: string;
   readonly defaultModels: readonly ModelConfig[];
+  private readonly tokenDelayMs: number;
 
   constructor(options: LocalProviderOptions = {}) {
     this.name = options.name ?? 'local';
+    this.tokenDelayMs = options.tokenDelayMs ?? 0;
+    if (!(this.tokenDelayMs >= 0)) throw new RangeError('LocalProvider: tokenDelayMs must be a number >= 0');
     this.defaultModels = LOCAL_MODELS.map((model) => ({ ...model, provider: this.name }));
   }
 
@@ -64,6 +70,25 @@ export class LocalProvider implements Provider {
       choices,
       usage: { inputTokens, outputTokens: completion.tokens.length * choiceCount },
     };
+  }
+
+  /** Streams the same reply as `generate`, one token at a time (after `tokenDelayMs` each). */
+  async *stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
+    throwIfAborted(context.signal);
+    const inputTokens = countRequestTokens(request);
+    const completion = complete(request, request.maxOutputTokens ?? 4096);
+    const id = randomUUID().replace(/-/g, '');
+    yield { type: 'response-start', id, model: request.model, created: Math.floor(Date.now() / 1000), usage: { inputTokens } };
+    if (completion.tokens.length > 0) {
+      yield { type: 'text-start', id: '0' };
+      for (const delta of decodeTokenSteps(completion.tokens)) {
+        if (this.tokenDelayMs > 0) await sleep(this.tokenDelayMs, undefined, { signal: context.signal });
+        throwIfAborted(context.signal);
+        yield { type: 'text-delta', id: '0', delta };
+      }
+      yield { type: 'text-end', id: '0' };
+    }
+    yield { type: 'finish', usage: { inputTokens, outputTokens: completion.tokens.length }, finishReason: completion.finishReason };
   }
 
   generateImage(request: ImageRequest, context: ProviderCallContext): ImageResponse {

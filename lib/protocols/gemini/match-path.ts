@@ -1,0 +1,37 @@
+/** Gemini call paths: `/v1beta/models/{model}:{action}` and `/v1/models/{model}:{action}`. */
+import type { Operation, RouteMatch } from '../types';
+
+const ROOTS = ['/v1beta/models/', '/v1/models/'] as const;
+
+/** The actions this codec serves, and the operation each leads to. A new action is one line here. */
+const ACTIONS: Readonly<Record<string, Operation>> = Object.freeze({
+  generateContent: 'generate',
+});
+
+function decodeSegment(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Matches a call path. The model id may hold slashes (`vendor/x`, sent unencoded by the SDK) or be
+ * percent-encoded; the action follows the last colon; a leading `models/` is dropped.
+ * Params: `{ model, action }`.
+ */
+export function matchCallPath(path: string): RouteMatch | undefined {
+  const root = ROOTS.find((prefix) => path.startsWith(prefix));
+  if (!root) return undefined;
+  const rest = decodeSegment(path.slice(root.length));
+  const colon = rest.lastIndexOf(':');
+  if (colon === -1) return undefined;
+  const action = rest.slice(colon + 1);
+  const operation = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+  if (!operation) return undefined;
+  const raw = rest.slice(0, colon);
+  const model = raw.startsWith('models/') ? raw.slice('models/'.length) : raw;
+  if (model.length === 0) return undefined;
+  return { operation, params: { model, action } };
+}

@@ -1,0 +1,134 @@
+/** JSON Schema of the generateContent request body: types of known fields under both spellings; unknown fields pass. */
+import { compileValidator, type BodyValidator } from '../shared/validate';
+import { bothSpellings } from './field-names';
+
+const nullable = (type: string) => ({ type: [type, 'null'] });
+const string = { type: 'string' };
+const object = { type: 'object' };
+
+const blob = { type: 'object', properties: bothSpellings({ mimeType: string, data: string, displayName: string }) };
+const fileData = { type: 'object', properties: bothSpellings({ fileUri: string, mimeType: string, displayName: string }) };
+const functionCall = { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, args: nullable('object'), id: string } };
+
+/** A part nested inside a function response (multimodal function results). */
+const innerPart = { type: 'object', properties: bothSpellings({ inlineData: blob }) };
+
+const functionResponse = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 1 }, response: nullable('object'), id: string, parts: { type: 'array', items: innerPart } },
+};
+
+const part = {
+  type: 'object',
+  properties: bothSpellings({
+    text: string,
+    thought: nullable('boolean'),
+    thoughtSignature: string,
+    inlineData: blob,
+    fileData,
+    functionCall,
+    functionResponse,
+  }),
+};
+
+const content = {
+  type: 'object',
+  required: ['parts'],
+  properties: { role: { enum: ['user', 'model'] }, parts: { type: 'array', minItems: 1, items: part } },
+};
+
+const functionDeclaration = {
+  type: 'object',
+  required: ['name'],
+  properties: bothSpellings({ name: { type: 'string', minLength: 1 }, description: string, parameters: object, parametersJsonSchema: object }),
+};
+
+const thinkingConfig = {
+  ...nullable('object'),
+  properties: bothSpellings({
+    thinkingBudget: { ...nullable('integer'), minimum: -1 },
+    includeThoughts: nullable('boolean'),
+    thinkingLevel: nullable('string'),
+  }),
+};
+
+const generationConfig = {
+  ...nullable('object'),
+  properties: bothSpellings({
+    temperature: { ...nullable('number'), minimum: 0, maximum: 2 },
+    topP: { ...nullable('number'), minimum: 0, maximum: 1 },
+    topK: { ...nullable('integer'), minimum: 1 },
+    maxOutputTokens: { ...nullable('integer'), minimum: 1 },
+    stopSequences: { ...nullable('array'), items: string, maxItems: 5 },
+    candidateCount: { ...nullable('integer'), minimum: 1, maximum: 8 },
+    seed: nullable('integer'),
+    responseMimeType: nullable('string'),
+    responseSchema: nullable('object'),
+    responseJsonSchema: nullable('object'),
+    thinkingConfig,
+  }),
+};
+
+/** Function-calling modes; `MODE_UNSPECIFIED` means the default (`AUTO`). */
+export const FUNCTION_CALLING_MODES = ['MODE_UNSPECIFIED', 'AUTO', 'ANY', 'NONE', 'VALIDATED'] as const;
+
+const toolConfig = {
+  ...nullable('object'),
+  properties: bothSpellings({
+    functionCallingConfig: {
+      ...nullable('object'),
+      properties: bothSpellings({ mode: { enum: [...FUNCTION_CALLING_MODES, null] }, allowedFunctionNames: { ...nullable('array'), items: string } }),
+    },
+  }),
+};
+
+/** A raw part: read its fields with `field()` (either spelling). */
+export type RawPart = Record<string, unknown>;
+
+/** A raw content (one turn). */
+export interface RawContent {
+  role?: 'user' | 'model';
+  parts: RawPart[];
+}
+
+/** The request body after validation. Fields other than `contents` may be spelt either way: read them with `field()`. */
+export interface GenerateContentBody extends Record<string, unknown> {
+  contents: RawContent[];
+}
+
+/** `inlineData` as read with `field()`. */
+export type RawBlob = Record<string, unknown>;
+
+/** `functionCall`. */
+export interface RawFunctionCall {
+  name: string;
+  args?: Record<string, unknown> | null;
+  id?: string;
+}
+
+/** `functionResponse`. */
+export interface RawFunctionResponse {
+  name: string;
+  response?: Record<string, unknown> | null;
+  id?: string;
+  parts?: RawPart[];
+}
+
+/** `tools[].functionDeclarations[]`. */
+export type RawFunctionDeclaration = Record<string, unknown> & { name: string };
+
+/** Validates a generateContent body; throws a 400 naming the first bad field (in the spelling the caller used). */
+export const validateGenerateContentBody: BodyValidator<GenerateContentBody> = compileValidator<GenerateContentBody>({
+  type: 'object',
+  required: ['contents'],
+  properties: bothSpellings({
+    contents: { type: 'array', minItems: 1, items: content },
+    systemInstruction: { ...nullable('object'), required: ['parts'], properties: { parts: { type: 'array', items: part } } },
+    tools: { ...nullable('array'), items: { type: 'object', properties: bothSpellings({ functionDeclarations: { type: 'array', items: functionDeclaration } }) } },
+    toolConfig,
+    generationConfig,
+    safetySettings: nullable('array'),
+    cachedContent: nullable('string'),
+  }),
+});
