@@ -16,14 +16,66 @@ function load(): Tokenizer {
   return tokenizer;
 }
 
+/** Characters handed to the tokenizer at once. */
+const MAX_PIECE = 2048;
+/** The longest run without white space tokenized whole; BPE time grows with the square of a run's length. */
+const MAX_RUN = 64;
+const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`);
+
+/**
+ * Splits text into pieces the tokenizer handles in linear time: cuts go before a single space between
+ * words (where the tokenizer's own pre-split always cuts, so counts stay exact for ordinary text), and runs of more than
+ * MAX_RUN non-space characters (base64, minified code, "xxxx…") are cut every MAX_RUN characters,
+ * which can only add a token or two per cut.
+ */
+export function tokenizerPieces(text: string): string[] {
+  if (text.length <= MAX_PIECE && !LONG_RUN.test(text)) return [text];
+  const pieces: string[] = [];
+  let start = 0;
+  let run = 0;
+  let lastSpace = -1;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const space = code === 32 || code === 10 || code === 9 || code === 13;
+    if (space) {
+      run = 0;
+      if (code === 32 && isWordBoundarySpace(text, index)) lastSpace = index;
+    } else if (++run > MAX_RUN) {
+      pieces.push(text.slice(start, index));
+      start = index;
+      run = 1;
+      lastSpace = -1;
+      continue;
+    }
+    if (index - start >= MAX_PIECE && lastSpace > start) {
+      pieces.push(text.slice(start, lastSpace));
+      start = lastSpace;
+      lastSpace = -1;
+    }
+  }
+  if (start < text.length) pieces.push(text.slice(start));
+  return pieces;
+}
+
+/** A single space between two non-space characters: the tokenizer always starts a new piece there (" word"). */
+function isWordBoundarySpace(text: string, index: number): boolean {
+  return index > 0 && index + 1 < text.length && /\S/.test(text[index - 1]!) && /\S/.test(text[index + 1]!);
+}
+
 /** Tokens in a string. */
 export function countTextTokens(text: string): number {
-  return text.length === 0 ? 0 : load().countTokens(text);
+  if (text.length === 0) return 0;
+  const tokenizer = load();
+  let total = 0;
+  for (const piece of tokenizerPieces(text)) total += tokenizer.countTokens(piece);
+  return total;
 }
 
 /** Encodes text to token ids. */
 export function encodeTokens(text: string): number[] {
-  return load().encode(text);
+  const tokenizer = load();
+  const pieces = tokenizerPieces(text);
+  return pieces.length === 1 ? tokenizer.encode(text) : pieces.flatMap((piece) => tokenizer.encode(piece));
 }
 
 /** Decodes token ids to text. */

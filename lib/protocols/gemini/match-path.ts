@@ -6,6 +6,7 @@ const ROOTS = ['/v1beta/models/', '/v1/models/'] as const;
 /** The actions this codec serves, and the operation each leads to. A new action is one line here. */
 const ACTIONS: Readonly<Record<string, Operation>> = Object.freeze({
   generateContent: 'generate',
+  streamGenerateContent: 'generate',
 });
 
 function decodeSegment(text: string): string {

@@ -1,0 +1,88 @@
+/** Canonical GenerateResponse → Anthropic message response body. */
+import createDebug from 'debug';
+import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
+import { mapFinishReason } from './map-finish-reason';
+import { anthropicToolId } from './tool-id';
+
+const log = createDebug('rosetta:codec');
+
+/** The message id with the protocol's `msg_` prefix. */
+export function anthropicMessageId(id: string): string {
+  return id.startsWith('msg_') ? id : `msg_${id}`;
+}
+
+/** The Anthropic usage block: `input_tokens` excludes cache reads and writes, `output_tokens` includes thinking. */
+export function encodeUsage(usage: Usage) {
+  const cacheRead = usage.cacheReadTokens ?? 0;
+  const cacheWrite = usage.cacheWriteTokens ?? 0;
+  return {
+    input_tokens: Math.max(0, usage.inputTokens - cacheRead - cacheWrite),
+    cache_creation_input_tokens: cacheWrite,
+    cache_read_input_tokens: cacheRead,
+    output_tokens: usage.outputTokens,
+    cache_creation: { ephemeral_5m_input_tokens: cacheWrite, ephemeral_1h_input_tokens: 0 },
+    output_tokens_details: { thinking_tokens: usage.reasoningTokens ?? 0 },
+    service_tier: 'standard' as const,
+    inference_geo: 'not_available' as const,
+    server_tool_use: null,
+  };
+}
+
+/** The object a tool call's JSON arguments hold, or `{}` when they are not a JSON object. */
+export function toolInput(args: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** An Anthropic response content block. */
+export type AnthropicBlock =
+  | { type: 'text'; text: string; citations: [] }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+/** Content parts → blocks; parts the protocol cannot carry in a reply (images, files) are dropped and logged. */
+export function encodeContent(parts: readonly ContentPart[]): AnthropicBlock[] {
+  const blocks: AnthropicBlock[] = [];
+  parts.forEach((part, index) => {
+    switch (part.type) {
+      case 'text':
+        blocks.push({ type: 'text', text: part.text, citations: [] });
+        break;
+      case 'reasoning':
+        if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
+        else blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature ?? '' });
+        break;
+      case 'tool-call':
+        blocks.push({ type: 'tool_use', id: anthropicToolId(part.id, index), name: part.name, input: toolInput(part.arguments) });
+        break;
+      default:
+        log('response content[%d]: a %s part has no Anthropic reply block; dropped', index, part.type);
+    }
+  });
+  return blocks;
+}
+
+/** The message response body (the first choice: the protocol has no alternatives). */
+export function encodeMessagesResponse(response: GenerateResponse) {
+  const choice = response.choices[0];
+  const parts = choice?.content ?? [];
+  const { stopReason, stopSequence } = mapFinishReason(choice?.finishReason ?? { unified: 'stop' }, parts.some((part) => part.type === 'tool-call'));
+  return {
+    id: anthropicMessageId(response.id),
+    type: 'message' as const,
+    role: 'assistant' as const,
+    model: response.model,
+    content: encodeContent(parts),
+    stop_reason: stopReason,
+    stop_sequence: stopSequence,
+    stop_details: null,
+    context_management: { applied_edits: [] as unknown[] },
+    container: null,
+    usage: encodeUsage(response.usage),
+  };
+}
