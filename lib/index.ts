@@ -10,6 +10,9 @@ export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } fr
 export type { Provider, ProviderCallContext } from './providers/types';
 export { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';
+export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai';
+export type { MaxTokensField } from './providers/openai/encode-request';
+export type { UpstreamTimeouts, UpstreamRetries } from './providers/http/upstream-client';
 export type {
   ProtocolCodec,
   Operation,

@@ -1,16 +1,18 @@
 // The example server behind `npm start`: an Express app with the gateway mounted at the root.
 import express from 'express';
-import { createGateway, LOCAL_MODELS } from 'rosetta-gateway';
+import { createGateway, LocalProvider, LOCAL_MODELS } from 'rosetta-gateway';
 import { DEMO_KEY, maskKey, parseGatewayKeys } from './keys.mjs';
 
 const port = Number(process.env.PORT ?? 8080);
 const keys = parseGatewayKeys(process.env.GATEWAY_KEYS);
+// A small per-token delay makes streaming visible in the demo; LOCAL_TOKEN_DELAY_MS=0 turns it off.
+const tokenDelayMs = Number(process.env.LOCAL_TOKEN_DELAY_MS ?? 25);
 
 const app = express();
 app.get('/', (_request, response) => {
   response.type('text/plain').send('rosetta-gateway example server. See the README for calls.\n');
 });
-app.use(createGateway({ keys }));
+app.use(createGateway({ keys, providers: [new LocalProvider({ tokenDelayMs })] }));
 
 const server = app.listen(port, () => {
   const base = `http://localhost:${server.address().port}`;

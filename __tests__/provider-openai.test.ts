@@ -1,0 +1,186 @@
+/** The OpenAI-compatible provider against a mock upstream on loopback: every inbound protocol, streaming, failures. */
+import http from 'node:http';
+import request from 'supertest';
+import { MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type ModelConfig } from '../lib';
+import { buildApp, listen, readJson, type RunningServer } from './helpers/app';
+import { startMockOpenAI, type MockOpenAI } from './helpers/mock-openai';
+
+const KEY = 'sk-gateway-caller-key-1';
+const UPSTREAM_KEY = 'sk-upstream-secret-123456789';
+
+let mock: MockOpenAI;
+let server: RunningServer;
+let quotaStore: MemoryQuotaStore;
+
+const models: ModelConfig[] = [
+  ...['echo', 'tools', 'fail-400', 'fail-401', 'fail-404', 'fail-429', 'fail-500', 'fail-503', 'garbage', 'cut', 'reset', 'flaky-500', 'no-usage'].map((upstream) => ({ id: `gpt-${upstream}`, provider: 'openai', upstreamModel: upstream })),
+  { id: 'gpt-slow', provider: 'impatient', upstreamModel: 'slow' },
+  { id: 'gpt-image', provider: 'openai', type: 'image', upstreamModel: 'gpt-image-1' },
+];
+
+beforeAll(async () => {
+  mock = await startMockOpenAI();
+  quotaStore = new MemoryQuotaStore({ balances: { caller: 1_000_000 } });
+  const { app } = buildApp({
+    keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
+    quotaStore,
+    providers: [
+      new OpenAIProvider({ baseUrl: mock.url, apiKey: UPSTREAM_KEY, retries: { baseDelayMs: 1 } }),
+      new OpenAIProvider({ name: 'impatient', baseUrl: mock.url, apiKey: UPSTREAM_KEY, timeouts: { responseMs: 300 } }),
+    ],
+    models,
+  });
+  server = await listen(app);
+});
+afterAll(async () => {
+  await server.close();
+  await mock.close();
+});
+
+const openai = (body: Record<string, unknown>) => request(server.url).post('/v1/chat/completions').set('authorization', `Bearer ${KEY}`).send(body);
+const user = (text: string) => [{ role: 'user', content: text }];
+
+describe('OpenAI-compatible upstream', () => {
+  it('relays a chat completion, passes unknown fields through, and settles the upstream usage', async () => {
+    const before = quotaStore.getAccount('caller').spent;
+    const res = await openai({ model: 'gpt-echo', messages: user('hello upstream'), max_tokens: 50, logprobs: true, metadata: { team: 'a' } });
+    expect(res.status).toBe(200);
+    expect(res.body.choices[0].message.content).toBe('upstream says: hello upstream');
+    expect(res.body.model).toBe('gpt-echo');
+    expect(res.body.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 4, total_tokens: 15, prompt_tokens_details: { cached_tokens: 2 } });
+    const sent = mock.requests.at(-1)!;
+    expect(sent.url).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
+    expect(sent.body).toMatchObject({ model: 'echo', max_tokens: 50, logprobs: true, metadata: { team: 'a' }, stream: false });
+    expect(quotaStore.getAccount('caller').spent - before).toBe(15);
+  });
+
+  it('serves an Anthropic caller from the OpenAI upstream', async () => {
+    const res = await request(server.url).post('/v1/messages').set('x-api-key', KEY).send({ model: 'gpt-echo', max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'hi from anthropic' }] });
+    expect(res.status).toBe(200);
+    expect(res.body.content[0]).toMatchObject({ type: 'text', text: 'upstream says: hi from anthropic' });
+    expect(res.body.stop_reason).toBe('end_turn');
+    expect(res.body.usage).toMatchObject({ input_tokens: 9, cache_read_input_tokens: 2, output_tokens: 5 });
+    const sent = mock.requests.at(-1)!.body;
+    expect(sent.messages).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi from anthropic' }]);
+    expect(sent.max_tokens).toBe(100);
+  });
+
+  it('serves a Gemini caller from the OpenAI upstream', async () => {
+    const res = await request(server.url).post('/v1beta/models/gpt-echo:generateContent').set('x-goog-api-key', KEY).send({ contents: [{ role: 'user', parts: [{ text: 'hi from gemini' }] }], generationConfig: { maxOutputTokens: 30, temperature: 0.5 } });
+    expect(res.status).toBe(200);
+    expect(res.body.candidates[0].content.parts[0].text).toBe('upstream says: hi from gemini');
+    expect(res.body.usageMetadata).toMatchObject({ promptTokenCount: 11, candidatesTokenCount: 5, totalTokenCount: 16 });
+    expect(mock.requests.at(-1)!.body).toMatchObject({ temperature: 0.5, max_tokens: 30 });
+  });
+
+  it('relays tool calls', async () => {
+    const res = await openai({ model: 'gpt-tools', messages: user('weather?'), tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }] });
+    expect(res.body.choices[0].finish_reason).toBe('tool_calls');
+    expect(res.body.choices[0].message.tool_calls).toHaveLength(2);
+    expect(res.body.choices[0].message.tool_calls[0]).toMatchObject({ id: 'call_a', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } });
+  });
+
+  it('streams: upstream SSE parsed and re-encoded, usage from the upstream usage chunk', async () => {
+    const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-echo', stream: true, stream_options: { include_usage: true }, messages: user('stream this') }) });
+    const text = await res.text();
+    const chunks = text.split('\n\n').filter(Boolean).map((event) => event.slice(6)).filter((data) => data !== '[DONE]').map((data) => JSON.parse(data));
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? '').join('')).toBe('upstream says: stream this');
+    expect(chunks.at(-1).usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 4 });
+    expect(mock.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('streams tool-call argument fragments', async () => {
+    const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-tools', stream: true, messages: user('tools') }) });
+    const chunks = (await res.text()).split('\n\n').filter(Boolean).map((event) => event.slice(6)).filter((data) => data !== '[DONE]').map((data) => JSON.parse(data));
+    const calls = chunks.flatMap((chunk) => chunk.choices[0]?.delta?.tool_calls ?? []);
+    const args = [0, 1].map((index) => calls.filter((call: { index: number }) => call.index === index).map((call: { function: { arguments?: string } }) => call.function.arguments ?? '').join(''));
+    expect(args).toEqual(['{"city":"Oslo"}', '{"zone":"CET"}']);
+    expect(chunks.at(-1).choices[0].finish_reason).toBe('tool_calls');
+  });
+
+  it('charges an estimate when the upstream stream carries no usage', async () => {
+    const before = quotaStore.getAccount('caller').spent;
+    const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-no-usage', stream: true, messages: user('count me') }) });
+    await res.text();
+    expect(quotaStore.getAccount('caller').spent - before).toBeGreaterThan(5);
+  });
+});
+
+describe('OpenAI-compatible upstream failures, in the caller envelope', () => {
+  it('400 keeps the upstream message, without the upstream key', async () => {
+    const res = await openai({ model: 'gpt-fail-400', messages: user('x') });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('mock failure 400');
+    expect(JSON.stringify(res.body)).not.toContain(UPSTREAM_KEY);
+  });
+
+  it('401 from the upstream is a 502 about the gateway credentials', async () => {
+    const res = await request(server.url).post('/v1/messages').set('x-api-key', KEY).send({ model: 'gpt-fail-401', max_tokens: 10, messages: user('x') });
+    expect(res.status).toBe(502);
+    expect(res.body.error.type).toBe('api_error');
+    expect(res.body.error.message).toMatch(/credentials/);
+    expect(JSON.stringify(res.body)).not.toContain(UPSTREAM_KEY);
+  });
+
+  it('404 → 404; 429 → 429 with Retry-After; 503 → 503', async () => {
+    expect((await openai({ model: 'gpt-fail-404', messages: user('x') })).status).toBe(404);
+    const limited = await openai({ model: 'gpt-fail-429', messages: user('x') });
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('0');
+    expect(limited.body.error.code).toBe('rate_limit_exceeded');
+    expect((await openai({ model: 'gpt-fail-503', messages: user('x') })).status).toBe(503);
+  });
+
+  it('5xx is retried a bounded number of times, then 502', async () => {
+    const count = mock.requests.length;
+    const res = await openai({ model: 'gpt-fail-500', messages: user('x') });
+    expect(res.status).toBe(502);
+    expect(mock.requests.length - count).toBe(3);
+  });
+
+  it('a 500 that clears on retry succeeds', async () => {
+    const res = await openai({ model: 'gpt-flaky-500', messages: user('flaky once') });
+    expect(res.status).toBe(200);
+    expect(res.body.choices[0].message.content).toBe('upstream says: flaky once');
+  });
+
+  it('timeout → 504; garbage → 502; connection reset → 502', async () => {
+    const slow = await request(server.url).post('/v1beta/models/gpt-slow:generateContent').set('x-goog-api-key', KEY).send({ contents: [{ parts: [{ text: 'x' }] }] });
+    expect(slow.status).toBe(504);
+    expect(slow.body.error.status).toBe('DEADLINE_EXCEEDED');
+    const garbage = await openai({ model: 'gpt-garbage', messages: user('x') });
+    expect(garbage.status).toBe(502);
+    const reset = await openai({ model: 'gpt-reset', messages: user('x') });
+    expect(reset.status).toBe(502);
+  });
+
+  it('a stream cut mid-way becomes an in-stream error; failures release or settle the quota', async () => {
+    const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-cut', stream: true, messages: user('cut me') }) });
+    expect(res.status).toBe(200);
+    const events = (await res.text()).split('\n\n').filter(Boolean);
+    expect(JSON.parse(events.at(-1)!.slice(6)).error.message).toMatch(/ended before it finished/);
+    expect(quotaStore.getAccount('caller').reserved).toBe(0);
+  });
+
+  it('a caller that disconnects aborts the upstream request', async () => {
+    const abortedBefore = mock.aborted;
+    await new Promise<void>((resolve) => {
+      const call = http.request(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } });
+      call.on('error', () => undefined);
+      call.end(JSON.stringify({ model: 'gpt-slow', messages: user('x') }));
+      setTimeout(() => { call.destroy(); resolve(); }, 100);
+    });
+    for (let waited = 0; waited < 2000 && mock.aborted === abortedBefore; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(mock.aborted).toBeGreaterThan(abortedBefore);
+    expect(quotaStore.getAccount('caller').reserved).toBe(0);
+  });
+
+  it('relays images', async () => {
+    const res = await fetch(`${server.url}/v1/images/generations`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-image', prompt: 'a fox', n: 2, size: '1024x1024' }) });
+    const body = await readJson(res);
+    expect(body.data).toHaveLength(2);
+    expect(mock.requests.at(-1)!.body).toMatchObject({ model: 'gpt-image-1', prompt: 'a fox', n: 2, size: '1024x1024' });
+    expect(mock.requests.at(-1)!.body).not.toHaveProperty('response_format');
+  });
+});

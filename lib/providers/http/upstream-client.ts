@@ -1,0 +1,176 @@
+/** The HTTP client every upstream provider uses: one undici Pool per origin, timeouts, bounded retries. */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errors as undiciErrors, Pool, type Dispatcher } from 'undici';
+import createDebug from 'debug';
+import { GatewayError } from '../../errors';
+import { upstreamStatusError } from './upstream-errors';
+
+const log = createDebug('rosetta:upstream');
+
+/** Timeouts of an upstream client, in milliseconds. */
+export interface UpstreamTimeouts {
+  /** To open a connection. Default 10,000. */
+  connectMs?: number;
+  /** From sending the request to the response headers (a non-streamed completion sends them when done). Default 600,000. */
+  responseMs?: number;
+  /** Longest silence between two chunks of a response body. Default 300,000. */
+  idleMs?: number;
+}
+
+/** Retry policy: only connection failures, 429 and 5xx, and only before the response is handed on. */
+export interface UpstreamRetries {
+  /** Retries after the first attempt. Default 2. */
+  max?: number;
+  /** First backoff delay; doubles each retry, with jitter. Default 250. */
+  baseDelayMs?: number;
+  /** A Retry-After longer than this is not waited for: the error goes to the caller. Default 10,000. */
+  maxDelayMs?: number;
+}
+
+/** Options of {@link UpstreamClient}. */
+export interface UpstreamClientOptions {
+  /** The upstream's base URL, e.g. `https://api.openai.com/v1`. */
+  baseUrl: string;
+  /** Headers sent with every request (credentials go here; they are never logged). */
+  headers?: Record<string, string>;
+  timeouts?: UpstreamTimeouts;
+  retries?: UpstreamRetries;
+  /** Keep-alive connections per origin. Default 128. */
+  connections?: number;
+  /** A name for logs and error messages, e.g. `openai`. */
+  name: string;
+}
+
+/** One upstream call. */
+export interface UpstreamRequest {
+  /** Appended to the base URL's path. */
+  path: string;
+  method?: 'GET' | 'POST';
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal: AbortSignal;
+}
+
+/** A successful (2xx) response whose body has not been read yet. */
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+}
+
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED']);
+
+function errorCode(error: unknown): string | undefined {
+  const withCode = error as { code?: unknown; cause?: { code?: unknown } };
+  const code = withCode?.code ?? withCode?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Seconds to wait from a Retry-After header (delta-seconds or an HTTP date). */
+export function parseRetryAfter(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  const seconds = Number(text);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+/** Turns a transport failure into a GatewayError: timeouts → 504, the rest → 502. */
+export function transportError(error: unknown, upstream: string): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) {
+    return new GatewayError('upstream_timeout', `The upstream ${upstream} did not answer in time.`, { cause: error });
+  }
+  return new GatewayError('upstream', `Could not reach the upstream ${upstream}.`, { cause: error, code: 'upstream_connection_failed' });
+}
+
+/**
+ * An HTTP client for one upstream. Requests go through a keep-alive undici Pool (one per
+ * origin); `request` retries connection failures, 429 and 5xx with backoff (honouring
+ * Retry-After) and returns only 2xx responses — other statuses are thrown as GatewayErrors built
+ * from the upstream's own error body, never echoing the credentials.
+ */
+export class UpstreamClient {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly origin: string;
+  private readonly headers: Record<string, string>;
+  private readonly timeouts: Required<UpstreamTimeouts>;
+  private readonly retries: Required<UpstreamRetries>;
+  readonly name: string;
+
+  constructor(options: UpstreamClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.name = options.name;
+    this.headers = { 'content-type': 'application/json', ...options.headers };
+    this.timeouts = { connectMs: 10_000, responseMs: 600_000, idleMs: 300_000, ...options.timeouts };
+    this.retries = { max: 2, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retries };
+    this.pool = new Pool(this.origin, {
+      connections: options.connections ?? 128,
+      connect: { timeout: this.timeouts.connectMs },
+      keepAliveTimeout: 30_000,
+      headersTimeout: this.timeouts.responseMs,
+      bodyTimeout: this.timeouts.idleMs,
+    });
+  }
+
+  /** Sends a request and returns a 2xx response, retrying where that is safe. */
+  async request(request: UpstreamRequest): Promise<UpstreamResponse> {
+    const path = `${this.basePath}${request.path}${request.query ? `?${new URLSearchParams(request.query)}` : ''}`;
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    for (let attempt = 0; ; attempt++) {
+      let retryAfter: number | undefined;
+      let failure: GatewayError;
+      try {
+        const response = await this.pool.request({
+          path,
+          method: request.method ?? 'POST',
+          headers: { ...this.headers, ...request.headers },
+          body,
+          signal: request.signal,
+        });
+        if (response.statusCode >= 200 && response.statusCode < 300) return response;
+        const text = await response.body.text().catch(() => '');
+        retryAfter = parseRetryAfter(response.headers['retry-after']);
+        failure = upstreamStatusError(response.statusCode, text, this.name, retryAfter);
+        if (!(response.statusCode === 429 || response.statusCode >= 500)) throw failure;
+      } catch (error) {
+        if (request.signal.aborted || error instanceof GatewayError) throw error;
+        failure = transportError(error, this.name);
+        if (!CONNECTION_ERROR_CODES.has(errorCode(error) ?? '')) throw failure;
+      }
+      if (attempt >= this.retries.max) throw failure;
+      const backoff = this.retries.baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2);
+      const delay = retryAfter !== undefined ? retryAfter * 1000 : backoff;
+      if (delay > this.retries.maxDelayMs) throw failure;
+      log('%s: retry %d in %dms after %s (%d)', this.name, attempt + 1, Math.round(delay), failure.kind, failure.status);
+      await sleep(delay, undefined, { signal: request.signal });
+    }
+  }
+
+  /** Sends a request and parses a JSON response body (malformed JSON → 502). */
+  async requestJson<T>(request: UpstreamRequest): Promise<T> {
+    const response = await this.request(request);
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      if (request.signal.aborted) throw error;
+      throw transportError(error, this.name);
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw new GatewayError('upstream', `The upstream ${this.name} sent a response that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
+    }
+  }
+
+  /** Closes every connection. */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

@@ -1,0 +1,69 @@
+/** An OpenAI chat-completions response → canonical GenerateResponse, and its usage block → canonical Usage. */
+import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
+import { GatewayError } from '../../errors';
+import { mapOpenAIFinishReason } from './map-finish-reason';
+
+/** The usage block of chat completions (response or final stream chunk). */
+export interface OpenAIUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
+interface OpenAIToolCall {
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+interface OpenAIChoice {
+  index?: number;
+  message?: { content?: string | null; refusal?: string | null; reasoning_content?: string | null; tool_calls?: OpenAIToolCall[] | null };
+  finish_reason?: string | null;
+}
+
+/** The response fields the provider reads. */
+export interface OpenAIChatResponse {
+  id?: string;
+  created?: number;
+  model?: string;
+  choices?: OpenAIChoice[];
+  usage?: OpenAIUsage | null;
+}
+
+export function decodeOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage {
+  const result: Usage = { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  const written = usage?.prompt_tokens_details?.cache_write_tokens;
+  const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
+  if (cached) result.cacheReadTokens = cached;
+  if (written) result.cacheWriteTokens = written;
+  if (reasoning) result.reasoningTokens = reasoning;
+  return result;
+}
+
+function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
+  const content: ContentPart[] = [];
+  if (message?.reasoning_content) content.push({ type: 'reasoning', text: message.reasoning_content });
+  if (message?.content) content.push({ type: 'text', text: message.content });
+  else if (message?.refusal) content.push({ type: 'text', text: message.refusal });
+  for (const [index, call] of (message?.tool_calls ?? []).entries()) {
+    content.push({ type: 'tool-call', id: call.id ?? `call_${index}`, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' });
+  }
+  return content;
+}
+
+export function decodeChatResponse(body: OpenAIChatResponse, fallbackModel: string): GenerateResponse {
+  if (!Array.isArray(body.choices)) throw new GatewayError('upstream', 'The upstream response has no choices.', { code: 'upstream_malformed' });
+  return {
+    id: body.id ?? '',
+    model: body.model ?? fallbackModel,
+    created: body.created ?? Math.floor(Date.now() / 1000),
+    choices: body.choices.map((choice, position) => {
+      const content = decodeContent(choice.message);
+      const finishReason = mapOpenAIFinishReason(choice.finish_reason, content.some((part) => part.type === 'tool-call'));
+      return { index: choice.index ?? position, content, finishReason: choice.message?.refusal && !choice.message.content ? { unified: 'content-filter', raw: 'refusal' } : finishReason };
+    }),
+    usage: decodeOpenAIUsage(body.usage),
+  };
+}
