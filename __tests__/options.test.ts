@@ -89,3 +89,14 @@ describe('createGateway option validation', () => {
     expect(() => createGateway(options as GatewayOptions)).not.toThrow();
   });
 });
+
+describe('routing options', () => {
+  it('checks fallbacks: known ids, not itself, same type', () => {
+    const unknown = () => createGateway({ keys, models: [{ id: 'a', provider: 'local', fallbacks: ['b'] }] });
+    expect(codeOf(unknown)).toBe('ERR_GATEWAY_UNKNOWN_MODEL');
+    expect(messageOf(unknown)).toContain('models[0].fallbacks[0]');
+    expect(codeOf(() => createGateway({ keys, models: [{ id: 'a', provider: 'local', fallbacks: ['a'] }] }))).toBe('ERR_GATEWAY_INVALID_OPTION');
+    expect(codeOf(() => createGateway({ keys, models: [{ id: 'a', provider: 'local', fallbacks: ['img'] }, { id: 'img', provider: 'local', type: 'image' }] }))).toBe('ERR_GATEWAY_INVALID_OPTION');
+    expect(() => createGateway({ keys, models: [{ id: 'a', provider: 'local', fallbacks: ['bee'] }, { id: 'b', provider: 'local', aliases: ['bee'] }] })).not.toThrow();
+  });
+});

@@ -184,3 +184,56 @@ describe('OpenAI-compatible upstream failures, in the caller envelope', () => {
     expect(mock.requests.at(-1)!.body).not.toHaveProperty('response_format');
   });
 });
+
+describe('routing: fallbacks and provider/model ids', () => {
+  let routed: RunningServer;
+  let store: MemoryQuotaStore;
+
+  beforeAll(async () => {
+    store = new MemoryQuotaStore({ balances: { caller: 1_000_000, limited: 1_000_000 } });
+    const { app } = buildApp({
+      keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }, { key: 'sk-limited-key-0001', id: 'limited', allowedModels: ['openai/*'] }]),
+      quotaStore: store,
+      providers: [new OpenAIProvider({ baseUrl: mock.url, apiKey: UPSTREAM_KEY, retries: { max: 0 } })],
+      models: [
+        { id: 'primary', provider: 'openai', upstreamModel: 'fail-500', fallbacks: ['backup'] },
+        { id: 'picky', provider: 'openai', upstreamModel: 'fail-400', fallbacks: ['backup'] },
+        { id: 'backup', provider: 'openai', upstreamModel: 'echo', aliases: ['spare'] },
+      ],
+      providerModelIds: true,
+    });
+    routed = await listen(app);
+  });
+  afterAll(() => routed.close());
+
+  const call = (model: string, key = KEY, extra: Record<string, unknown> = {}) =>
+    request(routed.url).post('/v1/chat/completions').set('authorization', `Bearer ${key}`).send({ model, messages: user('route me'), ...extra });
+
+  it('a 5xx falls back to the next model, before any byte reached the caller', async () => {
+    const res = await call('primary');
+    expect(res.status).toBe(200);
+    expect(res.body.model).toBe('backup');
+    expect(res.body.choices[0].message.content).toBe('upstream says: route me');
+  });
+
+  it('streams fall back too', async () => {
+    const res = await fetch(`${routed.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'primary', stream: true, messages: user('stream route') }) });
+    const chunks = (await res.text()).split('\n\n').filter(Boolean).map((event) => event.slice(6)).filter((data) => data !== '[DONE]').map((data) => JSON.parse(data));
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? '').join('')).toBe('upstream says: stream route');
+    expect(chunks[0].model).toBe('backup');
+  });
+
+  it('a 400 does not fall back', async () => {
+    expect((await call('picky')).status).toBe(400);
+  });
+
+  it('aliases and provider/model ids resolve; allowedModels wildcards apply', async () => {
+    expect((await call('spare')).status).toBe(200);
+    const direct = await call('openai/echo');
+    expect(direct.status).toBe(200);
+    expect(mock.requests.at(-1)!.body.model).toBe('echo');
+    expect((await call('openai/echo', 'sk-limited-key-0001')).status).toBe(200);
+    expect((await call('backup', 'sk-limited-key-0001')).status).toBe(403);
+    expect((await call('nobody/echo')).status).toBe(404);
+  });
+});

@@ -43,6 +43,9 @@ interface HeldCall {
   inputTokens: number;
 }
 
+/** Failures a fallback model may cure: the upstream's fault, not the request's. */
+const FALLBACK_KINDS: ReadonlySet<string> = new Set(['upstream', 'upstream_timeout', 'overloaded']);
+
 /** Headers of every streamed response (a codec may override them). */
 const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream; charset=utf-8',
@@ -50,6 +53,13 @@ const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   connection: 'keep-alive',
   'x-accel-buffering': 'no',
 });
+
+/** The model of a fallback chain whose prices (output first, then input) are highest: holds are sized for it. */
+function priciest(chain: readonly ResolvedModel[]): ResolvedModel {
+  return chain.reduce((best, model) =>
+    model.pricing.output > best.pricing.output || (model.pricing.output === best.pricing.output && model.pricing.input > best.pricing.input) ? model : best,
+  );
+}
 
 /** Resolves when a response can take more data, or is gone. */
 function drained(response: ServerResponse): Promise<void> {
@@ -106,6 +116,7 @@ class RequestPipeline {
     this.models = new ModelTable(config.models, config.providers, {
       maxOutputTokens: config.defaultMaxOutputTokens,
       created: Math.floor(Date.now() / 1000),
+      providerModelIds: config.providerModelIds,
     });
     this.ready = this.init();
     this.ready.catch(() => undefined);
@@ -177,15 +188,14 @@ class RequestPipeline {
         if (call.request.stream) this.checkStreamable(codec, call.request);
         const held = await this.reserveGenerate(call.request, model, principal, requestId);
         reservation = held.reservation;
-        const providerContext = { upstreamModel: model.upstreamModel, signal: abort.signal, requestId };
         if (call.request.stream) {
-          await this.stream(codec, context, held, model, providerContext, response);
+          await this.stream(codec, context, held, model, abort.signal, response);
           logRequest('%s %s %s stream %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
           return;
         }
-        const providerResponse = await this.generate(held.request, model, providerContext);
-        result = { operation: 'generate', response: { ...providerResponse, model: model.id } };
-        await this.settle(reservation, chargeForUsage(result.response.usage, model));
+        const served = await this.generate(held.request, model, abort.signal, requestId);
+        result = { operation: 'generate', response: { ...served.response, model: served.model.id } };
+        await this.settle(reservation, chargeForUsage(result.response.usage, served.model));
       } else {
         const model = this.models.resolve(call.request.model, principal, 'image');
         reservation = await this.reserve(principal, estimateImage(call.request, model), model, 'image', requestId);
@@ -209,18 +219,27 @@ class RequestPipeline {
    * sent, so a failure up to then is an ordinary HTTP error (the caller's catch releases the hold).
    * After that the reservation is this method's: it settles what was produced, however the stream ends.
    */
-  private async stream(codec: ProtocolCodec, context: EncodeContext, held: HeldCall, model: ResolvedModel, providerContext: ProviderCallContext, response: ServerResponse): Promise<void> {
-    const provider = model.provider;
-    logProvider('%s → %s/%s stream max_output=%d', providerContext.requestId, provider.name, model.upstreamModel, held.request.maxOutputTokens);
-    const parts = provider.stream ? provider.stream(held.request, providerContext) : replayResponse(provider.generate!(held.request, providerContext));
-    const iterator = parts[Symbol.asyncIterator]();
-    const first = await iterator.next();
-    if (first.done) throw new GatewayError('upstream', 'The upstream stream ended before it started.');
-    if (first.value.type === 'error') throw first.value.error;
+  private async stream(codec: ProtocolCodec, context: EncodeContext, held: HeldCall, requested: ResolvedModel, signal: AbortSignal, response: ServerResponse): Promise<void> {
+    const { model, iterator, first } = await this.withFallbacks(requested, signal, async (candidate) => {
+      const request = { ...held.request, model: candidate.id };
+      const providerContext = { upstreamModel: candidate.upstreamModel, signal, requestId: context.requestId };
+      const provider = candidate.provider;
+      logProvider('%s → %s/%s stream max_output=%d', context.requestId, provider.name, candidate.upstreamModel, request.maxOutputTokens);
+      const parts = provider.stream ? provider.stream(request, providerContext) : replayResponse(provider.generate!(request, providerContext));
+      const opened = parts[Symbol.asyncIterator]();
+      try {
+        const next = await opened.next();
+        if (next.done) throw new GatewayError('upstream', 'The upstream stream ended before it started.');
+        if (next.value.type === 'error') throw next.value.error;
+        return { iterator: opened, first: next.value };
+      } catch (error) {
+        await opened.return?.()?.catch(() => undefined);
+        throw error;
+      }
+    });
 
-    const start = first.value.type === 'response-start' ? { ...first.value, model: model.id } : first.value;
+    const start = first.type === 'response-start' ? { ...first, model: model.id } : first;
     const meter = new StreamMeter(held.inputTokens);
-    const signal = providerContext.signal;
     try {
       const encoded = codec.encodeStream!(meteredStream(start, iterator, meter, signal), context);
       response.writeHead(200, { ...SSE_HEADERS, 'x-request-id': context.requestId, ...encoded.headers });
@@ -231,7 +250,7 @@ class RequestPipeline {
       }
       if (!response.destroyed) response.end();
     } finally {
-      await iterator.return?.();
+      await iterator.return?.()?.catch(() => undefined);
       await this.settleQuietly(held.reservation, chargeForUsage(meter.usage(), model));
     }
   }
@@ -327,11 +346,12 @@ class RequestPipeline {
     const inputTokens = model.provider.countTokens
       ? await model.provider.countTokens(request, { upstreamModel: model.upstreamModel, requestId })
       : countRequestTokens(request);
-    const estimate = estimateGenerate(request, model, inputTokens);
+    const basis = priciest(model.chain);
+    const estimate = estimateGenerate(request, basis, inputTokens);
     const reservation = await this.reserve(principal, estimate, model, 'generate', requestId);
     const maxOutputTokens = request.maxOutputTokens ?? model.maxOutputTokens;
     if (reservation.amount >= estimate.amount) return { reservation, inputTokens, request: { ...request, model: model.id, maxOutputTokens } };
-    const affordable = affordableOutputTokens(request, model, inputTokens, reservation.amount) ?? maxOutputTokens;
+    const affordable = affordableOutputTokens(request, basis, inputTokens, reservation.amount) ?? maxOutputTokens;
     logQuota('%s partial hold %d of %d: output capped at %d tokens', requestId, reservation.amount, estimate.amount, affordable);
     return { reservation, inputTokens, request: { ...request, model: model.id, maxOutputTokens: Math.min(maxOutputTokens, affordable) } };
   }
@@ -374,11 +394,33 @@ class RequestPipeline {
     }
   }
 
-  private async generate(request: GenerateRequest, model: ResolvedModel, context: ProviderCallContext) {
-    const provider = model.provider;
-    logProvider('%s → %s/%s max_output=%d', context.requestId, provider.name, model.upstreamModel, request.maxOutputTokens);
-    if (provider.generate) return provider.generate(request, context);
-    return collectStream(provider.stream!(request, context));
+  /** A non-streamed text call, with fallbacks. */
+  private generate(request: GenerateRequest, requested: ResolvedModel, signal: AbortSignal, requestId: string) {
+    return this.withFallbacks(requested, signal, async (candidate) => {
+      const provider = candidate.provider;
+      const context: ProviderCallContext = { upstreamModel: candidate.upstreamModel, signal, requestId };
+      const call = { ...request, model: candidate.id };
+      logProvider('%s → %s/%s max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
+      return { response: await (provider.generate ? provider.generate(call, context) : collectStream(provider.stream!(call, context))) };
+    });
+  }
+
+  /**
+   * Runs `attempt` on a model, then on each of its fallbacks while the failure is one a fallback may
+   * cure (5xx, timeout, connection failure) and the caller is still there. Nothing has been sent to
+   * the caller while this runs.
+   */
+  private async withFallbacks<T>(requested: ResolvedModel, signal: AbortSignal, attempt: (model: ResolvedModel) => Promise<T>): Promise<T & { model: ResolvedModel }> {
+    for (const [index, candidate] of requested.chain.entries()) {
+      try {
+        return { ...(await attempt(candidate)), model: candidate };
+      } catch (error) {
+        const last = index === requested.chain.length - 1;
+        if (last || signal.aborted || !(error instanceof GatewayError) || !FALLBACK_KINDS.has(error.kind)) throw error;
+        logProvider('%s failed (%s %d); falling back to %s', candidate.id, error.kind, error.status, requested.chain[index + 1]!.id);
+      }
+    }
+    throw new GatewayError('internal', 'The model has no provider to try.');
   }
 }
 

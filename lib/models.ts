@@ -34,6 +34,11 @@ export interface ModelConfig {
   pricing?: ModelPricing;
   /** Unix seconds, shown by the model lists. Default: when the gateway was created. */
   created?: number;
+  /**
+   * Models (ids or aliases of this table, of the same type) tried in order when this one fails with a
+   * 5xx, a timeout or a connection failure before any byte reached the caller.
+   */
+  fallbacks?: readonly string[];
 }
 
 /** A model resolved for one call. */
@@ -46,6 +51,8 @@ export interface ResolvedModel {
   maxOutputTokens: number;
   pricing: Required<ModelPricing>;
   info: ModelInfo;
+  /** This model followed by its fallbacks, in the order they are tried. */
+  chain: readonly ResolvedModel[];
 }
 
 const DEFAULT_PRICING: Required<ModelPricing> = { input: 1, output: 1, image: 1000 };
@@ -55,12 +62,18 @@ export class ModelTable {
   private readonly byId = new Map<string, ResolvedModel>();
   private readonly models: ResolvedModel[] = [];
 
-  constructor(configs: readonly ModelConfig[], providers: ReadonlyMap<string, Provider>, defaults: { maxOutputTokens: number; created: number }) {
+  private readonly providers: ReadonlyMap<string, Provider>;
+  private readonly defaults: { maxOutputTokens: number; created: number; providerModelIds: boolean };
+
+  constructor(configs: readonly ModelConfig[], providers: ReadonlyMap<string, Provider>, defaults: { maxOutputTokens: number; created: number; providerModelIds?: boolean }) {
+    this.providers = providers;
+    this.defaults = { providerModelIds: false, ...defaults };
     for (const config of configs) {
       const provider = providers.get(config.provider);
       if (!provider) throw new Error(`unknown provider ${config.provider}`);
       const type = config.type ?? 'text';
       const resolved: ResolvedModel = {
+        chain: [],
         id: config.id,
         type,
         provider,
@@ -80,6 +93,32 @@ export class ModelTable {
       this.models.push(resolved);
       for (const name of [config.id, ...(config.aliases ?? [])]) this.byId.set(name, resolved);
     }
+    configs.forEach((config, index) => {
+      const fallbacks = (config.fallbacks ?? []).map((id) => this.byId.get(id)!);
+      this.models[index]!.chain = [this.models[index]!, ...fallbacks];
+    });
+  }
+
+  /** `provider/model` for a model not in the table, when the gateway allows such ids. */
+  private providerModel(id: string, type: 'text' | 'image'): ResolvedModel | undefined {
+    if (!this.defaults.providerModelIds) return undefined;
+    const slash = id.indexOf('/');
+    const provider = slash > 0 ? this.providers.get(id.slice(0, slash)) : undefined;
+    const upstreamModel = id.slice(slash + 1);
+    if (!provider || upstreamModel.length === 0) return undefined;
+    if (type === 'image' ? !provider.generateImage : !provider.generate && !provider.stream) return undefined;
+    const resolved: ResolvedModel = {
+      chain: [],
+      id,
+      type,
+      provider,
+      upstreamModel,
+      maxOutputTokens: this.defaults.maxOutputTokens,
+      pricing: { ...DEFAULT_PRICING },
+      info: { id, type, ownedBy: provider.name, displayName: id, created: this.defaults.created },
+    };
+    resolved.chain = [resolved];
+    return resolved;
   }
 
   /** Whether an id or alias is taken. */
@@ -92,7 +131,7 @@ export class ModelTable {
    * 403 when the caller's key may not use it.
    */
   resolve(id: string, principal: Principal, type: 'text' | 'image'): ResolvedModel {
-    const model = this.byId.get(id);
+    const model = this.byId.get(id) ?? this.providerModel(id, type);
     if (!model || model.type !== type) {
       const kind = type === 'image' ? 'image model' : 'model';
       throw new GatewayError('not_found', `The ${kind} '${id}' does not exist or you do not have access to it.`, { code: 'model_not_found', param: 'model' });
@@ -117,6 +156,6 @@ export class ModelTable {
   private allows(principal: Principal, model: ResolvedModel): boolean {
     const allowed = principal.allowedModels;
     if (!allowed) return true;
-    return allowed.some((name) => name === model.id || this.byId.get(name) === model);
+    return allowed.some((name) => name === model.id || this.byId.get(name) === model || (name.endsWith('/*') && model.id.startsWith(name.slice(0, -1))));
   }
 }

@@ -38,6 +38,11 @@ export interface GatewayOptions {
   maxBodyBytes?: number;
   /** Output cap for a request that sets none, when its model sets none either. Default 4096. */
   defaultMaxOutputTokens?: number;
+  /**
+   * Accept `<provider>/<upstream model>` ids for models not in the table (e.g. `openai/gpt-4o-mini`),
+   * at the default prices. Keys with `allowedModels` need the id or `<provider>/*`. Default false.
+   */
+  providerModelIds?: boolean;
 }
 
 /** The fully resolved configuration a gateway runs on. */
@@ -49,12 +54,13 @@ export interface ResolvedOptions {
   codecs: readonly ProtocolCodec[];
   maxBodyBytes: number;
   defaultMaxOutputTokens: number;
+  providerModelIds: boolean;
 }
 
 /** A provider may declare the models it serves by default. */
 export type ProviderWithModels = Provider & { readonly defaultModels?: readonly ModelConfig[] };
 
-const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'defaultMaxOutputTokens'] as const;
+const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'defaultMaxOutputTokens', 'providerModelIds'] as const;
 
 function fail(code: string, option: string, message: string): never {
   throw new GatewayConfigError(code, `createGateway: option '${option}' ${message}`, option);
@@ -172,6 +178,17 @@ function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, P
       taken.add(name);
     }
   });
+  models.forEach((model, index) => {
+    const fallbacks = model.fallbacks ?? [];
+    if (!Array.isArray(fallbacks)) fail('ERR_GATEWAY_INVALID_OPTION', `models[${index}].fallbacks`, 'must be an array of model ids.');
+    fallbacks.forEach((id, position) => {
+      const option = `models[${index}].fallbacks[${position}]`;
+      const target = models.find((candidate) => candidate.id === id || candidate.aliases?.includes(id));
+      if (!target) fail('ERR_GATEWAY_UNKNOWN_MODEL', option, `names '${String(id)}', which is not in the model table${suggest(String(id), [...taken])}.`);
+      if (target === model) fail('ERR_GATEWAY_INVALID_OPTION', option, 'names the model itself.');
+      if ((target.type ?? 'text') !== (model.type ?? 'text')) fail('ERR_GATEWAY_INVALID_OPTION', option, `names a ${target.type ?? 'text'} model as a fallback of a ${model.type ?? 'text'} model.`);
+    });
+  });
   return [...models];
 }
 
@@ -209,5 +226,6 @@ export function resolveOptions(
     codecs: resolveCodecs(options, defaults.codecs),
     maxBodyBytes: positiveInteger(options, 'maxBodyBytes', 32 * 1024 * 1024),
     defaultMaxOutputTokens: positiveInteger(options, 'defaultMaxOutputTokens', 4096),
+    providerModelIds: options.providerModelIds === true,
   };
 }

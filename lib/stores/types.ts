@@ -4,7 +4,10 @@
 export interface Principal {
   /** A stable, non-secret id for the key (used in logs and by the quota store). */
   id: string;
-  /** Model ids (public ids or aliases) this key may use; absent means every model. */
+  /**
+   * Model ids (public ids or aliases) this key may use; absent means every model. An entry ending in
+   * `/*` allows every id with that prefix (e.g. `openai/*` for `provider/model` ids).
+   */
   allowedModels?: readonly string[];
   /** Anything the host wants to carry along (plan, user id…). Never logged. */
   metadata?: Record<string, unknown>;
