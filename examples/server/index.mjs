@@ -1,18 +1,20 @@
 // The example server behind `npm start`: an Express app with the gateway mounted at the root.
 import express from 'express';
-import { createGateway, LocalProvider, LOCAL_MODELS } from 'rosetta-gateway';
+import { createGateway } from 'rosetta-gateway';
 import { DEMO_KEY, maskKey, parseGatewayKeys } from './keys.mjs';
+import { upstreamsFromEnv } from './upstreams.mjs';
 
 const port = Number(process.env.PORT ?? 8080);
 const keys = parseGatewayKeys(process.env.GATEWAY_KEYS);
-// A small per-token delay makes streaming visible in the demo; LOCAL_TOKEN_DELAY_MS=0 turns it off.
-const tokenDelayMs = Number(process.env.LOCAL_TOKEN_DELAY_MS ?? 25);
+// Upstreams from OPENAI_API_KEY (+ OPENAI_BASE_URL)…; the local provider always. LOCAL_TOKEN_DELAY_MS
+// (default 25) slows the local model's streaming so it is visible in the demo.
+const { providers, models, configured } = upstreamsFromEnv(process.env);
 
 const app = express();
 app.get('/', (_request, response) => {
   response.type('text/plain').send('rosetta-gateway example server. See the README for calls.\n');
 });
-app.use(createGateway({ keys, providers: [new LocalProvider({ tokenDelayMs })] }));
+app.use(createGateway({ keys, providers, models, providerModelIds: true }));
 
 const server = app.listen(port, () => {
   const base = `http://localhost:${server.address().port}`;
@@ -25,8 +27,9 @@ const server = app.listen(port, () => {
     ...keys.map((entry) => `  ${entry.key === DEMO_KEY ? DEMO_KEY + ' (demo key)' : maskKey(entry.key)}  balance: ${entry.balance ?? 'unmetered'}`),
     ...(usesDemo ? [] : ['  (your keys are masked; export GATEWAY_KEY=<one of them> to paste the calls below)']),
     '',
-    'Models:',
-    ...LOCAL_MODELS.map((model) => `  ${model.id.padEnd(16)} ${model.type ?? 'text'}`),
+    `Upstreams: local${configured.map((name) => `, ${name}`).join('')}`,
+    'Models (and any <provider>/<model> id):',
+    ...models.map((model) => `  ${model.id.padEnd(24)} ${model.type ?? 'text'}  → ${model.provider}`),
     '',
     'curl (OpenAI chat completions):',
     `  curl ${base}/v1/chat/completions -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","messages":[{"role":"user","content":"Hello!"}]}'`,

@@ -4,6 +4,7 @@ import type { HttpRequestView, ProtocolCodec, RouteMatch } from '../types';
 import { ANTHROPIC_MESSAGES, decodeMessagesRequest } from './decode-request';
 import { encodeAnthropicError } from './encode-error';
 import { encodeMessagesResponse } from './encode-response';
+import { encodeMessagesStream } from './encode-stream';
 import { encodeAnthropicModelOrThrow, encodeAnthropicModelPage, messageModels } from './model-list';
 
 const PATH = '/v1/messages';
@@ -34,6 +35,7 @@ export function anthropicMessagesCodec(): ProtocolCodec {
       if (result.operation !== 'generate') throw new TypeError('anthropic-messages encodes generate results only');
       return { status: 200, headers: { 'request-id': context.requestId }, body: encodeMessagesResponse(result.response) };
     },
+    encodeStream: encodeMessagesStream,
     encodeError: (error, context) => encodeAnthropicError(error, context.requestId),
     modelList: {
       paths: ['/v1/models'],

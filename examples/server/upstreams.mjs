@@ -1,0 +1,38 @@
+// Builds the example server's providers and model table from environment variables.
+import { readFileSync } from 'node:fs';
+import { LocalProvider, LOCAL_MODELS, OpenAIProvider } from 'rosetta-gateway';
+
+/** Upstreams configured by env: the provider class, its env vars, and the models listed when no models file is given. */
+const UPSTREAMS = [
+  {
+    name: 'openai',
+    keyVar: 'OPENAI_API_KEY',
+    baseUrlVar: 'OPENAI_BASE_URL',
+    create: (apiKey, baseUrl) => new OpenAIProvider({ apiKey, ...(baseUrl ? { baseUrl } : {}) }),
+    models: [
+      { id: 'gpt-4o-mini', provider: 'openai' },
+      { id: 'gpt-4o', provider: 'openai' },
+      { id: 'gpt-image-1', provider: 'openai', type: 'image' },
+    ],
+  },
+];
+
+/** Providers and models for createGateway, plus a description for the start-up banner. */
+export function upstreamsFromEnv(env) {
+  const tokenDelayMs = Number(env.LOCAL_TOKEN_DELAY_MS ?? 25);
+  const providers = [new LocalProvider({ tokenDelayMs })];
+  let models = [...LOCAL_MODELS];
+  const configured = [];
+  for (const upstream of UPSTREAMS) {
+    const apiKey = env[upstream.keyVar];
+    if (!apiKey) continue;
+    providers.push(upstream.create(apiKey, env[upstream.baseUrlVar]));
+    models.push(...upstream.models);
+    configured.push(`${upstream.name}${env[upstream.baseUrlVar] ? ` (${env[upstream.baseUrlVar]})` : ''}`);
+  }
+  if (env.MODELS_FILE) {
+    models = JSON.parse(readFileSync(env.MODELS_FILE, 'utf8'));
+    if (!Array.isArray(models)) throw new Error(`MODELS_FILE ${env.MODELS_FILE} must hold a JSON array of model entries`);
+  }
+  return { providers, models, configured };
+}

@@ -1,0 +1,276 @@
+/** Canonical stream → Anthropic messages server-sent events, each with an `event:` line equal to its `type`. */
+import createDebug from 'debug';
+import type { FinishReason, StreamPart, Usage } from '../../canonical';
+import { toGatewayError } from '../../errors';
+import { countRequestTokens } from '../../tokenizer';
+import type { EncodeContext, EncodedStream } from '../types';
+import { anthropicErrorBody } from './encode-error';
+import { anthropicMessageId, encodeUsage } from './encode-response';
+import { JsonObjectPrefix } from './json-object-prefix';
+import { mapFinishReason } from './map-finish-reason';
+import { anthropicToolId } from './tool-id';
+
+const log = createDebug('rosetta:codec');
+
+/** `output_tokens` of `message_start`: the API reports at least one before anything is generated. */
+const START_OUTPUT_TOKENS = 1;
+
+/** One event: the `event:` name the SDK dispatches on, and the data line, which never spans lines. */
+export function sseEvent<Data extends { type: string }>(data: Data): string {
+  return `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** The usage of `message_delta`: the final totals (the SDK overwrites its snapshot with every non-null one). */
+export function encodeDeltaUsage(usage: Usage) {
+  const full = encodeUsage(usage);
+  return {
+    input_tokens: full.input_tokens,
+    cache_creation_input_tokens: full.cache_creation_input_tokens,
+    cache_read_input_tokens: full.cache_read_input_tokens,
+    output_tokens: full.output_tokens,
+    output_tokens_details: full.output_tokens_details,
+    server_tool_use: null,
+  };
+}
+
+/** The `message_delta` event: why the message stopped, and its usage. */
+export function messageDeltaEvent(finishReason: FinishReason, usage: Usage, hasToolCalls: boolean): string {
+  const { stopReason, stopSequence } = mapFinishReason(finishReason, hasToolCalls);
+  return sseEvent({
+    type: 'message_delta',
+    delta: { stop_reason: stopReason, stop_sequence: stopSequence, stop_details: null, container: null },
+    usage: encodeDeltaUsage(usage),
+  });
+}
+
+/** What starts the message: its id, model and input usage (all input tokens, cache included). */
+interface MessageHead {
+  id: string;
+  model: string;
+  usage: Partial<Usage>;
+}
+
+/** The `message_start` event: the message skeleton of the non-streamed response, without content. */
+export function messageStartEvent(head: MessageHead, estimatedInputTokens: () => number): string {
+  const usage: Usage = {
+    inputTokens: head.usage.inputTokens ?? estimatedInputTokens(),
+    outputTokens: START_OUTPUT_TOKENS,
+    cacheReadTokens: head.usage.cacheReadTokens ?? 0,
+    cacheWriteTokens: head.usage.cacheWriteTokens ?? 0,
+  };
+  return sseEvent({
+    type: 'message_start',
+    message: {
+      id: anthropicMessageId(head.id),
+      type: 'message',
+      role: 'assistant',
+      model: head.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      stop_details: null,
+      context_management: { applied_edits: [] },
+      container: null,
+      usage: encodeUsage(usage),
+    },
+  });
+}
+
+/** What the encoder knows beyond the parts: the request id (also the message id when no `response-start` came). */
+export interface StreamEncoderContext {
+  requestId: string;
+  /** The model to name when no `response-start` came. */
+  model: string;
+  /** Input tokens for `message_start` when `response-start` carries none. */
+  estimatedInputTokens: () => number;
+}
+
+/** A text or thinking block in progress; `index` is set once its `content_block_start` is sent. */
+interface DeferredBlock {
+  kind: 'text' | 'thinking';
+  partId: string;
+  index?: number;
+}
+
+/** A tool call in progress, started at once; `input` checks its arguments. */
+interface ToolBlock {
+  kind: 'tool_use';
+  partId: string;
+  input: JsonObjectPrefix;
+}
+
+type OpenBlock = DeferredBlock | ToolBlock;
+
+/**
+ * Turns canonical parts into events, one part at a time. It keeps the protocol's promises whatever
+ * the provider does: `message_start` comes first, indices are contiguous from 0, a block starts
+ * before its deltas and stops before the next one starts, and one `ping` follows the first start.
+ *
+ * Blocks the protocol would refuse on replay are not sent: a text block that ends without text, a
+ * thinking block with neither text nor signature. A thinking block starts at its first text, since
+ * only its end says whether it was redacted (then it is a `redacted_thinking` block). Tool arguments
+ * are forwarded as they come while they remain a prefix of one JSON object (what the SDKs parse);
+ * a piece that breaks that is dropped from there on, and a call without arguments gets `{}`.
+ */
+export class MessageStreamEncoder {
+  private started = false;
+  private nextIndex = 0;
+  private pinged = false;
+  private hasToolCalls = false;
+  private open: OpenBlock | undefined;
+
+  constructor(private readonly context: StreamEncoderContext) {}
+
+  /** The events for one part (possibly none). After `finish` or `error` the message is over. */
+  encode(part: StreamPart): string[] {
+    const events: string[] = [];
+    if (part.type === 'response-start') {
+      if (!this.started) events.push(this.start({ id: part.id, model: part.model, usage: part.usage ?? {} }));
+      return events;
+    }
+    if (!this.started) events.push(this.start({ id: this.context.requestId.replace(/^req_/, ''), model: this.context.model, usage: {} }));
+    switch (part.type) {
+      case 'text-start':
+      case 'reasoning-start':
+        this.endOpen(events);
+        this.open = { kind: part.type === 'text-start' ? 'text' : 'thinking', partId: part.id };
+        break;
+      case 'text-delta':
+        if (part.delta.length === 0) break;
+        this.startDeferred(this.ensureOpen('text', part.id, events), { type: 'text', text: '', citations: [] }, events);
+        events.push(this.delta({ type: 'text_delta', text: part.delta }));
+        break;
+      case 'reasoning-delta':
+        if (part.delta.length === 0) break;
+        this.startDeferred(this.ensureOpen('thinking', part.id, events), { type: 'thinking', thinking: '', signature: '' }, events);
+        events.push(this.delta({ type: 'thinking_delta', thinking: part.delta }));
+        break;
+      case 'text-end':
+        if (this.open?.kind === 'text' && this.open.partId === part.id) this.endOpen(events);
+        break;
+      case 'reasoning-end':
+        this.endReasoning(this.ensureOpen('thinking', part.id, events), part.signature, part.redactedData, events);
+        break;
+      case 'tool-call-start':
+        this.endOpen(events);
+        this.hasToolCalls = true;
+        this.open = { kind: 'tool_use', partId: part.id, input: new JsonObjectPrefix() };
+        this.blockStart({ type: 'tool_use', id: anthropicToolId(part.id, this.nextIndex), name: part.name, input: {} }, events);
+        break;
+      case 'tool-call-delta':
+        if (this.open?.kind === 'tool_use' && this.open.partId === part.id) this.toolInput(this.open, part.delta, events);
+        else log('tool-call-delta for %s, which is not the open tool call; dropped', part.id);
+        break;
+      case 'tool-call-end':
+        if (this.open?.kind === 'tool_use' && this.open.partId === part.id) this.endOpen(events);
+        break;
+      case 'finish':
+        this.endOpen(events);
+        events.push(messageDeltaEvent(part.finishReason, part.usage, this.hasToolCalls), sseEvent({ type: 'message_stop' }));
+        break;
+      case 'error':
+        events.push(sseEvent(anthropicErrorBody(toGatewayError(part.error), this.context.requestId)));
+        break;
+    }
+    return events;
+  }
+
+  private start(head: MessageHead): string {
+    this.started = true;
+    return messageStartEvent(head, this.context.estimatedInputTokens);
+  }
+
+  /** The open block of this kind and id, closing whatever else is open (a provider that skipped a `*-start`). */
+  private ensureOpen(kind: 'text' | 'thinking', partId: string, events: string[]): DeferredBlock {
+    const open = this.open;
+    if (open && open.kind === kind && open.partId === partId) return open;
+    this.endOpen(events);
+    const block: DeferredBlock = { kind, partId };
+    this.open = block;
+    return block;
+  }
+
+  private startDeferred(block: DeferredBlock, skeleton: Record<string, unknown>, events: string[]): void {
+    if (block.index !== undefined) return;
+    block.index = this.nextIndex;
+    this.blockStart(skeleton, events);
+  }
+
+  private blockStart(contentBlock: Record<string, unknown>, events: string[]): void {
+    events.push(sseEvent({ type: 'content_block_start', index: this.nextIndex++, content_block: contentBlock }));
+    if (!this.pinged) events.push(sseEvent({ type: 'ping' }));
+    this.pinged = true;
+  }
+
+  private delta(delta: { type: string } & Record<string, unknown>): string {
+    return sseEvent({ type: 'content_block_delta', index: this.nextIndex - 1, delta });
+  }
+
+  private blockStop(events: string[]): void {
+    events.push(sseEvent({ type: 'content_block_stop', index: this.nextIndex - 1 }));
+    this.open = undefined;
+  }
+
+  private toolInput(block: ToolBlock, fragment: string, events: string[]): void {
+    if (block.input.broken) return;
+    const kept = block.input.accept(fragment);
+    if (kept < fragment.length) log('tool call %s: its arguments stop being a JSON object at %j; the rest is dropped', block.partId, fragment.slice(kept, kept + 20));
+    if (kept > 0) events.push(this.delta({ type: 'input_json_delta', partial_json: fragment.slice(0, kept) }));
+  }
+
+  private endReasoning(block: DeferredBlock, signature: string | undefined, redactedData: string | undefined, events: string[]): void {
+    if (block.index === undefined) {
+      if (redactedData !== undefined) {
+        this.blockStart({ type: 'redacted_thinking', data: redactedData }, events);
+        this.blockStop(events);
+        return;
+      }
+      if (!signature) {
+        this.open = undefined;
+        return;
+      }
+      this.startDeferred(block, { type: 'thinking', thinking: '', signature: '' }, events);
+    } else if (redactedData !== undefined) {
+      log('reasoning %s: redacted data after thinking text has no Anthropic block; dropped', block.partId);
+    }
+    if (signature) events.push(this.delta({ type: 'signature_delta', signature }));
+    this.blockStop(events);
+  }
+
+  /** Stops the open block (without a signature: that only comes with `reasoning-end`); unstarted blocks vanish. */
+  private endOpen(events: string[]): void {
+    const open = this.open;
+    if (!open) return;
+    if (open.kind === 'tool_use') {
+      if (!open.input.opened) events.push(this.delta({ type: 'input_json_delta', partial_json: '{}' }));
+      else if (!open.input.complete) log('tool call %s: its arguments ended before the JSON object did', open.partId);
+      this.blockStop(events);
+      return;
+    }
+    if (open.index === undefined) this.open = undefined;
+    else this.blockStop(events);
+  }
+}
+
+async function* messageEvents(parts: AsyncIterable<StreamPart>, encoder: MessageStreamEncoder): AsyncGenerator<string> {
+  for await (const part of parts) {
+    const events = encoder.encode(part);
+    if (events.length > 0) yield events.join('');
+    if (part.type === 'finish' || part.type === 'error') return;
+  }
+}
+
+/**
+ * Encodes a stream as the Messages API does: `message_start`, each block's start, deltas and stop,
+ * `message_delta` (stop reason and final usage), `message_stop`; an error part becomes an `error`
+ * event that ends the stream. The `request-id` header matches non-streamed responses.
+ */
+export function encodeMessagesStream(parts: AsyncIterable<StreamPart>, context: EncodeContext): EncodedStream {
+  const request = context.call?.operation === 'generate' ? context.call.request : undefined;
+  const encoder = new MessageStreamEncoder({
+    requestId: context.requestId,
+    model: request?.model ?? '',
+    estimatedInputTokens: () => (request ? countRequestTokens(request) : 0),
+  });
+  return { headers: { 'request-id': context.requestId }, chunks: messageEvents(parts, encoder) };
+}
