@@ -306,11 +306,9 @@ describe('encodeStream', () => {
   }
 
   async function encoded(parts: StreamPart[], query = 'alt=sse', context: Partial<EncodeContext> = {}) {
-    const call = codec.decode(
-      { operation: 'generate', params: { model: 'gemini-x', action: 'streamGenerateContent' } },
-      { method: 'POST', path: '/', headers: {}, query: new URLSearchParams(query), body },
-    );
-    const stream = codec.encodeStream!(partsOf(parts), { requestId: 'req_1', call, ...context });
+    const view = { method: 'POST', path: '/', headers: {}, query: new URLSearchParams(query), body };
+    const call = codec.decode({ operation: 'generate', params: { model: 'gemini-x', action: 'streamGenerateContent' } }, view);
+    const stream = codec.encodeStream!(partsOf(parts), { requestId: 'req_1', call, request: view, ...context });
     let text = '';
     for await (const chunk of stream.chunks) text += chunk;
     return { headers: stream.headers, text };
@@ -412,8 +410,8 @@ describe('encodeStream', () => {
     expect((await encoded([], '')).text).toBe('[]');
   });
 
-  it('SSE is the default when the decoded call is unknown', async () => {
-    const { headers, text } = await encoded([start, finish('stop', 0)], '', { call: undefined });
+  it('SSE is the default when the request is unknown', async () => {
+    const { headers, text } = await encoded([start, finish('stop', 0)], '', { call: undefined, request: undefined });
     expect(headers).toBeUndefined();
     expect(sseEvents(text)).toHaveLength(1);
   });

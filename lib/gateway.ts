@@ -179,6 +179,7 @@ class RequestPipeline {
       if (!this.initialized) await this.waitReady();
       const body = await readJsonBody(request, this.config.maxBodyBytes);
       const view = requestView(request, path, body);
+      context.request = view;
       const principal = await this.authenticate(codec, view);
       const call = codec.decode(match, view);
       context.call = call;

@@ -51,6 +51,8 @@ export interface EncodeContext {
   requestId: string;
   /** The decoded request, when decoding succeeded. */
   call?: DecodedCall;
+  /** What the codec saw of the HTTP request (path, headers, query), once the body was read. */
+  request?: HttpRequestView;
 }
 
 /** A model as the model-list endpoints show it. */

@@ -1,7 +1,7 @@
 /** Canonical stream → streamGenerateContent: `data:` events with `alt=sse`, else a JSON array written element by element. */
 import type { StreamPart } from '../../canonical';
 import type { EncodeContext, EncodedStream } from '../types';
-import { recalledStreamFormat } from './stream-format';
+import { streamFormatOf } from './stream-format';
 import { geminiStreamResponses, type GeminiStreamItem, type StreamIdentity } from './stream-responses';
 
 /** Separator between the array's elements, as the Google API writes it. */
@@ -27,10 +27,9 @@ function fallbackIdentity(context: EncodeContext): StreamIdentity {
   return { modelVersion: model, responseId: context.requestId };
 }
 
-/** Encodes a stream in the format the request's `alt` query parameter chose (recorded at decode time). */
+/** Encodes a stream in the format the request's `alt` query parameter chose (`sse` when the query is unknown). */
 export function encodeGeminiStream(parts: AsyncIterable<StreamPart>, context: EncodeContext): EncodedStream {
-  const request = context.call?.operation === 'generate' ? context.call.request : undefined;
   const items = geminiStreamResponses(parts, fallbackIdentity(context));
-  if (recalledStreamFormat(request) === 'sse') return { chunks: sseEvents(items) };
+  if (!context.request || streamFormatOf(context.request.query) === 'sse') return { chunks: sseEvents(items) };
   return { headers: { 'content-type': 'application/json; charset=utf-8' }, chunks: jsonArrayElements(items) };
 }

@@ -7,7 +7,7 @@ import { encodeGenerateContentResponse } from './encode-response';
 import { encodeGeminiStream } from './encode-stream';
 import { matchCallPath } from './match-path';
 import { geminiModelList } from './model-list';
-import { rememberStreamFormat, streamFormatOf } from './stream-format';
+import { streamFormatOf } from './stream-format';
 
 /** The key from `x-goog-api-key` (what @google/genai sends), else from the `key` query parameter. */
 export function geminiKey(request: HttpRequestView): string | undefined {
@@ -17,13 +17,11 @@ export function geminiKey(request: HttpRequestView): string | undefined {
   return query ? query : undefined;
 }
 
-/** Decodes a call; a streaming one also records the framing its `alt` query parameter asks for. */
+/** Decodes a call; a streaming one first checks that its `alt` framing is one we write (400 otherwise). */
 function decodeCall(match: RouteMatch, request: HttpRequestView): DecodedCall {
   const stream = match.params.action === 'streamGenerateContent';
-  const format = stream ? streamFormatOf(request.query) : undefined;
-  const decoded = decodeGenerateContentRequest({ model: match.params.model!, stream }, request.body, request.headers);
-  if (format) rememberStreamFormat(decoded, format);
-  return { operation: 'generate', request: decoded };
+  if (stream) streamFormatOf(request.query);
+  return { operation: 'generate', request: decodeGenerateContentRequest({ model: match.params.model!, stream }, request.body, request.headers) };
 }
 
 /** Creates the Gemini codec (name `gemini`). */

@@ -1,0 +1,165 @@
+/** A mock Gemini Developer API on 127.0.0.1 (plain node:http) speaking generateContent and streamGenerateContent?alt=sse. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the mock saw of one request. */
+export interface RecordedGeminiRequest {
+  method: string;
+  url: string;
+  /** The model id from the path (`/v1beta/models/{model}:{action}`). */
+  model: string;
+  action: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Behaviour is picked by the model id in the path:
+ * - `echo` (or anything else): replies "upstream says: <last user text>"; usage 11 prompt (2 cached) +
+ *   one candidate token per word + 5 thought tokens. Streams one word per event.
+ * - `tools`: two function calls without ids; the first carries thoughtSignature `sig-weather`.
+ * - `tools-id`: one function call with the id `fc-1`.
+ * - `thinking`: a thought part, then text with thoughtSignature `sig-text`.
+ * - `blocked`: no candidates, promptFeedback.blockReason SAFETY.
+ * - `max-tokens` / `safety`: text finished with MAX_TOKENS / SAFETY.
+ * - `fail-<status>`: that status with a Google RPC error body echoing the key (429 adds Retry-After: 0).
+ * - `flaky-500`: 500 on the first call of each distinct prompt, then like `echo`.
+ * - `slow`: waits 2 s before answering. `garbage`: 200 with a body that is not JSON.
+ * - `cut`: streams one event, then ends without a finishReason. `reset`: destroys the socket.
+ * - `stream-error`: streams one event, then an event with a top-level 503 error.
+ * - `no-usage`: streams without usageMetadata.
+ * A request without the expected `x-goog-api-key` gets Google's answer to a bad key: 400 API_KEY_INVALID.
+ */
+export interface MockGemini {
+  /** The base URL, `http://127.0.0.1:<port>/v1beta`. */
+  url: string;
+  requests: RecordedGeminiRequest[];
+  /** Requests whose connection the client aborted before the mock finished answering. */
+  aborted: number;
+  close(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+
+const STATUS_NAMES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
+
+function lastUserText(body: Json): string {
+  const contents = (body.contents as Array<{ role?: string; parts?: Array<{ text?: string }> }>) ?? [];
+  const last = [...contents].reverse().find((content) => (content.role ?? 'user') === 'user' && content.parts?.some((part) => typeof part.text === 'string'));
+  return last?.parts?.flatMap((part) => (typeof part.text === 'string' ? [part.text] : [])).join('') ?? '';
+}
+
+function usage(candidates: number, extra: Json = {}): Json {
+  return { promptTokenCount: 11, cachedContentTokenCount: 2, candidatesTokenCount: candidates, thoughtsTokenCount: 5, totalTokenCount: 16 + candidates, ...extra };
+}
+
+/** The parts and finish reason a model answers with. */
+function answerFor(model: string, text: string): { parts: Json[]; finishReason: string } {
+  switch (model) {
+    case 'tools':
+      return {
+        parts: [
+          { functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: 'sig-weather' },
+          { functionCall: { name: 'get_time', args: { zone: 'CET' } } },
+        ],
+        finishReason: 'STOP',
+      };
+    case 'tools-id':
+      return { parts: [{ functionCall: { id: 'fc-1', name: 'get_weather', args: { city: 'Bergen' } } }], finishReason: 'STOP' };
+    case 'thinking':
+      return { parts: [{ text: 'Let me think.', thought: true }, { text: 'The answer.', thoughtSignature: 'sig-text' }], finishReason: 'STOP' };
+    case 'max-tokens':
+      return { parts: [{ text }], finishReason: 'MAX_TOKENS' };
+    case 'safety':
+      return { parts: [{ text }], finishReason: 'SAFETY' };
+    default:
+      return { parts: [{ text }], finishReason: 'STOP' };
+  }
+}
+
+/** Splits text parts into one part per word, so a stream carries several events. */
+function streamedParts(parts: Json[]): Json[][] {
+  return parts.flatMap((part) => (typeof part.text === 'string' && !part.thoughtSignature ? (part.text as string).split(/(?= )/).map((word) => [{ ...part, text: word }]) : [[part]]));
+}
+
+export async function startMockGemini(options: { apiKey: string }): Promise<MockGemini> {
+  const requests: RecordedGeminiRequest[] = [];
+  const seen = new Set<string>();
+  const state = { aborted: 0 };
+  const server = http.createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk) => { raw += chunk; });
+    request.on('end', () => {
+      const body = raw ? (JSON.parse(raw) as Json) : {};
+      const url = new URL(request.url!, 'http://mock');
+      const match = /^\/v1beta\/models\/(.+):(generateContent|streamGenerateContent)$/.exec(url.pathname);
+      const model = match?.[1] ?? '';
+      const action = match?.[2] ?? '';
+      requests.push({ method: request.method!, url: request.url!, model, action, headers: request.headers, body });
+      response.on('close', () => { if (!response.writableFinished) state.aborted++; });
+      const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+        response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
+        response.end(JSON.stringify(payload));
+      };
+      const rpcError = (status: number, message: string, details?: Json[]) => ({ error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN', ...(details ? { details } : {}) } });
+      if (!match || request.method !== 'POST') return send(404, rpcError(404, `Unknown path ${url.pathname}`));
+      const key = request.headers['x-goog-api-key'];
+      if (key !== options.apiKey) {
+        return send(400, rpcError(400, 'API key not valid. Please pass a valid API key.', [
+          { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } },
+        ]));
+      }
+      const failure = /^fail-(\d{3})$/.exec(model);
+      if (failure) {
+        const status = Number(failure[1]);
+        return send(status, rpcError(status, `mock failure ${status} for key ${String(key)}`), status === 429 ? { 'retry-after': '0' } : {});
+      }
+      if (model === 'reset') return request.socket.destroy();
+      if (model === 'garbage') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        return response.end('{"candidates": [ not json');
+      }
+      const text = `upstream says: ${lastUserText(body)}`;
+      if (model === 'flaky-500' && !seen.has(text)) {
+        seen.add(text);
+        return send(500, rpcError(500, 'flaky'));
+      }
+      const identity = { modelVersion: `${model}-001`, responseId: 'resp-mock-1' };
+      const answer = () => {
+        const words = text.split(' ').length;
+        if (model === 'blocked') {
+          const blocked = { promptFeedback: { blockReason: 'SAFETY', safetyRatings: [] }, usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 }, ...identity };
+          if (action === 'generateContent') return send(200, blocked);
+          response.writeHead(200, { 'content-type': 'text/event-stream' });
+          return response.end(`data: ${JSON.stringify(blocked)}\r\n\r\n`);
+        }
+        const { parts, finishReason } = answerFor(model, text);
+        if (action === 'generateContent') {
+          return send(200, { candidates: [{ content: { role: 'model', parts }, finishReason, index: 0, safetyRatings: [] }], usageMetadata: usage(words), ...identity });
+        }
+        if (url.searchParams.get('alt') !== 'sse') return send(400, rpcError(400, 'this mock only streams with alt=sse'));
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        const events = streamedParts(parts);
+        events.forEach((eventParts, index) => {
+          const last = index === events.length - 1;
+          const chunk: Json = { candidates: [{ content: { role: 'model', parts: eventParts }, ...(last ? { finishReason } : {}), index: 0 }], ...identity };
+          if (model !== 'no-usage') chunk.usageMetadata = usage(Math.ceil(((index + 1) * words) / events.length));
+          if ((model === 'cut' || model === 'stream-error') && index > 0) return;
+          response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+        });
+        if (model === 'stream-error') response.write(`data: ${JSON.stringify(rpcError(503, 'The model is overloaded.'))}\r\n\r\n`);
+        response.end();
+      };
+      if (model === 'slow') setTimeout(answer, 2000).unref();
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1beta`,
+    requests,
+    get aborted() { return state.aborted; },
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}

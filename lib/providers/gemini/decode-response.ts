@@ -1,0 +1,98 @@
+/** A generateContent response → canonical GenerateResponse; its usageMetadata → canonical Usage. */
+import type { Choice, ContentPart, GenerateResponse, ProviderMetadata, ToolCallPart, Usage } from '../../canonical';
+import { GatewayError } from '../../errors';
+import { logProvider } from './log';
+import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason';
+import type { GeminiFunctionCall, GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from './wire-types';
+
+/**
+ * Usage per protocols.md 5.3: input = prompt (cached included) + tool-use prompt; output =
+ * candidates + thoughts (Gemini counts thinking apart from candidates); reasoning = thoughts;
+ * cache reads = cached content.
+ */
+export function decodeGeminiUsage(metadata: GeminiUsageMetadata | undefined): Usage {
+  const thoughts = metadata?.thoughtsTokenCount ?? 0;
+  const usage: Usage = {
+    inputTokens: (metadata?.promptTokenCount ?? 0) + (metadata?.toolUsePromptTokenCount ?? 0),
+    outputTokens: (metadata?.candidatesTokenCount ?? 0) + thoughts,
+  };
+  if (thoughts > 0) usage.reasoningTokens = thoughts;
+  if (metadata?.cachedContentTokenCount) usage.cacheReadTokens = metadata.cachedContentTokenCount;
+  return usage;
+}
+
+/**
+ * Mints ids for function calls that carry none: `call_<responseId>_<n>` (or `call_<n>`), counting
+ * the calls of one response, so ids are stable for a response and differ between turns.
+ */
+export function callIdMinter(responseId: string | undefined): () => string {
+  const prefix = responseId ? `call_${responseId.replace(/[^A-Za-z0-9_-]/g, '_')}_` : 'call_';
+  let count = 0;
+  return () => `${prefix}${count++}`;
+}
+
+/** `{gemini: {thoughtSignature?, functionCallId?}}`, or nothing when there is neither. */
+export function geminiMetadata(signature: string | undefined, functionCallId?: string): { providerMetadata?: ProviderMetadata } {
+  const gemini: Record<string, unknown> = {};
+  if (signature) gemini.thoughtSignature = signature;
+  if (functionCallId) gemini.functionCallId = functionCallId;
+  return Object.keys(gemini).length > 0 ? { providerMetadata: { gemini } } : {};
+}
+
+/** A function call as a canonical tool call: the upstream id (remembered as Gemini's) or a minted one; args as JSON text. */
+export function decodeFunctionCall(call: GeminiFunctionCall, signature: string | undefined, mintId: () => string): ToolCallPart {
+  const id = call.id || mintId();
+  return { type: 'tool-call', id, name: call.name ?? '', arguments: JSON.stringify(call.args ?? {}), ...geminiMetadata(signature, call.id || undefined) };
+}
+
+/** One response part; parts with no canonical equivalent (executableCode, codeExecutionResult, …) are dropped with a debug line. */
+function decodePart(part: GeminiPart, mintId: () => string): ContentPart | undefined {
+  const signature = part.thoughtSignature;
+  if (part.functionCall) return decodeFunctionCall(part.functionCall, signature, mintId);
+  if (typeof part.text === 'string') {
+    return part.thought === true ? { type: 'reasoning', text: part.text, ...geminiMetadata(signature) } : { type: 'text', text: part.text, ...geminiMetadata(signature) };
+  }
+  if (part.inlineData?.data !== undefined) {
+    const mediaType = part.inlineData.mimeType ?? 'application/octet-stream';
+    const source = { kind: 'base64' as const, mediaType, data: part.inlineData.data };
+    return mediaType.startsWith('image/') ? { type: 'image', source, ...geminiMetadata(signature) } : { type: 'file', source, ...geminiMetadata(signature) };
+  }
+  if (part.fileData?.fileUri) {
+    const source = { kind: 'url' as const, url: part.fileData.fileUri, ...(part.fileData.mimeType ? { mediaType: part.fileData.mimeType } : {}) };
+    return part.fileData.mimeType?.startsWith('image/') ? { type: 'image', source, ...geminiMetadata(signature) } : { type: 'file', source, ...geminiMetadata(signature) };
+  }
+  if (signature) return { type: 'text', text: '', ...geminiMetadata(signature) };
+  logProvider('gemini: dropped a response part with %s (no canonical equivalent)', Object.keys(part).join(', ') || 'no fields');
+  return undefined;
+}
+
+/** The parts of one candidate, in order. */
+function decodeParts(parts: readonly GeminiPart[] | undefined, mintId: () => string): ContentPart[] {
+  return (parts ?? []).flatMap((part) => decodePart(part, mintId) ?? []);
+}
+
+/**
+ * Decodes the response: each candidate is a choice; a prompt blocked before generation (no
+ * candidates, `promptFeedback.blockReason`) is one empty choice finished by the content filter.
+ */
+export function decodeGenerateContentResponse(body: GenerateContentResponse, fallbackModel: string, upstream: string): GenerateResponse {
+  const mintId = callIdMinter(body.responseId);
+  let choices: Choice[];
+  if (Array.isArray(body.candidates) && body.candidates.length > 0) {
+    choices = body.candidates.map((candidate, position) => {
+      const content = decodeParts(candidate.content?.parts, mintId);
+      return { index: candidate.index ?? position, content, finishReason: mapGeminiFinishReason(candidate.finishReason, content.some((part) => part.type === 'tool-call')) };
+    });
+  } else if (body.promptFeedback?.blockReason) {
+    choices = [{ index: 0, content: [], finishReason: blockedPromptFinish(body.promptFeedback.blockReason) }];
+  } else {
+    throw new GatewayError('upstream', `The upstream ${upstream} response has no candidates.`, { code: 'upstream_malformed' });
+  }
+  return {
+    id: body.responseId ?? '',
+    model: body.modelVersion ?? fallbackModel,
+    created: Math.floor(Date.now() / 1000),
+    choices,
+    usage: decodeGeminiUsage(body.usageMetadata),
+  };
+}
