@@ -2,6 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { readJson } from './helpers/app';
+import { startMockOpenAI } from './helpers/mock-openai';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const root = join(__dirname, '..');
 
@@ -53,6 +56,36 @@ describe('examples/server (npm start)', () => {
       expect((await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, chat)).status).toBe(401);
     } finally {
       child.kill();
+    }
+  });
+});
+
+describe('examples/server upstreams from the environment', () => {
+  it('registers an OpenAI-compatible upstream from OPENAI_API_KEY + OPENAI_BASE_URL and reads MODELS_FILE', async () => {
+    const mock = await startMockOpenAI();
+    const dir = mkdtempSync(join(tmpdir(), 'rg-models-'));
+    const modelsFile = join(dir, 'models.json');
+    writeFileSync(modelsFile, JSON.stringify([{ id: 'house-model', provider: 'openai', upstreamModel: 'echo' }, { id: 'rosetta-echo', provider: 'local' }]));
+    const env = { GATEWAY_KEYS: '', OPENAI_API_KEY: 'sk-upstream-example-1234567', OPENAI_BASE_URL: mock.url };
+    const withDefaults = await start('examples/server/index.mjs', env);
+    try {
+      expect(withDefaults.output()).toContain('gpt-4o-mini');
+      const response = await post(`${withDefaults.base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'via env' }] });
+      expect((await readJson(response)).choices[0].message.content).toBe('upstream says: via env');
+      expect(mock.requests.at(-1)!.headers.authorization).toBe('Bearer sk-upstream-example-1234567');
+      expect(withDefaults.output()).not.toContain('sk-upstream-example-1234567');
+    } finally {
+      withDefaults.child.kill();
+    }
+    const withFile = await start('examples/server/index.mjs', { ...env, MODELS_FILE: modelsFile });
+    try {
+      expect(withFile.output()).toContain('house-model');
+      expect(withFile.output()).not.toContain('gpt-4o-mini');
+      const response = await post(`${withFile.base}/v1/messages`, { 'x-api-key': 'sk-rosetta-demo' }, { model: 'house-model', max_tokens: 50, messages: [{ role: 'user', content: 'from a file' }] });
+      expect((await readJson(response)).content[0].text).toBe('upstream says: from a file');
+    } finally {
+      withFile.child.kill();
+      await mock.close();
     }
   });
 });

@@ -12,6 +12,7 @@ export { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';
 export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai';
 export { GeminiProvider, type GeminiProviderOptions } from './providers/gemini';
+export { AnthropicProvider, ANTHROPIC_VERSION, type AnthropicProviderOptions } from './providers/anthropic';
 export type { MaxTokensField } from './providers/openai/encode-request';
 export type { UpstreamTimeouts, UpstreamRetries } from './providers/http/upstream-client';
 export type {

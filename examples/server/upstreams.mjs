@@ -1,6 +1,6 @@
 // Builds the example server's providers and model table from environment variables.
 import { readFileSync } from 'node:fs';
-import { LocalProvider, LOCAL_MODELS, OpenAIProvider } from 'rosetta-gateway';
+import { AnthropicProvider, GeminiProvider, LocalProvider, LOCAL_MODELS, OpenAIProvider } from 'rosetta-gateway';
 
 /** Upstreams configured by env: the provider class, its env vars, and the models listed when no models file is given. */
 const UPSTREAMS = [
@@ -13,6 +13,26 @@ const UPSTREAMS = [
       { id: 'gpt-4o-mini', provider: 'openai' },
       { id: 'gpt-4o', provider: 'openai' },
       { id: 'gpt-image-1', provider: 'openai', type: 'image' },
+    ],
+  },
+  {
+    name: 'anthropic',
+    keyVar: 'ANTHROPIC_API_KEY',
+    baseUrlVar: 'ANTHROPIC_BASE_URL',
+    create: (apiKey, baseUrl) => new AnthropicProvider({ apiKey, ...(baseUrl ? { baseUrl } : {}) }),
+    models: [
+      { id: 'claude-sonnet-4-5', provider: 'anthropic' },
+      { id: 'claude-haiku-4-5', provider: 'anthropic' },
+    ],
+  },
+  {
+    name: 'gemini',
+    keyVar: 'GEMINI_API_KEY',
+    baseUrlVar: 'GEMINI_BASE_URL',
+    create: (apiKey, baseUrl) => new GeminiProvider({ apiKey, ...(baseUrl ? { baseUrl } : {}) }),
+    models: [
+      { id: 'gemini-2.5-flash', provider: 'gemini' },
+      { id: 'gemini-2.5-pro', provider: 'gemini' },
     ],
   },
 ];

@@ -11,10 +11,14 @@ export class StreamMeter {
   private finishUsage: Usage | undefined;
   private produced = '';
 
-  constructor(private readonly inputTokens: number) {}
+  /** `inputTokens`: the gateway's own estimate, replaced by the provider's figure when its stream starts with one. */
+  constructor(private inputTokens: number) {}
 
   observe(part: StreamPart): void {
     switch (part.type) {
+      case 'response-start':
+        if (part.usage?.inputTokens !== undefined) this.inputTokens = part.usage.inputTokens;
+        break;
       case 'text-delta':
       case 'reasoning-delta':
       case 'tool-call-delta':

@@ -1,0 +1,206 @@
+/** A mock Anthropic Messages upstream on 127.0.0.1 (plain node:http) speaking the real wire protocol. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the mock saw of one request. */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/** The credential and version the mock insists on, as the real API does. */
+export const MOCK_ANTHROPIC_KEY = 'sk-ant-upstream-secret-123456789';
+
+/**
+ * Behaviour is picked by the upstream model id:
+ * - `echo` (or anything else): replies "upstream says: <last user text>"; usage 6 input + 3 cache
+ *   read + 2 cache write, output = words.
+ * - `thinking`: a signed thinking block, then the echo text; reports thinking tokens.
+ * - `tools`: answers with two tool_use blocks (`stop_reason: tool_use`).
+ * - `stop-seq`, `max`, `refusal`, `pause`: the echo text with that stop reason (`stop-seq` matched "END").
+ * - `late-usage`: streams input usage 0 in message_start and the real figures in message_delta.
+ * - `fail-<status>`: answers that status with an Anthropic error body (429 adds Retry-After: 0).
+ * - `flaky-500`: 500 on the first call of each distinct prompt, then like `echo`.
+ * - `slow`: waits 2 s before answering.
+ * - `garbage`: 200 with a body that is not JSON.
+ * - `cut`: streams one text delta, then ends without message_stop.
+ * - `overloaded`: streams one text delta, then an `event: error` with `overloaded_error`.
+ * - `reset`: destroys the socket without answering.
+ *
+ * Like the real API it answers 401 without `x-api-key: MOCK_ANTHROPIC_KEY`, 400 without
+ * `anthropic-version`, and 400 for bodies Anthropic would refuse (no max_tokens, a system role,
+ * roles that do not alternate, empty text, bad tool ids, tool_use without its tool_result).
+ */
+export interface MockAnthropic {
+  url: string;
+  requests: RecordedRequest[];
+  /** Requests whose connection the client aborted before the mock finished answering. */
+  aborted: number;
+  close(): Promise<void>;
+}
+
+type Block = { type: string } & Record<string, unknown>;
+type Turn = { role: string; content: string | Block[] };
+
+const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
+
+function blocksOf(turn: Turn): Block[] {
+  return typeof turn.content === 'string' ? [{ type: 'text', text: turn.content }] : turn.content;
+}
+
+/** Why the real API would refuse this body, or undefined. */
+function refusal(body: Record<string, unknown>): string | undefined {
+  if (typeof body.max_tokens !== 'number') return 'max_tokens: Field required';
+  const messages = body.messages as Turn[] | undefined;
+  if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
+  let pending: string[] = [];
+  for (const [index, turn] of messages.entries()) {
+    if (turn.role !== 'user' && turn.role !== 'assistant') return `messages.${index}.role: Input should be 'user' or 'assistant'`;
+    if (index > 0 && messages[index - 1]!.role === turn.role) return `messages.${index}: roles must alternate between "user" and "assistant"`;
+    const blocks = blocksOf(turn);
+    if (blocks.length === 0) return `messages.${index}: all messages must have non-empty content`;
+    for (const [position, block] of blocks.entries()) {
+      if (block.type === 'text' && String(block.text).trim() === '') return `messages.${index}.content.${position}: text content blocks must contain non-whitespace text`;
+      if (block.type === 'tool_use' && !TOOL_ID.test(String(block.id))) return `messages.${index}.content.${position}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`;
+      if (block.type === 'tool_use' && (typeof block.input !== 'object' || block.input === null || Array.isArray(block.input))) return `messages.${index}.content.${position}.tool_use.input: Input should be an object`;
+    }
+    if (turn.role === 'user') {
+      const answered = blocks.filter((block) => block.type === 'tool_result').map((block) => String(block.tool_use_id));
+      const missing = pending.filter((id) => !answered.includes(id));
+      if (missing.length > 0) return `messages.${index}: tool_use ids were found without tool_result blocks immediately after: ${missing.join(', ')}`;
+      const unknown = answered.filter((id) => !pending.includes(id));
+      if (unknown.length > 0) return `messages.${index}.content: unexpected tool_use_id found in tool_result blocks: ${unknown.join(', ')}`;
+      pending = [];
+    } else {
+      if (pending.length > 0) return `messages.${index}: tool_use ids were found without tool_result blocks immediately after: ${pending.join(', ')}`;
+      pending = blocks.filter((block) => block.type === 'tool_use').map((block) => String(block.id));
+    }
+  }
+  return undefined;
+}
+
+function lastUserText(body: Record<string, unknown>): string {
+  const messages = (body.messages as Turn[] | undefined) ?? [];
+  const last = [...messages].reverse().find((turn) => turn.role === 'user');
+  if (!last) return '';
+  return blocksOf(last).filter((block) => block.type === 'text').map((block) => String(block.text)).join('');
+}
+
+const STOP_REASONS: Readonly<Record<string, string>> = { 'stop-seq': 'stop_sequence', max: 'max_tokens', refusal: 'refusal', pause: 'pause_turn', tools: 'tool_use' };
+const TOOL_USES = [
+  { type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Oslo' } },
+  { type: 'tool_use', id: 'toolu_01B', name: 'get_time', input: { zone: 'CET' } },
+];
+const SIGNATURE = 'EqQBsig-from-anthropic';
+const THOUGHT = 'Let me think about it.';
+
+export async function startMockAnthropic(): Promise<MockAnthropic> {
+  const requests: RecordedRequest[] = [];
+  const seen = new Set<string>();
+  const state = { aborted: 0 };
+  const timers = new Set<NodeJS.Timeout>();
+  const server = http.createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk) => { raw += chunk; });
+    request.on('end', () => {
+      const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      requests.push({ method: request.method!, url: request.url!, headers: request.headers, body });
+      response.on('close', () => { if (!response.writableFinished) state.aborted++; });
+      const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+        response.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_mock', ...headers });
+        response.end(JSON.stringify(payload));
+      };
+      const error = (status: number, type: string, message: string, headers: Record<string, string> = {}) => send(status, { type: 'error', error: { type, message }, request_id: 'req_mock' }, headers);
+      if (request.method !== 'POST' || request.url !== '/v1/messages') return error(404, 'not_found_error', `no route ${request.method} ${request.url}`);
+      if (request.headers['x-api-key'] !== MOCK_ANTHROPIC_KEY) return error(401, 'authentication_error', 'invalid x-api-key');
+      if (request.headers['anthropic-version'] !== '2023-06-01') return error(400, 'invalid_request_error', 'anthropic-version: header is required');
+      const model = String(body.model ?? '');
+      const failure = /^fail-(\d{3})$/.exec(model);
+      if (failure) {
+        const status = Number(failure[1]);
+        return error(status, status === 529 ? 'overloaded_error' : 'mock_error', `mock failure ${status} for key ${MOCK_ANTHROPIC_KEY}`, status === 429 ? { 'retry-after': '0' } : {});
+      }
+      if (model === 'reset') return request.socket.destroy();
+      if (model === 'garbage') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        return response.end('{"content": [ not json');
+      }
+      const invalid = refusal(body);
+      if (invalid) return error(400, 'invalid_request_error', invalid);
+      const text = `upstream says: ${lastUserText(body)}`;
+      if (model === 'flaky-500' && !seen.has(text)) {
+        seen.add(text);
+        return error(500, 'api_error', 'flaky');
+      }
+      const words = text.split(/(?= )/);
+      const thinking = model === 'thinking';
+      const outputTokens = words.length + (thinking ? 5 : 0);
+      const inputUsage = { input_tokens: 6, cache_read_input_tokens: 3, cache_creation_input_tokens: 2 };
+      const stopReason = STOP_REASONS[model] ?? 'end_turn';
+      const stopSequence = model === 'stop-seq' ? 'END' : null;
+      const details = thinking ? { output_tokens_details: { thinking_tokens: 5 } } : {};
+      const answer = () => {
+        if (!body.stream) {
+          const content = model === 'tools' ? TOOL_USES : [...(thinking ? [{ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE }] : []), { type: 'text', text, citations: null }];
+          return send(200, {
+            id: 'msg_mock', type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: stopSequence,
+            usage: { ...inputUsage, output_tokens: outputTokens, ...details, service_tier: 'standard' },
+          });
+        }
+        response.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_mock' });
+        const event = (payload: { type: string } & Record<string, unknown>) => response.write(`event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`);
+        const startUsage = model === 'late-usage' ? { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } : inputUsage;
+        event({ type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...startUsage, output_tokens: 1 } } });
+        let index = 0;
+        if (thinking) {
+          event({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+          event({ type: 'ping' });
+          event({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: THOUGHT } });
+          event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: SIGNATURE } });
+          event({ type: 'content_block_stop', index: index++ });
+        }
+        if (model === 'tools') {
+          for (const tool of TOOL_USES) {
+            event({ type: 'content_block_start', index, content_block: { ...tool, input: {} } });
+            const json = JSON.stringify(tool.input);
+            for (const piece of ['', json.slice(0, 5), json.slice(5)]) event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
+            event({ type: 'content_block_stop', index: index++ });
+          }
+        } else {
+          event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+          if (!thinking) event({ type: 'ping' });
+          for (const word of words) {
+            event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: word } });
+            if (model === 'cut') return response.end();
+            if (model === 'overloaded') {
+              event({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+              return response.end();
+            }
+          }
+          event({ type: 'content_block_stop', index });
+        }
+        const finalUsage = model === 'late-usage' ? { ...inputUsage, output_tokens: outputTokens } : { output_tokens: outputTokens, ...details };
+        event({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: finalUsage });
+        event({ type: 'message_stop' });
+        response.end();
+      };
+      if (model !== 'slow') return answer();
+      const timer = setTimeout(() => { timers.delete(timer); answer(); }, 2000);
+      timers.add(timer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get aborted() { return state.aborted; },
+    close: () => new Promise<void>((resolve) => {
+      for (const timer of timers) clearTimeout(timer);
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

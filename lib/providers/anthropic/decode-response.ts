@@ -1,0 +1,83 @@
+/** An Anthropic Messages response → canonical GenerateResponse, and its usage block → canonical Usage. */
+import createDebug from 'debug';
+import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
+import { GatewayError } from '../../errors';
+import { mapAnthropicStopReason } from './map-finish-reason';
+
+const log = createDebug('rosetta:provider');
+
+/** The Messages usage block (response, `message_start` or `message_delta`); every field may be absent or null. */
+export interface AnthropicUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
+}
+
+/** A response content block, as far as the provider reads it. */
+export interface AnthropicContentBlock {
+  type: string;
+  text?: string;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+}
+
+/** The response fields the provider reads. */
+export interface AnthropicMessageResponse {
+  id?: string;
+  model?: string;
+  content?: AnthropicContentBlock[];
+  stop_reason?: string | null;
+  stop_sequence?: string | null;
+  usage?: AnthropicUsage | null;
+}
+
+/**
+ * Anthropic usage → canonical usage. Anthropic's `input_tokens` excludes cache reads and writes,
+ * while canonical input counts every input token, so the three are summed; `output_tokens`
+ * already includes thinking.
+ */
+export function decodeAnthropicUsage(usage: AnthropicUsage | null | undefined): Usage {
+  const cacheRead = usage?.cache_read_input_tokens ?? 0;
+  const cacheWrite = usage?.cache_creation_input_tokens ?? 0;
+  const result: Usage = { inputTokens: (usage?.input_tokens ?? 0) + cacheRead + cacheWrite, outputTokens: usage?.output_tokens ?? 0 };
+  if (cacheRead) result.cacheReadTokens = cacheRead;
+  if (cacheWrite) result.cacheWriteTokens = cacheWrite;
+  const thinking = usage?.output_tokens_details?.thinking_tokens;
+  if (thinking) result.reasoningTokens = thinking;
+  return result;
+}
+
+/** One response block → canonical parts; server-tool blocks and other types without a canonical twin are dropped and logged. */
+export function decodeContentBlock(block: AnthropicContentBlock, index: number): ContentPart[] {
+  switch (block.type) {
+    case 'text':
+      return block.text ? [{ type: 'text', text: block.text }] : [];
+    case 'thinking':
+      return [{ type: 'reasoning', text: block.thinking ?? '', ...(block.signature ? { signature: block.signature } : {}) }];
+    case 'redacted_thinking':
+      return [{ type: 'reasoning', text: '', redactedData: block.data ?? '' }];
+    case 'tool_use':
+      return [{ type: 'tool-call', id: block.id ?? `toolu_${index}`, name: block.name ?? '', arguments: JSON.stringify(block.input ?? {}) }];
+    default:
+      log('upstream content[%d]: a %s block has no canonical part; dropped', index, block.type);
+      return [];
+  }
+}
+
+/** The upstream message as a one-choice canonical response; a body without `content` is a 502. */
+export function decodeMessageResponse(body: AnthropicMessageResponse, fallbackModel: string): GenerateResponse {
+  if (!Array.isArray(body.content)) throw new GatewayError('upstream', 'The upstream response has no content.', { code: 'upstream_malformed' });
+  return {
+    id: body.id ?? '',
+    model: body.model ?? fallbackModel,
+    created: Math.floor(Date.now() / 1000),
+    choices: [{ index: 0, content: body.content.flatMap(decodeContentBlock), finishReason: mapAnthropicStopReason(body.stop_reason, body.stop_sequence) }],
+    usage: decodeAnthropicUsage(body.usage),
+  };
+}
