@@ -293,11 +293,9 @@ describe('POST /v1/messages', () => {
     expect(res.headers.allow).toBe('POST');
   });
 
-  it('does not claim /v1/messages/count_tokens', async () => {
-    expect(anthropicMessagesCodec().match('/v1/messages/count_tokens')).toBeUndefined();
+  it('claims /v1/messages for calls and /v1/messages/count_tokens for counting', async () => {
+    expect(anthropicMessagesCodec().match('/v1/messages/count_tokens')).toEqual({ operation: 'count-tokens', params: {} });
     expect(anthropicMessagesCodec().match('/v1/messages')).toEqual({ operation: 'generate', params: {} });
-    const res = await post({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'x' }] }, headers, '/v1/messages/count_tokens?beta=true');
-    expect(res.status).toBe(404);
   });
 });
 

@@ -249,7 +249,7 @@ describe('Gemini model list', () => {
       description: expect.any(String),
       inputTokenLimit: 128_000,
       outputTokenLimit: 4096,
-      supportedGenerationMethods: ['generateContent'],
+      supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
     });
   });
 
@@ -297,7 +297,7 @@ describe('Gemini model list', () => {
   it('GET /v1beta/models/{id} answers one model, including an id with a slash', async () => {
     const one = await request(app).get('/v1beta/models/rosetta-echo').set('x-goog-api-key', TEST_KEY);
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ name: 'models/rosetta-echo', supportedGenerationMethods: ['generateContent'] });
+    expect(one.body).toMatchObject({ name: 'models/rosetta-echo', supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] });
     const slashed = await request(app).get('/v1beta/models/vendor/echo').set('x-goog-api-key', TEST_KEY);
     expect(slashed.body.name).toBe('models/vendor/echo');
   });

@@ -197,6 +197,9 @@ class RequestPipeline {
         const served = await this.generate(held.request, model, abort.signal, requestId);
         result = { operation: 'generate', response: { ...served.response, model: served.model.id } };
         await this.settle(reservation, chargeForUsage(result.response.usage, served.model));
+      } else if (call.operation === 'count-tokens') {
+        const model = this.models.resolve(call.request.model, principal, 'text');
+        result = { operation: 'count-tokens', inputTokens: await this.countInput(call.request, model, requestId) };
       } else {
         const model = this.models.resolve(call.request.model, principal, 'image');
         reservation = await this.reserve(principal, estimateImage(call.request, model), model, 'image', requestId);
@@ -342,11 +345,15 @@ class RequestPipeline {
     return principal;
   }
 
+  /** Input tokens of a request: the provider's own count where it has one, else the gateway's tokenizer. */
+  private async countInput(request: GenerateRequest, model: ResolvedModel, requestId: string): Promise<number> {
+    const provider = model.provider;
+    return provider.countTokens ? provider.countTokens({ ...request, model: model.id }, { upstreamModel: model.upstreamModel, requestId }) : countRequestTokens(request);
+  }
+
   /** Reserves a text call's estimate; a partial hold lowers the call's output cap to what it pays for. */
   private async reserveGenerate(request: GenerateRequest, model: ResolvedModel, principal: Principal, requestId: string): Promise<HeldCall> {
-    const inputTokens = model.provider.countTokens
-      ? await model.provider.countTokens(request, { upstreamModel: model.upstreamModel, requestId })
-      : countRequestTokens(request);
+    const inputTokens = await this.countInput(request, model, requestId);
     const basis = priciest(model.chain);
     const estimate = estimateGenerate(request, basis, inputTokens);
     const reservation = await this.reserve(principal, estimate, model, 'generate', requestId);

@@ -3,8 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../canonical';
 import type { GatewayError } from '../errors';
 
-/** The operations a route can lead to. */
-export type Operation = 'generate' | 'image';
+/** The operations a route can lead to. `count-tokens` counts a text request's input without calling the model. */
+export type Operation = 'generate' | 'image' | 'count-tokens';
 
 /** What a codec sees of an HTTP request. `path` is relative to where the gateway is mounted. */
 export interface HttpRequestView {
@@ -25,12 +25,14 @@ export interface RouteMatch {
 /** A decoded call, ready for the provider. */
 export type DecodedCall =
   | { operation: 'generate'; request: GenerateRequest }
-  | { operation: 'image'; request: ImageRequest };
+  | { operation: 'image'; request: ImageRequest }
+  | { operation: 'count-tokens'; request: GenerateRequest };
 
 /** A provider's result, ready to encode. */
 export type CallResult =
   | { operation: 'generate'; response: GenerateResponse }
-  | { operation: 'image'; response: ImageResponse };
+  | { operation: 'image'; response: ImageResponse }
+  | { operation: 'count-tokens'; inputTokens: number };
 
 /** An HTTP response a codec produced: status, extra headers, and a JSON body. */
 export interface EncodedResponse {

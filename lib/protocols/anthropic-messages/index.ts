@@ -7,8 +7,17 @@ import { encodeMessagesResponse } from './encode-response';
 import { encodeMessagesStream } from './encode-stream';
 import { encodeAnthropicModelOrThrow, encodeAnthropicModelPage, messageModels } from './model-list';
 
-const PATH = '/v1/messages';
-const MATCH: RouteMatch = Object.freeze({ operation: 'generate', params: {} }) as RouteMatch;
+const ROUTES: ReadonlyMap<string, RouteMatch> = new Map<string, RouteMatch>([
+  ['/v1/messages', { operation: 'generate', params: {} }],
+  ['/v1/messages/count_tokens', { operation: 'count-tokens', params: {} }],
+]);
+
+/** A count_tokens body is a messages body without `max_tokens` (and without `stream`). */
+function decodeCountTokens(body: unknown, headers: Record<string, string | string[] | undefined>) {
+  const withCap = body !== null && typeof body === 'object' && !Array.isArray(body) ? { max_tokens: 1, ...body, stream: false } : body;
+  const { maxOutputTokens: _unused, ...request } = decodeMessagesRequest(withCap, headers);
+  return request;
+}
 
 /** The caller's key: `x-api-key`, else `Authorization: Bearer` (sent by SDK 1.x and by Claude Code with an auth token). */
 export function anthropicKey(request: HttpRequestView): string | undefined {
@@ -28,12 +37,17 @@ export function anthropicMessagesCodec(): ProtocolCodec {
   return {
     name: ANTHROPIC_MESSAGES,
     credentialHint: 'an "x-api-key: <key>" header (or "Authorization: Bearer <key>")',
-    match: (path) => (path === PATH ? MATCH : undefined),
+    match: (path) => ROUTES.get(path),
     extractKey: anthropicKey,
-    decode: (_match, request) => ({ operation: 'generate', request: decodeMessagesRequest(request.body, request.headers) }),
+    decode: (match, request) =>
+      match.operation === 'count-tokens'
+        ? { operation: 'count-tokens', request: decodeCountTokens(request.body, request.headers) }
+        : { operation: 'generate', request: decodeMessagesRequest(request.body, request.headers) },
     encodeResponse: (result, context) => {
+      const headers = { 'request-id': context.requestId };
+      if (result.operation === 'count-tokens') return { status: 200, headers, body: { input_tokens: result.inputTokens } };
       if (result.operation !== 'generate') throw new TypeError('anthropic-messages encodes generate results only');
-      return { status: 200, headers: { 'request-id': context.requestId }, body: encodeMessagesResponse(result.response) };
+      return { status: 200, headers, body: encodeMessagesResponse(result.response) };
     },
     encodeStream: encodeMessagesStream,
     encodeError: (error, context) => encodeAnthropicError(error, context.requestId),

@@ -19,9 +19,19 @@ export function geminiKey(request: HttpRequestView): string | undefined {
 
 /** Decodes a call; a streaming one first checks that its `alt` framing is one we write (400 otherwise). */
 function decodeCall(match: RouteMatch, request: HttpRequestView): DecodedCall {
+  if (match.operation === 'count-tokens') return { operation: 'count-tokens', request: decodeCountTokensRequest(match.params.model!, request.body, request.headers) };
   const stream = match.params.action === 'streamGenerateContent';
   if (stream) streamFormatOf(request.query);
   return { operation: 'generate', request: decodeGenerateContentRequest({ model: match.params.model!, stream }, request.body, request.headers) };
+}
+
+/**
+ * A countTokens body: `{contents}` (what @google/genai sends), or the REST form
+ * `{generateContentRequest: {model, contents, systemInstruction, tools, …}}` that counts a whole request.
+ */
+function decodeCountTokensRequest(model: string, body: unknown, headers: HttpRequestView['headers']) {
+  const inner = body !== null && typeof body === 'object' && 'generateContentRequest' in body ? (body as { generateContentRequest: unknown }).generateContentRequest : body;
+  return decodeGenerateContentRequest({ model, stream: false }, inner, headers);
 }
 
 /** Creates the Gemini codec (name `gemini`). */
@@ -33,6 +43,7 @@ export function geminiCodec(): ProtocolCodec {
     extractKey: geminiKey,
     decode: decodeCall,
     encodeResponse: (result) => {
+      if (result.operation === 'count-tokens') return { status: 200, body: { totalTokens: result.inputTokens } };
       if (result.operation !== 'generate') throw new TypeError('gemini encodes generate results only');
       return { status: 200, body: encodeGenerateContentResponse(result.response) };
     },

@@ -7,6 +7,7 @@ const ROOTS = ['/v1beta/models/', '/v1/models/'] as const;
 const ACTIONS: Readonly<Record<string, Operation>> = Object.freeze({
   generateContent: 'generate',
   streamGenerateContent: 'generate',
+  countTokens: 'count-tokens',
 });
 
 function decodeSegment(text: string): string {

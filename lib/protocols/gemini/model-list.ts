@@ -4,7 +4,7 @@ import { headerValue } from '../shared/credentials';
 import type { EncodedResponse, HttpRequestView, ModelInfo, ModelListRoutes } from '../types';
 
 /** What a listed model may be called with through this codec. */
-export const SUPPORTED_GENERATION_METHODS: readonly string[] = Object.freeze(['generateContent']);
+export const SUPPORTED_GENERATION_METHODS: readonly string[] = Object.freeze(['generateContent', 'streamGenerateContent', 'countTokens']);
 
 /** Models of this gateway carry no version of their own; the list shows this one. */
 const MODEL_VERSION = '001';
