@@ -81,6 +81,22 @@ describe('mounting in a host app', () => {
     expect(res.body.error.type).toBe('server_error');
   });
 
+  it('after a failed init, a later request tries init again and is served once the store is back', async () => {
+    let attempts = 0;
+    const inner = new MemoryKeyStore([{ key: 'retry-key-1' }]);
+    const keyStore: KeyStore = {
+      init: () => (++attempts <= 2 ? Promise.reject(new Error('not yet')) : Promise.resolve()),
+      authenticate: (key) => inner.authenticate(key),
+    };
+    const app = express();
+    app.use(createGateway({ keyStore }));
+    const first = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer retry-key-1').send(chat);
+    expect(first.status).toBe(503);
+    const second = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer retry-key-1').send(chat);
+    expect(second.status).toBe(200);
+    expect(attempts).toBe(3);
+  });
+
   it('close() closes stores and providers', async () => {
     const closed: string[] = [];
     const keyStore: KeyStore = { authenticate: () => undefined, close: () => { closed.push('keys'); } };

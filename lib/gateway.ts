@@ -110,6 +110,7 @@ function requestView(request: Request, path: string, body: unknown): HttpRequest
 class RequestPipeline {
   private readonly models: ModelTable;
   private initialized = false;
+  private pendingInit: Promise<void> | undefined;
   readonly ready: Promise<void>;
 
   constructor(private readonly config: ResolvedOptions) {
@@ -129,11 +130,21 @@ class RequestPipeline {
     this.initialized = true;
   }
 
+  /** Waits for init; after a failed init, each request tries it again (one attempt at a time), so a store that comes back is used. */
   private async waitReady(): Promise<void> {
+    const attempt = this.pendingInit ?? this.ready;
     try {
-      await this.ready;
+      await attempt;
     } catch (error) {
-      throw new GatewayError('unavailable', 'The gateway could not initialize its stores or providers.', { cause: error, retryAfter: 1 });
+      if (this.pendingInit === attempt || this.pendingInit === undefined) {
+        this.pendingInit = this.init();
+        this.pendingInit.catch(() => undefined);
+      }
+      try {
+        await this.pendingInit;
+      } catch {
+        throw new GatewayError('unavailable', 'The gateway could not initialize its stores or providers.', { cause: error, retryAfter: 1 });
+      }
     }
   }
 
@@ -380,7 +391,11 @@ class RequestPipeline {
   }
 
   private async settle(reservation: Reservation, charge: number): Promise<void> {
-    await this.config.quotaStore.settle(reservation, charge);
+    try {
+      await this.config.quotaStore.settle(reservation, charge);
+    } catch (error) {
+      throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', { cause: error, retryAfter: 1 });
+    }
     logQuota('settled %s: charged %d of %d held', reservation.id, charge, reservation.amount);
   }
 

@@ -1,0 +1,35 @@
+// One gateway instance for the multi-instance test: the BUILT package on the Redis stores, served on 127.0.0.1.
+// Env: REDIS_URL, REDIS_PREFIX, RESERVATION_TTL_MS (optional), TOKEN_DELAY_MS (optional). Prints one JSON line: { port, pid }.
+'use strict';
+const express = require('express');
+const { createGateway, LocalProvider } = require('rosetta-gateway');
+const { createRedisClient, RedisKeyStore, RedisQuotaStore } = require('rosetta-gateway/redis');
+
+async function main() {
+  const client = createRedisClient(process.env.REDIS_URL);
+  const prefix = process.env.REDIS_PREFIX;
+  const ttl = process.env.RESERVATION_TTL_MS ? { reservationTtlMs: Number(process.env.RESERVATION_TTL_MS) } : {};
+  const gateway = createGateway({
+    keyStore: new RedisKeyStore({ client, prefix }),
+    quotaStore: new RedisQuotaStore({ client, prefix, ...ttl }),
+    providers: [new LocalProvider({ tokenDelayMs: Number(process.env.TOKEN_DELAY_MS ?? 0) })],
+  });
+  await gateway.ready;
+  const app = express();
+  app.use(gateway);
+  const server = app.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`${JSON.stringify({ port: server.address().port, pid: process.pid })}\n`);
+  });
+  process.on('SIGTERM', async () => {
+    server.closeAllConnections();
+    server.close();
+    await gateway.close();
+    client.disconnect();
+    process.exit(0);
+  });
+}
+
+main().catch((error) => {
+  process.stderr.write(`instance failed to start: ${error && error.stack ? error.stack : error}\n`);
+  process.exit(1);
+});
