@@ -23,6 +23,7 @@ export type {
   DecodedCall,
   CallResult,
   EncodedResponse,
+  EncodedStream,
   EncodeContext,
   ModelInfo,
   ModelListRoutes,
@@ -30,3 +31,4 @@ export type {
 export { builtinCodecs } from './protocols/registry';
 export { countRequestTokens, countTextTokens } from './tokenizer';
 export { collectStream } from './stream/collect';
+export { replayResponse } from './stream/replay';
