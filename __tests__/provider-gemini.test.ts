@@ -289,7 +289,7 @@ describe('Gemini upstream: tools and thought signatures', () => {
       ] },
       { role: 'model', parts: [{ text: 'foreign' }] },
     ]);
-    expect(body).not.toHaveProperty('generationConfig');
+    expect(body.generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } });
   });
 
   it('maps reasoning, structured output and finish reasons', async () => {

@@ -28,6 +28,15 @@ export interface RecordedGeminiRequest {
  * - `cut`: streams one event, then ends without a finishReason. `reset`: destroys the socket.
  * - `stream-error`: streams one event, then an event with a top-level 503 error.
  * - `no-usage`: streams without usageMetadata.
+ * - any id containing `loop`: a two-step function-calling loop, counted by the steps (runs of model
+ *   contents) with calls since the last user turn that is not only function responses: step 1 calls get_weather, step 2 get_time, each
+ *   signed with its own {@link LOOP_SIGNATURES} entry (and led by a thought part signed with
+ *   {@link LOOP_THOUGHT_SIGNATURES} when `includeThoughts` is on); then text signed {@link FINAL_TEXT_SIGNATURE}.
+ * - any id containing `parallel`: two parallel calls (streamed in one event), only the first signed
+ *   ({@link PARALLEL_SIGNATURE}); then text.
+ * Models named `gemini-…` check signatures as Google does: one the mock did not mint (other than
+ * {@link PLACEHOLDER_SIGNATURE}) is a 400; `gemini-3…` models also answer 400 when the first
+ * function call of a step of the current turn carries no signature.
  * A request without the expected `x-goog-api-key` gets Google's answer to a bad key: 400 API_KEY_INVALID.
  */
 export interface MockGemini {
@@ -40,6 +49,92 @@ export interface MockGemini {
 }
 
 type Json = Record<string, unknown>;
+
+/** The signatures of the two loop steps' function calls (standard base64, with and without padding). */
+export const LOOP_SIGNATURES = ['Cs4BAY89a1+loop/step1==', 'Cs4BAY89a1+loop/step2='] as const;
+/** The signatures of the loop steps' thought parts. */
+export const LOOP_THOUGHT_SIGNATURES = ['Ct0BAY89thought+step1/0', 'Ct0BAY89thought+step2/0'] as const;
+/** The signature on the last part of a loop's (or the parallel model's) final text answer. */
+export const FINAL_TEXT_SIGNATURE = 'Cq8BAY89final+text/sig=';
+/** The signature on the first of the parallel model's two calls. */
+export const PARALLEL_SIGNATURE = 'Cp0BAY89parallel+first/call==';
+/** Google's documented placeholder for history the model did not sign. */
+export const PLACEHOLDER_SIGNATURE = 'skip_thought_signature_validator';
+
+const MINTED: ReadonlySet<string> = new Set(['sig-weather', 'sig-text', ...LOOP_SIGNATURES, ...LOOP_THOUGHT_SIGNATURES, FINAL_TEXT_SIGNATURE, PARALLEL_SIGNATURE, PLACEHOLDER_SIGNATURE]);
+
+type Part = Json & { functionCall?: Json; functionResponse?: Json; thoughtSignature?: string };
+type Content = { role?: string; parts?: Part[] };
+
+const signatureOf = (part: Part): unknown => part.thoughtSignature ?? part.thought_signature;
+const isCall = (part: Part): boolean => (part.functionCall ?? part.function_call) !== undefined;
+
+/**
+ * The steps of the current function-calling loop: after the last user turn that is not only function
+ * responses, each run of consecutive model contents (one response, however a client recorded it) as its parts.
+ */
+function currentTurnSteps(body: Json): Part[][] {
+  const contents = (body.contents as Content[]) ?? [];
+  const steps: Part[][] = [];
+  let previousModel = false;
+  for (const content of contents) {
+    const parts = content.parts ?? [];
+    if ((content.role ?? 'user') === 'user') {
+      if (parts.some((part) => (part.functionResponse ?? part.function_response) === undefined)) steps.length = 0;
+      previousModel = false;
+      continue;
+    }
+    if (previousModel) steps.at(-1)!.push(...parts);
+    else steps.push([...parts]);
+    previousModel = true;
+  }
+  return steps;
+}
+
+/** Google's refusal of this body's signatures for this model, or undefined. */
+function signatureRefusal(model: string, body: Json): string | undefined {
+  if (!model.startsWith('gemini-')) return undefined;
+  const contents = (body.contents as Content[]) ?? [];
+  for (const [index, content] of contents.entries()) {
+    for (const part of content.parts ?? []) {
+      const signature = signatureOf(part);
+      if (signature !== undefined && !MINTED.has(String(signature))) return `Thought signature is not valid (contents[${index}]).`;
+    }
+  }
+  if (!model.startsWith('gemini-3')) return undefined;
+  for (const step of currentTurnSteps(body)) {
+    const first = step.find(isCall);
+    if (first && signatureOf(first) === undefined) return 'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.';
+  }
+  return undefined;
+}
+
+function includesThoughts(body: Json): boolean {
+  const config = (body.generationConfig ?? body.generation_config) as { thinkingConfig?: { includeThoughts?: boolean } } | undefined;
+  return config?.thinkingConfig?.includeThoughts === true;
+}
+
+/** The loop models' answer for the step the body has reached. */
+function loopAnswer(body: Json): { parts: Json[]; finishReason: string } {
+  const step = currentTurnSteps(body).filter((parts) => parts.some(isCall)).length;
+  const calls = [{ name: 'get_weather', args: { city: 'Oslo' } }, { name: 'get_time', args: { zone: 'CET' } }];
+  const call = calls[step];
+  if (!call) return { parts: [{ text: `Done after ${calls.length} steps.`, thoughtSignature: FINAL_TEXT_SIGNATURE }], finishReason: 'STOP' };
+  const thought = includesThoughts(body) ? [{ text: `Step ${step + 1}: call ${call.name}.`, thought: true, thoughtSignature: LOOP_THOUGHT_SIGNATURES[step] }] : [];
+  return { parts: [...thought, { functionCall: call, thoughtSignature: LOOP_SIGNATURES[step] }], finishReason: 'STOP' };
+}
+
+/** The parallel model's answer: two calls (the first signed), then, once answered, text. */
+function parallelAnswer(body: Json): { parts: Json[]; finishReason: string } {
+  if (currentTurnSteps(body).some((parts) => parts.some(isCall))) return { parts: [{ text: 'Both answered.', thoughtSignature: FINAL_TEXT_SIGNATURE }], finishReason: 'STOP' };
+  return {
+    parts: [
+      { functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: PARALLEL_SIGNATURE },
+      { functionCall: { name: 'get_time', args: { zone: 'CET' } } },
+    ],
+    finishReason: 'STOP',
+  };
+}
 
 const STATUS_NAMES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
 
@@ -54,7 +149,9 @@ function usage(candidates: number, extra: Json = {}): Json {
 }
 
 /** The parts and finish reason a model answers with. */
-function answerFor(model: string, text: string): { parts: Json[]; finishReason: string } {
+function answerFor(model: string, text: string, body: Json): { parts: Json[]; finishReason: string } {
+  if (model.includes('loop')) return loopAnswer(body);
+  if (model.includes('parallel')) return parallelAnswer(body);
   switch (model) {
     case 'tools':
       return {
@@ -77,9 +174,16 @@ function answerFor(model: string, text: string): { parts: Json[]; finishReason: 
   }
 }
 
-/** Splits text parts into one part per word, so a stream carries several events. */
-function streamedParts(parts: Json[]): Json[][] {
-  return parts.flatMap((part) => (typeof part.text === 'string' && !part.thoughtSignature ? (part.text as string).split(/(?= )/).map((word) => [{ ...part, text: word }]) : [[part]]));
+/** Splits text parts into one part per word, so a stream carries several events; with `groupCalls`, parallel calls share one event. */
+function streamedParts(parts: Json[], groupCalls = false): Json[][] {
+  const events = parts.flatMap((part) => (typeof part.text === 'string' && !part.thoughtSignature ? (part.text as string).split(/(?= )/).map((word) => [{ ...part, text: word }]) : [[part]]));
+  if (!groupCalls) return events;
+  return events.reduce<Json[][]>((grouped, event) => {
+    const last = grouped.at(-1);
+    if (last && last.every((part) => part.functionCall) && event[0]!.functionCall) last.push(...event);
+    else grouped.push(event);
+    return grouped;
+  }, []);
 }
 
 export async function startMockGemini(options: { apiKey: string }): Promise<MockGemini> {
@@ -114,6 +218,8 @@ export async function startMockGemini(options: { apiKey: string }): Promise<Mock
         const status = Number(failure[1]);
         return send(status, rpcError(status, `mock failure ${status} for key ${String(key)}`), status === 429 ? { 'retry-after': '0' } : {});
       }
+      const refusal = signatureRefusal(model, body);
+      if (refusal) return send(400, rpcError(400, refusal));
       if (model === 'reset') return request.socket.destroy();
       if (model === 'garbage') {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -133,13 +239,13 @@ export async function startMockGemini(options: { apiKey: string }): Promise<Mock
           response.writeHead(200, { 'content-type': 'text/event-stream' });
           return response.end(`data: ${JSON.stringify(blocked)}\r\n\r\n`);
         }
-        const { parts, finishReason } = answerFor(model, text);
+        const { parts, finishReason } = answerFor(model, text, body);
         if (action === 'generateContent') {
           return send(200, { candidates: [{ content: { role: 'model', parts }, finishReason, index: 0, safetyRatings: [] }], usageMetadata: usage(words), ...identity });
         }
         if (url.searchParams.get('alt') !== 'sse') return send(400, rpcError(400, 'this mock only streams with alt=sse'));
         response.writeHead(200, { 'content-type': 'text/event-stream' });
-        const events = streamedParts(parts);
+        const events = streamedParts(parts, model.includes('parallel'));
         events.forEach((eventParts, index) => {
           const last = index === events.length - 1;
           const chunk: Json = { candidates: [{ content: { role: 'model', parts: eventParts }, ...(last ? { finishReason } : {}), index: 0 }], ...identity };

@@ -1,5 +1,6 @@
 /** Anthropic content blocks → canonical content parts, checked per block type and per role. */
 import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
+import { geminiSignatureMetadata, signatureFromThinking, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import type { RawBlock } from './schema';
 
@@ -111,21 +112,30 @@ export function decodeDocumentBlock(block: RawBlock, at: string): Array<TextPart
   }
 }
 
-/** A `tool_use` block: its `input` object becomes the canonical JSON arguments string. */
+/**
+ * A `tool_use` block: its `input` object becomes the canonical JSON arguments string. A Gemini
+ * signature the gateway carried in the id goes back into the call's metadata, the id cleaned.
+ */
 export function decodeToolUseBlock(block: RawBlock, at: string): ToolCallPart {
-  const id = requireString(block.id, `${at}.id`);
-  if (id.length === 0) invalidField(`${at}.id`, 'must not be empty');
+  const raw = requireString(block.id, `${at}.id`);
+  if (raw.length === 0) invalidField(`${at}.id`, 'must not be empty');
   const name = requireString(block.name, `${at}.name`);
   const input = requireRecord(block.input, `${at}.input`);
-  return { type: 'tool-call', id, name, arguments: JSON.stringify(input) };
+  const { id, signature } = splitToolId(raw);
+  return { type: 'tool-call', id, name, arguments: JSON.stringify(input), ...geminiSignatureMetadata(signature) };
 }
 
-/** A `thinking` block (with its signature) or a `redacted_thinking` block, as a reasoning part. */
+/**
+ * A `thinking` block (with its signature) or a `redacted_thinking` block, as a reasoning part. A
+ * `gemini:`-tagged signature is a Gemini thought signature: it becomes Gemini metadata, never an Anthropic signature.
+ */
 export function decodeThinkingBlock(block: RawBlock, at: string): ReasoningPart {
   if (block.type === 'redacted_thinking') return { type: 'reasoning', text: '', redactedData: requireString(block.data, `${at}.data`) };
   const text = requireString(block.thinking, `${at}.thinking`);
   if (block.signature === undefined || block.signature === null) return { type: 'reasoning', text };
-  return { type: 'reasoning', text, signature: requireString(block.signature, `${at}.signature`) };
+  const signature = requireString(block.signature, `${at}.signature`);
+  const gemini = signatureFromThinking(signature);
+  return gemini ? { type: 'reasoning', text, ...geminiSignatureMetadata(gemini) } : { type: 'reasoning', text, signature };
 }
 
 /** What a `tool_result` decodes to: the result, and PDF files it carried, which canonical results cannot hold. */
@@ -136,8 +146,9 @@ export interface DecodedToolResult {
 
 /** A `tool_result` block: string or block content, and `is_error`. */
 export function decodeToolResultBlock(block: RawBlock, at: string): DecodedToolResult {
-  const toolCallId = requireString(block.tool_use_id, `${at}.tool_use_id`);
-  if (toolCallId.length === 0) invalidField(`${at}.tool_use_id`, 'must not be empty');
+  const rawId = requireString(block.tool_use_id, `${at}.tool_use_id`);
+  if (rawId.length === 0) invalidField(`${at}.tool_use_id`, 'must not be empty');
+  const toolCallId = splitToolId(rawId).id;
   if (block.is_error !== undefined && block.is_error !== null && typeof block.is_error !== 'boolean') invalidField(`${at}.is_error`, 'must be a boolean');
   const content: Array<TextPart | ImagePart> = [];
   const files: FilePart[] = [];

@@ -4,6 +4,7 @@ import { invalidField } from '../shared/validate';
 import { decodeMessages, decodeSystem } from './decode-messages';
 import { decodeToolChoice, decodeTools } from './decode-tools';
 import { validateMessagesBody, type MessagesBody } from './schema';
+import { withoutSignatureCarriers } from './signature-carriers';
 
 /** The codec's name, which is also `origin.protocol` of the requests it decodes. */
 export const ANTHROPIC_MESSAGES = 'anthropic-messages';
@@ -34,7 +35,8 @@ function decodeResponseFormat(format: NonNullable<MessagesBody['output_config']>
 /**
  * Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field.
  * Fields without a canonical equivalent (`cache_control`, `context_management`, `service_tier`,
- * `container`, `mcp_servers`, …) are accepted and stay in `origin.body` for same-protocol pass-through.
+ * `container`, `mcp_servers`, …) are accepted and stay in `origin.body` for same-protocol pass-through
+ * (Gemini signatures the gateway carried in tool ids and `gemini:` thinking blocks are cleaned out of it).
  */
 export function decodeMessagesRequest(body: unknown, headers: Record<string, string | string[] | undefined>): GenerateRequest {
   validateMessagesBody(body);
@@ -43,7 +45,7 @@ export function decodeMessagesRequest(body: unknown, headers: Record<string, str
     messages: [...decodeSystem(body.system), ...decodeMessages(body.messages)],
     stream: body.stream === true,
     maxOutputTokens: body.max_tokens,
-    origin: { protocol: ANTHROPIC_MESSAGES, body: body as unknown as Record<string, unknown>, headers },
+    origin: { protocol: ANTHROPIC_MESSAGES, body: withoutSignatureCarriers(body) as unknown as Record<string, unknown>, headers },
   };
   if (body.temperature !== null && body.temperature !== undefined) request.temperature = body.temperature;
   if (body.top_p !== null && body.top_p !== undefined) request.topP = body.top_p;

@@ -1,6 +1,7 @@
 /** Canonical GenerateResponse → Anthropic message response body. */
 import createDebug from 'debug';
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
+import { carrySignatureInThinking, carrySignatureInToolId, geminiSignatureOf } from '../shared/signature-carrier';
 import { mapFinishReason } from './map-finish-reason';
 import { anthropicToolId } from './tool-id';
 
@@ -45,7 +46,23 @@ export type AnthropicBlock =
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
-/** Content parts → blocks; parts the protocol cannot carry in a reply (images, files) are dropped and logged. */
+/** A reasoning part's thinking-block signature: its Anthropic one, else its Gemini one tagged `gemini:`, else empty. */
+export function thinkingSignature(signature: string | undefined, metadata: ContentPart['providerMetadata']): string {
+  if (signature) return signature;
+  const gemini = geminiSignatureOf(metadata);
+  return gemini ? carrySignatureInThinking(gemini) : '';
+}
+
+/** A tool call's `tool_use.id`: Anthropic-safe, with the call's Gemini signature (if any) carried in it. */
+export function toolUseId(part: { id: string; providerMetadata?: ContentPart['providerMetadata'] }, fallback: number): string {
+  return carrySignatureInToolId(anthropicToolId(part.id, fallback), geminiSignatureOf(part.providerMetadata));
+}
+
+/**
+ * Content parts → blocks; parts the protocol cannot carry in a reply (images, files) are dropped and
+ * logged. Gemini signatures ride in `tool_use` ids and `gemini:`-tagged thinking signatures; a text
+ * part's signature has no carrier and is not returned.
+ */
 export function encodeContent(parts: readonly ContentPart[]): AnthropicBlock[] {
   const blocks: AnthropicBlock[] = [];
   parts.forEach((part, index) => {
@@ -55,10 +72,10 @@ export function encodeContent(parts: readonly ContentPart[]): AnthropicBlock[] {
         break;
       case 'reasoning':
         if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
-        else blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature ?? '' });
+        else blocks.push({ type: 'thinking', thinking: part.text, signature: thinkingSignature(part.signature, part.providerMetadata) });
         break;
       case 'tool-call':
-        blocks.push({ type: 'tool_use', id: anthropicToolId(part.id, index), name: part.name, input: toolInput(part.arguments) });
+        blocks.push({ type: 'tool_use', id: toolUseId(part, index), name: part.name, input: toolInput(part.arguments) });
         break;
       default:
         log('response content[%d]: a %s part has no Anthropic reply block; dropped', index, part.type);

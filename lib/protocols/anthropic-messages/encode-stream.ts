@@ -1,14 +1,14 @@
 /** Canonical stream → Anthropic messages server-sent events, each with an `event:` line equal to its `type`. */
 import createDebug from 'debug';
-import type { FinishReason, StreamPart, Usage } from '../../canonical';
+import type { FinishReason, ProviderMetadata, StreamPart, Usage } from '../../canonical';
 import { toGatewayError } from '../../errors';
 import { countRequestTokens } from '../../tokenizer';
 import type { EncodeContext, EncodedStream } from '../types';
 import { anthropicErrorBody } from './encode-error';
-import { anthropicMessageId, encodeUsage } from './encode-response';
+import { lookAheadToToolCallEnds } from '../shared/signature-carrier';
+import { anthropicMessageId, encodeUsage, thinkingSignature, toolUseId } from './encode-response';
 import { JsonObjectPrefix } from './json-object-prefix';
 import { mapFinishReason } from './map-finish-reason';
-import { anthropicToolId } from './tool-id';
 
 const log = createDebug('rosetta:codec');
 
@@ -111,6 +111,7 @@ type OpenBlock = DeferredBlock | ToolBlock;
  * only its end says whether it was redacted (then it is a `redacted_thinking` block). Tool arguments
  * are forwarded as they come while they remain a prefix of one JSON object (what the SDKs parse);
  * a piece that breaks that is dropped from there on, and a call without arguments gets `{}`.
+ * Gemini thought signatures ride in `gemini:`-tagged thinking signatures and in `tool_use` ids.
  */
 export class MessageStreamEncoder {
   private started = false;
@@ -121,8 +122,12 @@ export class MessageStreamEncoder {
 
   constructor(private readonly context: StreamEncoderContext) {}
 
-  /** The events for one part (possibly none). After `finish` or `error` the message is over. */
-  encode(part: StreamPart): string[] {
+  /**
+   * The events for one part (possibly none). After `finish` or `error` the message is over.
+   * `toolCallEnd`, for a `tool-call-start`, is the metadata of the call's end when already known:
+   * its Gemini signature is then carried in the `tool_use` id.
+   */
+  encode(part: StreamPart, toolCallEnd?: ProviderMetadata): string[] {
     const events: string[] = [];
     if (part.type === 'response-start') {
       if (!this.started) events.push(this.start({ id: part.id, model: part.model, usage: part.usage ?? {} }));
@@ -149,13 +154,13 @@ export class MessageStreamEncoder {
         if (this.open?.kind === 'text' && this.open.partId === part.id) this.endOpen(events);
         break;
       case 'reasoning-end':
-        this.endReasoning(this.ensureOpen('thinking', part.id, events), part.signature, part.redactedData, events);
+        this.endReasoning(this.ensureOpen('thinking', part.id, events), thinkingSignature(part.signature, part.providerMetadata) || undefined, part.redactedData, events);
         break;
       case 'tool-call-start':
         this.endOpen(events);
         this.hasToolCalls = true;
         this.open = { kind: 'tool_use', partId: part.id, input: new JsonObjectPrefix() };
-        this.blockStart({ type: 'tool_use', id: anthropicToolId(part.id, this.nextIndex), name: part.name, input: {} }, events);
+        this.blockStart({ type: 'tool_use', id: toolUseId({ id: part.id, ...(toolCallEnd ? { providerMetadata: toolCallEnd } : {}) }, this.nextIndex), name: part.name, input: {} }, events);
         break;
       case 'tool-call-delta':
         if (this.open?.kind === 'tool_use' && this.open.partId === part.id) this.toolInput(this.open, part.delta, events);
@@ -253,8 +258,8 @@ export class MessageStreamEncoder {
 }
 
 async function* messageEvents(parts: AsyncIterable<StreamPart>, encoder: MessageStreamEncoder): AsyncGenerator<string> {
-  for await (const part of parts) {
-    const events = encoder.encode(part);
+  for await (const { part, toolCallEnd } of lookAheadToToolCallEnds(parts)) {
+    const events = encoder.encode(part, toolCallEnd);
     if (events.length > 0) yield events.join('');
     if (part.type === 'finish' || part.type === 'error') return;
   }

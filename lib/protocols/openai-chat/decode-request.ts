@@ -1,8 +1,10 @@
 /** Chat-completions request body → canonical GenerateRequest. */
 import type { ContentPart, GenerateRequest, Message, ReasoningEffort, ResponseFormat, TextPart, ToolChoice, ToolDefinition } from '../../canonical';
 import { sourceFromUrl } from '../shared/media';
+import { geminiSignatureMetadata, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import { validateChatCompletionBody, type ChatCompletionBody } from './schema';
+import { toolCallSignature, withoutSignatureCarriers } from './signature-carriers';
 
 type RawMessage = ChatCompletionBody['messages'][number];
 type RawPart = Record<string, unknown> & { type: string };
@@ -43,15 +45,17 @@ function textOnly(parts: ContentPart[], at: string): TextPart[] {
   return parts.map((part, index) => (part.type === 'text' ? part : invalidField(`${at}[${index}].type`, 'must be text in this role')));
 }
 
+/** Assistant tool calls; a Gemini signature the caller echoed (in the id or `extra_content`) goes back into the call's metadata. */
 function decodeToolCalls(raw: unknown, at: string): ContentPart[] {
   if (!Array.isArray(raw)) return [];
-  return raw.map((call: { id?: unknown; function?: { name?: unknown; arguments?: unknown } }, index) => {
+  return raw.map((call: Record<string, unknown> & { id?: unknown; function?: { name?: unknown; arguments?: unknown } }, index) => {
     const where = `${at}[${index}]`;
     if (typeof call?.function?.name !== 'string') invalidField(`${where}.function.name`, 'is required');
     if (typeof call.id !== 'string' || call.id.length === 0) invalidField(`${where}.id`, 'is required');
     const args = call.function.arguments;
     if (args !== undefined && typeof args !== 'string') invalidField(`${where}.function.arguments`, 'must be a string of JSON');
-    return { type: 'tool-call' as const, id: call.id, name: call.function.name, arguments: args ?? '' };
+    const { id, signature } = toolCallSignature(call.id, call);
+    return { type: 'tool-call' as const, id, name: call.function.name, arguments: args ?? '', ...geminiSignatureMetadata(signature) };
   });
 }
 
@@ -72,7 +76,7 @@ function decodeMessage(raw: RawMessage, at: string): Message {
     case 'tool': {
       if (typeof raw.tool_call_id !== 'string') invalidField(`${at}.tool_call_id`, 'is required');
       const content = textOnly(decodeContent(raw.content, `${at}.content`), `${at}.content`);
-      return { role: 'tool', content: [{ type: 'tool-result', toolCallId: raw.tool_call_id, content }] };
+      return { role: 'tool', content: [{ type: 'tool-result', toolCallId: splitToolId(raw.tool_call_id).id, content }] };
     }
     default: {
       // The legacy `function` role: a result matched by function name.
@@ -115,7 +119,10 @@ function decodeResponseFormat(format: ChatCompletionBody['response_format']): Re
   return { type: 'text' };
 }
 
-/** Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field. */
+/**
+ * Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field.
+ * Gemini signatures carried in tool-call ids are recovered and cleaned out of the ids, here and in `origin.body`.
+ */
 export function decodeChatRequest(body: unknown, headers: Record<string, string | string[] | undefined>): GenerateRequest {
   validateChatCompletionBody(body);
   const stop = body.stop === null || body.stop === undefined ? undefined : typeof body.stop === 'string' ? [body.stop] : body.stop;
@@ -125,7 +132,7 @@ export function decodeChatRequest(body: unknown, headers: Record<string, string 
     model: body.model,
     messages: body.messages.map((message, index) => decodeMessage(message, `messages[${index}]`)),
     stream: body.stream === true,
-    origin: { protocol: 'openai-chat', body: body as unknown as Record<string, unknown>, headers },
+    origin: { protocol: 'openai-chat', body: withoutSignatureCarriers(body) as unknown as Record<string, unknown>, headers },
   };
   if (maxOutputTokens !== undefined) request.maxOutputTokens = maxOutputTokens;
   if (body.temperature !== null && body.temperature !== undefined) request.temperature = body.temperature;

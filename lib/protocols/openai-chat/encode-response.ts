@@ -1,5 +1,6 @@
 /** Canonical GenerateResponse → chat-completions response body. */
 import type { Choice, GenerateResponse, Usage } from '../../canonical';
+import { carrySignatureInToolId, geminiSignatureOf } from '../shared/signature-carrier';
 import { mapFinishReason } from './map-finish-reason';
 
 /** The response id with the protocol's `chatcmpl-` prefix. */
@@ -23,6 +24,10 @@ export function encodeUsage(usage: Usage) {
   };
 }
 
+/**
+ * The assistant message. A tool call's Gemini thought signature rides in its id (the one field every
+ * client echoes back); signatures on text and reasoning have no carrier here and are not returned.
+ */
 function encodeMessage(choice: Choice) {
   let text: string | null = null;
   let reasoning: string | undefined;
@@ -30,7 +35,7 @@ function encodeMessage(choice: Choice) {
   for (const part of choice.content) {
     if (part.type === 'text') text = (text ?? '') + part.text;
     else if (part.type === 'reasoning') reasoning = (reasoning ?? '') + part.text;
-    else if (part.type === 'tool-call') toolCalls.push({ id: part.id, type: 'function' as const, function: { name: part.name, arguments: part.arguments } });
+    else if (part.type === 'tool-call') toolCalls.push({ id: carrySignatureInToolId(part.id, geminiSignatureOf(part.providerMetadata)), type: 'function' as const, function: { name: part.name, arguments: part.arguments } });
   }
   if (text === null && toolCalls.length === 0) text = '';
   return {

@@ -1,6 +1,7 @@
 /** Canonical stream → chat-completions server-sent events (`chat.completion.chunk` frames, then `[DONE]`). */
 import type { StreamPart } from '../../canonical';
 import { toGatewayError } from '../../errors';
+import { carrySignatureInToolId, geminiSignatureOf, lookAheadToToolCallEnds } from '../shared/signature-carrier';
 import type { EncodeContext, EncodedStream } from '../types';
 import { openAIErrorBody } from './encode-error';
 import { chatCompletionId, encodeUsage } from './encode-response';
@@ -13,7 +14,10 @@ function wantsUsage(context: EncodeContext): boolean {
   return body?.stream_options?.include_usage === true;
 }
 
-/** Encodes a stream; with `stream_options.include_usage` a usage chunk with empty `choices` precedes `[DONE]`. */
+/**
+ * Encodes a stream; with `stream_options.include_usage` a usage chunk with empty `choices` precedes `[DONE]`.
+ * A tool call sent whole (start, one delta, end) carries its end's Gemini signature in its id, as non-streamed.
+ */
 export function encodeChatStream(parts: AsyncIterable<StreamPart>, context: EncodeContext): EncodedStream {
   return { chunks: chatChunks(parts, wantsUsage(context)) };
 }
@@ -25,7 +29,7 @@ async function* chatChunks(parts: AsyncIterable<StreamPart>, includeUsage: boole
     `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...usageField })}\n\n`;
   const toolIndexes = new Map<string, number>();
 
-  for await (const part of parts) {
+  for await (const { part, toolCallEnd } of lookAheadToToolCallEnds(parts)) {
     switch (part.type) {
       case 'response-start':
         head = { ...head, id: chatCompletionId(part.id), created: part.created, model: part.model };
@@ -40,7 +44,8 @@ async function* chatChunks(parts: AsyncIterable<StreamPart>, includeUsage: boole
       case 'tool-call-start': {
         const index = toolIndexes.size;
         toolIndexes.set(part.id, index);
-        yield frame({ tool_calls: [{ index, id: part.id, type: 'function', function: { name: part.name, arguments: '' } }] });
+        const id = carrySignatureInToolId(part.id, geminiSignatureOf(toolCallEnd));
+        yield frame({ tool_calls: [{ index, id, type: 'function', function: { name: part.name, arguments: '' } }] });
         break;
       }
       case 'tool-call-delta':

@@ -2,12 +2,15 @@
 import type { GenerateRequest, ToolChoice, ToolDefinition } from '../../canonical';
 import { keyOf } from '../../protocols/gemini/field-names';
 import { encodeContents } from './encode-contents';
+import { encodeThinkingConfig, isAdaptiveThinking } from './encode-thinking-config';
 import { logProvider } from './log';
+import { geminiModelFamily, validatesSignatures, type GeminiModelFamily } from './model-family';
+import { withPlaceholderSignatures } from './placeholder-signatures';
 
 type Body = Record<string, unknown>;
 
-/** `generationConfig` from the canonical settings (reasoning is not translated: no `thinkingConfig` is sent). */
-export function encodeGenerationConfig(request: GenerateRequest): Body {
+/** `generationConfig` from the canonical settings; reasoning becomes `thinkingConfig` for the model's family. */
+export function encodeGenerationConfig(request: GenerateRequest, family: GeminiModelFamily = geminiModelFamily(request.model)): Body {
   const config: Body = {};
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (request.topP !== undefined) config.topP = request.topP;
@@ -19,6 +22,8 @@ export function encodeGenerationConfig(request: GenerateRequest): Body {
   const format = request.responseFormat;
   if (format?.type === 'json') config.responseMimeType = 'application/json';
   if (format?.type === 'json-schema') Object.assign(config, { responseMimeType: 'application/json', responseJsonSchema: format.schema });
+  const thinking = request.reasoning ? encodeThinkingConfig(request.reasoning, family, isAdaptiveThinking(request)) : undefined;
+  if (thinking) config.thinkingConfig = thinking;
   return config;
 }
 
@@ -45,10 +50,12 @@ export function encodeToolConfig(choice: ToolChoice): Body {
 /**
  * A Gemini caller's own body, so everything the gateway does not model (safetySettings,
  * thinkingConfig, googleSearch tools, thought signatures on any part…) reaches the upstream
- * unchanged; only the output cap is the gateway's, under the caller's spelling of the field.
+ * unchanged; only the output cap is the gateway's, under the caller's spelling of the field, and
+ * a model that validates signatures gets the placeholder on unsigned current-turn calls.
  */
-function passThrough(request: GenerateRequest, original: Body): Body {
+function passThrough(request: GenerateRequest, original: Body, family: GeminiModelFamily): Body {
   const body: Body = { ...original };
+  if (validatesSignatures(family) && Array.isArray(body.contents)) body.contents = withPlaceholderSignatures(body.contents as object[]);
   const configKey = keyOf(body, 'generationConfig');
   const given = body[configKey];
   const config: Body = typeof given === 'object' && given !== null && !Array.isArray(given) ? { ...(given as Body) } : {};
@@ -61,14 +68,18 @@ function passThrough(request: GenerateRequest, original: Body): Body {
 }
 
 /**
- * Builds the upstream body. A request that arrived as generateContent starts from the caller's
- * own body; any other is translated from the canonical request, dropping (with a debug line)
- * what Gemini cannot express without changing the answer: `parallelToolCalls`, `user`, reasoning settings.
+ * Builds the upstream body for `upstreamModel` (its family decides the thinking settings and
+ * whether unsigned current-turn function calls need the placeholder signature). A request that
+ * arrived as generateContent starts from the caller's own body; any other is translated from the
+ * canonical request, dropping (with a debug line) what Gemini cannot express without changing
+ * the answer: `parallelToolCalls`, `user`.
  */
-export function encodeGenerateContentRequest(request: GenerateRequest): Body {
-  if (request.origin?.protocol === 'gemini') return passThrough(request, request.origin.body);
-  const body: Body = { ...encodeContents(request.messages) };
-  const config = encodeGenerationConfig(request);
+export function encodeGenerateContentRequest(request: GenerateRequest, upstreamModel: string = request.model): Body {
+  const family = geminiModelFamily(upstreamModel);
+  if (request.origin?.protocol === 'gemini') return passThrough(request, request.origin.body, family);
+  const { contents, ...system } = encodeContents(request.messages);
+  const body: Body = { contents: validatesSignatures(family) ? withPlaceholderSignatures(contents) : contents, ...system };
+  const config = encodeGenerationConfig(request, family);
   if (Object.keys(config).length > 0) body.generationConfig = config;
   if (request.tools?.length) {
     body.tools = encodeTools(request.tools);
@@ -78,6 +89,5 @@ export function encodeGenerateContentRequest(request: GenerateRequest): Body {
   }
   if (request.parallelToolCalls !== undefined) logProvider('gemini: dropped parallelToolCalls (no Gemini equivalent)');
   if (request.user !== undefined) logProvider('gemini: dropped user (no Gemini equivalent)');
-  if (request.reasoning !== undefined) logProvider('gemini: reasoning settings are not translated to thinkingConfig yet; the model default applies');
   return body;
 }

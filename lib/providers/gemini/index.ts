@@ -51,7 +51,7 @@ export class GeminiProvider implements Provider {
   }
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
-    const body = encodeGenerateContentRequest(request);
+    const body = encodeGenerateContentRequest(request, context.upstreamModel);
     let response: GenerateContentResponse;
     try {
       response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal: context.signal });
@@ -62,7 +62,7 @@ export class GeminiProvider implements Provider {
   }
 
   async *stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
-    const body = encodeGenerateContentRequest(request);
+    const body = encodeGenerateContentRequest(request, context.upstreamModel);
     let response: UpstreamResponse;
     try {
       response = await this.client.request({
