@@ -237,7 +237,6 @@ describe('POST /v1/messages', () => {
     ['messages[0].content', { messages: [{ role: 'user' }] }],
     ['messages[0].content[0].type', { messages: [{ role: 'user', content: [{ type: 'hologram' }] }] }],
     ['messages[0].content[0].type', { messages: [{ role: 'user', content: [{ type: 'tool_use', id: 't', name: 'n', input: {} }] }] }],
-    ['messages[0].content[0].type', { messages: [{ role: 'assistant', content: [{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} }] }] }],
     ['messages[0].content[0].text', { messages: [{ role: 'user', content: [{ type: 'text' }] }] }],
     ['messages[0].content[0].source.media_type', { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/tiff', data: 'AA==' } }] }] }],
     ['messages[0].content[0].source.type', { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'file_1' } }] }] }],
@@ -269,6 +268,19 @@ describe('POST /v1/messages', () => {
     const res = await post({ ...hello, ...patch });
     expectAnthropicError(res, 400, 'invalid_request_error');
     expect(res.body.error.message.startsWith(`${field}:`)).toBe(true);
+  });
+
+  it('server-tool history blocks (web search) are dropped for other upstreams, not refused', async () => {
+    const res = await post({
+      ...hello,
+      messages: [
+        { role: 'user', content: 'search please' },
+        { role: 'assistant', content: [{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } }, { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] }, { type: 'text', text: 'found it' }] },
+        { role: 'user', content: 'thanks' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.content[0].text).toBe('thanks');
   });
 
   it('400 for malformed JSON, in the Anthropic envelope', async () => {

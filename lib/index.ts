@@ -10,9 +10,9 @@ export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } fr
 export type { Provider, ProviderCallContext } from './providers/types';
 export { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';
-export { OpenAIProvider, type OpenAIProviderOptions } from './providers/openai';
+export { OpenAIProvider, isOpenAIReasoningModel, type OpenAIProviderOptions } from './providers/openai';
 export { GeminiProvider, type GeminiProviderOptions } from './providers/gemini';
-export { AnthropicProvider, ANTHROPIC_VERSION, type AnthropicProviderOptions } from './providers/anthropic';
+export { AnthropicProvider, ANTHROPIC_VERSION, supportsAdaptiveThinking, type AnthropicProviderOptions } from './providers/anthropic';
 export type { MaxTokensField } from './providers/openai/encode-request';
 export type { UpstreamTimeouts, UpstreamRetries } from './providers/http/upstream-client';
 export type {

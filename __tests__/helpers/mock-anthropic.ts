@@ -19,6 +19,8 @@ export const MOCK_ANTHROPIC_KEY = 'sk-ant-upstream-secret-123456789';
  *   read + 2 cache write, output = words.
  * - `thinking`: a signed thinking block, then the echo text; reports thinking tokens.
  * - `tools`: answers with two tool_use blocks (`stop_reason: tool_use`).
+ * - `thinking-tools`: a signed thinking block, the text "Let me check.", then two tool_use blocks
+ *   (`stop_reason: tool_use`); reports thinking tokens.
  * - `stop-seq`, `max`, `refusal`, `pause`: the echo text with that stop reason (`stop-seq` matched "END").
  * - `late-usage`: streams input usage 0 in message_start and the real figures in message_delta.
  * - `fail-<status>`: answers that status with an Anthropic error body (429 adds Retry-After: 0).
@@ -31,7 +33,13 @@ export const MOCK_ANTHROPIC_KEY = 'sk-ant-upstream-secret-123456789';
  *
  * Like the real API it answers 401 without `x-api-key: MOCK_ANTHROPIC_KEY`, 400 without
  * `anthropic-version`, and 400 for bodies Anthropic would refuse (no max_tokens, a system role,
- * roles that do not alternate, empty text, bad tool ids, tool_use without its tool_result).
+ * roles that do not alternate, empty text, bad tool ids, tool_use without its tool_result; with
+ * thinking on: a budget outside 1024 ≤ budget < max_tokens, temperature other than 1, top_p below
+ * 0.95, any top_k, a forced tool_choice, a thinking block without a signature, or a tool loop
+ * whose assistant turn does not lead with a thinking block; with thinking off: a `clear_thinking_*`
+ * context-management edit). A `system` turn inside `messages` is taken only with a
+ * `mid-conversation-system-*` beta (as Claude Code sends it). It serves `POST /v1/messages`, also
+ * with `?beta=true`.
  */
 export interface MockAnthropic {
   url: string;
@@ -50,13 +58,48 @@ function blocksOf(turn: Turn): Block[] {
   return typeof turn.content === 'string' ? [{ type: 'text', text: turn.content }] : turn.content;
 }
 
-/** Why the real API would refuse this body, or undefined. */
-function refusal(body: Record<string, unknown>): string | undefined {
+/** Why the real API would refuse thinking in this body (protocols.md 3.5, 5.5), or undefined. */
+function thinkingRefusal(body: Record<string, unknown>, messages: Turn[]): string | undefined {
+  const thinking = body.thinking as { type?: string; budget_tokens?: number } | undefined;
+  for (const [index, turn] of messages.entries()) {
+    const unsigned = blocksOf(turn).findIndex((block) => block.type === 'thinking' && (typeof block.signature !== 'string' || block.signature.length === 0));
+    if (unsigned !== -1) return `messages.${index}.content.${unsigned}.thinking.signature: Field required`;
+  }
+  if (thinking?.type !== 'enabled' && thinking?.type !== 'adaptive') {
+    const edits = (body.context_management as { edits?: Array<{ type?: string }> } | undefined)?.edits ?? [];
+    return edits.some((edit) => edit.type?.startsWith('clear_thinking')) ? 'context_management: the clear_thinking strategy requires thinking to be enabled' : undefined;
+  }
+  if (thinking.type === 'enabled') {
+    const budget = thinking.budget_tokens;
+    if (typeof budget !== 'number' || budget < 1024) return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
+    if (budget >= (body.max_tokens as number)) return '`max_tokens` must be greater than `thinking.budget_tokens`';
+  }
+  if (body.temperature !== undefined && body.temperature !== 1) return '`temperature` may only be set to 1 when thinking is enabled';
+  if (body.top_p !== undefined && (body.top_p as number) < 0.95) return '`top_p` must be greater than or equal to 0.95 when thinking is enabled';
+  if (body.top_k !== undefined) return '`top_k` cannot be set when thinking is enabled';
+  const choice = (body.tool_choice as { type?: string } | undefined)?.type;
+  if (choice === 'any' || choice === 'tool') return 'Thinking may not be enabled when tool_choice forces tool use.';
+  const [assistant, results] = messages.slice(-2);
+  if (assistant?.role === 'assistant' && results?.role === 'user' && blocksOf(results).some((block) => block.type === 'tool_result')) {
+    const blocks = blocksOf(assistant);
+    if (blocks.some((block) => block.type === 'tool_use') && blocks[0]!.type !== 'thinking' && blocks[0]!.type !== 'redacted_thinking') {
+      return 'Expected `thinking` or `redacted_thinking`, but found `' + blocks[0]!.type + '`. When `thinking` is enabled, a final `assistant` message must start with a thinking block.';
+    }
+  }
+  return undefined;
+}
+
+/** Why the real API would refuse this body, or undefined. `betas`: the request's `anthropic-beta` values. */
+function refusal(body: Record<string, unknown>, betas: string): string | undefined {
+  const systemRole = betas.split(',').some((beta) => beta.trim().startsWith('mid-conversation-system-'));
   if (typeof body.max_tokens !== 'number') return 'max_tokens: Field required';
   const messages = body.messages as Turn[] | undefined;
   if (!Array.isArray(messages) || messages.length === 0) return 'messages: at least one message is required';
+  const thinkingProblem = thinkingRefusal(body, messages);
+  if (thinkingProblem) return thinkingProblem;
   let pending: string[] = [];
   for (const [index, turn] of messages.entries()) {
+    if (turn.role === 'system' && systemRole) continue;
     if (turn.role !== 'user' && turn.role !== 'assistant') return `messages.${index}.role: Input should be 'user' or 'assistant'`;
     if (index > 0 && messages[index - 1]!.role === turn.role) return `messages.${index}: roles must alternate between "user" and "assistant"`;
     const blocks = blocksOf(turn);
@@ -88,7 +131,8 @@ function lastUserText(body: Record<string, unknown>): string {
   return blocksOf(last).filter((block) => block.type === 'text').map((block) => String(block.text)).join('');
 }
 
-const STOP_REASONS: Readonly<Record<string, string>> = { 'stop-seq': 'stop_sequence', max: 'max_tokens', refusal: 'refusal', pause: 'pause_turn', tools: 'tool_use' };
+const STOP_REASONS: Readonly<Record<string, string>> = { 'stop-seq': 'stop_sequence', max: 'max_tokens', refusal: 'refusal', pause: 'pause_turn', tools: 'tool_use', 'thinking-tools': 'tool_use' };
+const PREAMBLE = 'Let me check.';
 const TOOL_USES = [
   { type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Oslo' } },
   { type: 'tool_use', id: 'toolu_01B', name: 'get_time', input: { zone: 'CET' } },
@@ -113,7 +157,7 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
         response.end(JSON.stringify(payload));
       };
       const error = (status: number, type: string, message: string, headers: Record<string, string> = {}) => send(status, { type: 'error', error: { type, message }, request_id: 'req_mock' }, headers);
-      if (request.method !== 'POST' || request.url !== '/v1/messages') return error(404, 'not_found_error', `no route ${request.method} ${request.url}`);
+      if (request.method !== 'POST' || (request.url !== '/v1/messages' && request.url !== '/v1/messages?beta=true')) return error(404, 'not_found_error', `no route ${request.method} ${request.url}`);
       if (request.headers['x-api-key'] !== MOCK_ANTHROPIC_KEY) return error(401, 'authentication_error', 'invalid x-api-key');
       if (request.headers['anthropic-version'] !== '2023-06-01') return error(400, 'invalid_request_error', 'anthropic-version: header is required');
       const model = String(body.model ?? '');
@@ -127,7 +171,7 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
         response.writeHead(200, { 'content-type': 'application/json' });
         return response.end('{"content": [ not json');
       }
-      const invalid = refusal(body);
+      const invalid = refusal(body, String(request.headers['anthropic-beta'] ?? ''));
       if (invalid) return error(400, 'invalid_request_error', invalid);
       const text = `upstream says: ${lastUserText(body)}`;
       if (model === 'flaky-500' && !seen.has(text)) {
@@ -135,7 +179,8 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
         return error(500, 'api_error', 'flaky');
       }
       const words = text.split(/(?= )/);
-      const thinking = model === 'thinking';
+      const thinking = model === 'thinking' || model === 'thinking-tools';
+      const toolUses = model === 'tools' || model === 'thinking-tools';
       const outputTokens = words.length + (thinking ? 5 : 0);
       const inputUsage = { input_tokens: 6, cache_read_input_tokens: 3, cache_creation_input_tokens: 2 };
       const stopReason = STOP_REASONS[model] ?? 'end_turn';
@@ -143,7 +188,8 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
       const details = thinking ? { output_tokens_details: { thinking_tokens: 5 } } : {};
       const answer = () => {
         if (!body.stream) {
-          const content = model === 'tools' ? TOOL_USES : [...(thinking ? [{ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE }] : []), { type: 'text', text, citations: null }];
+          const thought = thinking ? [{ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE }] : [];
+          const content = model === 'tools' ? TOOL_USES : model === 'thinking-tools' ? [...thought, { type: 'text', text: PREAMBLE, citations: null }, ...TOOL_USES] : [...thought, { type: 'text', text, citations: null }];
           return send(200, {
             id: 'msg_mock', type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: stopSequence,
             usage: { ...inputUsage, output_tokens: outputTokens, ...details, service_tier: 'standard' },
@@ -161,7 +207,12 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
           event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: SIGNATURE } });
           event({ type: 'content_block_stop', index: index++ });
         }
-        if (model === 'tools') {
+        if (model === 'thinking-tools') {
+          event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+          event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: PREAMBLE } });
+          event({ type: 'content_block_stop', index: index++ });
+        }
+        if (toolUses) {
           for (const tool of TOOL_USES) {
             event({ type: 'content_block_start', index, content_block: { ...tool, input: {} } });
             const json = JSON.stringify(tool.input);

@@ -21,6 +21,18 @@ export interface RecordedRequest {
  * - `cut`: streams two chunks, then ends without finish_reason or [DONE].
  * - `reset`: destroys the socket without answering.
  * - `no-usage`: streams without the usage chunk.
+ * - `text-tools`: reasoning (in the `reasoning` field), the text "Let me check.", then two parallel
+ *   tool calls whose arguments stream in fragments; usage reports 7 reasoning tokens.
+ * - `interleaved-tools`: the same two calls, both started before either's arguments, fragments interleaved.
+ * - `no-index-tools`: the same two calls, each whole in one delta, with ids but no `index` (as
+ *   Gemini's OpenAI-compatible endpoint sends them).
+ * - `reasoning`: reasoning in `reasoning_content`, then the echo text; usage reports 5 reasoning tokens.
+ * - `length`: the echo text, finished with `length`.
+ * - `refusal`: a `refusal` ("I can't help with that.") instead of content, finished with `stop`.
+ * - `done-no-finish`: streams the echo text and `[DONE]`, never a `finish_reason`.
+ * - `stream-error-<status>`: streams one text delta, then an error chunk `{error: {code: <status>, message}}`
+ *   with `finish_reason: "error"` (OpenRouter's shape), and ends.
+ * - `rate-limited`: 429 with `Retry-After: 30` and an OpenAI rate-limit body.
  */
 export interface MockOpenAI {
   url: string;
@@ -39,6 +51,58 @@ function lastUserText(body: Record<string, unknown>): string {
 }
 
 const chunkHead = (model: string) => ({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model });
+
+/** The two calls the scripted tool models make. */
+const PARALLEL_CALLS = [
+  { id: 'call_w1', name: 'get_weather', arguments: '{"city":"Oslo","unit":"C"}' },
+  { id: 'call_t2', name: 'get_time', arguments: '{"zone":"CET"}' },
+];
+const REASONING_TEXT = 'The user wants two facts.';
+const PREAMBLE = 'Let me check.';
+
+/** Three pieces of a call's arguments, so every call streams in fragments. */
+function fragments(args: string): string[] {
+  return [args.slice(0, 4), args.slice(4, 11), args.slice(11)];
+}
+
+/** The stream deltas (each one chunk's `delta`) of the scripted models, or undefined for the others. */
+function scriptedDeltas(model: string, text: string): Array<Record<string, unknown>> | undefined {
+  const start = (call: (typeof PARALLEL_CALLS)[number], index: number) => ({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+  const piece = (index: number, args: string) => ({ tool_calls: [{ index, function: { arguments: args } }] });
+  switch (model) {
+    case 'text-tools':
+      return [
+        { reasoning: REASONING_TEXT.slice(0, 9) }, { reasoning: REASONING_TEXT.slice(9) },
+        { content: PREAMBLE },
+        ...PARALLEL_CALLS.flatMap((call, index) => [start(call, index), ...fragments(call.arguments).map((args) => piece(index, args))]),
+      ];
+    case 'interleaved-tools': {
+      const pieces = PARALLEL_CALLS.map((call) => fragments(call.arguments));
+      return [
+        { content: PREAMBLE },
+        ...PARALLEL_CALLS.map(start),
+        ...[0, 1, 2].flatMap((step) => PARALLEL_CALLS.map((_call, index) => piece(index, pieces[index]![step]!))),
+      ];
+    }
+    case 'no-index-tools':
+      return PARALLEL_CALLS.map((call) => ({ tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] }));
+    case 'reasoning':
+      return [{ reasoning_content: REASONING_TEXT }, ...text.split(/(?= )/).map((word) => ({ content: word }))];
+    case 'refusal':
+      return [{ refusal: "I can't " }, { refusal: 'help with that.' }];
+    default:
+      return undefined;
+  }
+}
+
+/** The non-streamed message of the scripted models. */
+function scriptedMessage(model: string, text: string): Record<string, unknown> {
+  const toolCalls = PARALLEL_CALLS.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  if (model === 'reasoning') return { role: 'assistant', content: text, reasoning_content: REASONING_TEXT };
+  if (model === 'refusal') return { role: 'assistant', content: null, refusal: "I can't help with that." };
+  if (model === 'text-tools') return { role: 'assistant', content: PREAMBLE, reasoning: REASONING_TEXT, tool_calls: toolCalls };
+  return { role: 'assistant', content: model === 'interleaved-tools' ? PREAMBLE : null, tool_calls: toolCalls };
+}
 
 export async function startMockOpenAI(): Promise<MockOpenAI> {
   const requests: RecordedRequest[] = [];
@@ -61,6 +125,9 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
         const status = Number(failure[1]);
         return send(status, { error: { message: `mock failure ${status} for key sk-upstream-secret-123456789`, type: 'mock_error', param: null, code: null } }, status === 429 ? { 'retry-after': '0' } : {});
       }
+      if (model === 'rate-limited') {
+        return send(429, { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, { 'retry-after': '30' });
+      }
       if (model === 'reset') return request.socket.destroy();
       if (model === 'garbage') {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -81,6 +148,36 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
         { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
         { id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{"zone":"CET"}' } },
       ];
+      const scripted = scriptedDeltas(model, text);
+      const streamError = /^stream-error-(\d{3})$/.exec(model);
+      const reasoningTokens = model === 'text-tools' ? 7 : model === 'reasoning' ? 5 : 0;
+      if (reasoningTokens > 0) {
+        usage.completion_tokens += reasoningTokens;
+        usage.total_tokens += reasoningTokens;
+        usage.completion_tokens_details.reasoning_tokens = reasoningTokens;
+      }
+      const scriptedFinish = model === 'reasoning' || model === 'refusal' ? 'stop' : 'tool_calls';
+      if (scripted && !body.stream) {
+        return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: scriptedMessage(model, text), finish_reason: scriptedFinish }], usage });
+      }
+      if (model === 'length' && !body.stream) {
+        return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'length' }], usage });
+      }
+      if (body.stream && (scripted || streamError || model === 'length' || model === 'done-no-finish')) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        const event = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
+        const delta = (payload: Record<string, unknown>, finish: string | null = null) => event({ ...chunkHead(model), choices: [{ index: 0, delta: payload, finish_reason: finish }] });
+        delta({ role: 'assistant', content: '' });
+        if (streamError) {
+          delta({ content: 'partial ' });
+          event({ ...chunkHead(model), error: { code: Number(streamError[1]), message: 'Provider returned error: overloaded' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] });
+          return response.end();
+        }
+        for (const payload of scripted ?? text.split(/(?= )/).map((word) => ({ content: word }))) delta(payload);
+        if (model !== 'done-no-finish') delta({}, scripted ? scriptedFinish : 'length');
+        if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) event({ ...chunkHead(model), choices: [], usage });
+        return response.end('data: [DONE]\n\n');
+      }
       const answer = () => {
         if (!body.stream) {
           const message = model === 'tools' ? { role: 'assistant', content: null, tool_calls: toolCalls } : { role: 'assistant', content: text };

@@ -3,6 +3,9 @@ import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, Text
 import { geminiSignatureMetadata, signatureFromThinking, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import type { RawBlock } from './schema';
+import createDebug from 'debug';
+
+const log = createDebug('rosetta:codec');
 
 const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 
@@ -180,6 +183,11 @@ export function decodeToolResultBlock(block: RawBlock, at: string): DecodedToolR
 
 /** Decodes one block of a user or assistant message; `tool_result` blocks are decoded by the caller. */
 export function decodeBlock(block: RawBlock, at: string, role: 'user' | 'assistant'): ContentPart[] {
+  if (UNSUPPORTED_BLOCKS.has(block.type)) {
+    // Server-tool history (web search, code execution…): no canonical part; an Anthropic upstream still gets it through the pass-through body.
+    log('%s: a %s block has no canonical part; dropped', at, block.type);
+    return [];
+  }
   if (!BLOCKS_BY_ROLE[role].has(block.type)) refuseBlock(block.type, at, `a ${role} message`);
   switch (block.type) {
     case 'text':

@@ -49,11 +49,23 @@ function parseEvent(event: EventSourceMessage, upstream: string): StreamEvent {
   }
 }
 
-/** An `error` event as a GatewayError: `overloaded_error` → overloaded (503), anything else → upstream (502). */
+/**
+ * An `error` event as a GatewayError: `overloaded_error` → overloaded (503), `rate_limit_error` →
+ * rate limit (429), `timeout_error` → upstream timeout (504), anything else → upstream (502).
+ */
 export function streamErrorEvent(event: StreamEvent, data: string, upstream: string): GatewayError {
   const message = `The upstream ${upstream} failed mid-stream: ${upstreamMessage(data) ?? 'unknown error'}`;
   const cause = { upstreamError: event.error };
-  return event.error?.type === 'overloaded_error' ? new GatewayError('overloaded', message, { cause }) : new GatewayError('upstream', message, { cause });
+  switch (event.error?.type) {
+    case 'overloaded_error':
+      return new GatewayError('overloaded', message, { cause });
+    case 'rate_limit_error':
+      return new GatewayError('rate_limit', message, { cause, code: 'rate_limit_exceeded' });
+    case 'timeout_error':
+      return new GatewayError('upstream_timeout', message, { cause });
+    default:
+      return new GatewayError('upstream', message, { cause });
+  }
 }
 
 /** The start part of a block, or undefined for block types without a canonical twin (server tools and their results). */

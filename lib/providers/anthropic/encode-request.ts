@@ -1,8 +1,10 @@
 /** Canonical GenerateRequest → an Anthropic Messages request body (with same-protocol pass-through). */
 import createDebug from 'debug';
-import type { GenerateRequest, ToolChoice, ToolDefinition } from '../../canonical';
+import type { GenerateRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { encodeConversation } from './encode-messages';
+import { encodeThinking } from './encode-thinking';
+import { replayableThinking, toolLoopWithoutThinking } from './thinking-replay';
 
 const log = createDebug('rosetta:provider');
 
@@ -14,7 +16,12 @@ export interface EncodeMessagesOptions {
   stream: boolean;
   /** `max_tokens` when the request has no output cap (Anthropic requires one). */
   defaultMaxTokens: number;
+  /** Whether the upstream model takes adaptive thinking (`AnthropicProviderOptions.adaptiveThinking`). Default false. */
+  adaptiveThinking?: boolean;
 }
+
+/** The schema that stands for JSON mode (any JSON object): Anthropic has no schema-less JSON mode. */
+export const ANY_JSON_OBJECT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({ type: 'object' });
 
 function encodeTool(tool: ToolDefinition): Record<string, unknown> {
   return {
@@ -49,8 +56,36 @@ export function clampTemperature(temperature: number): number {
   return clamped;
 }
 
+/**
+ * `temperature`, `top_p` and `top_k` for Anthropic: all dropped when thinking is on (the API
+ * refuses them with thinking); otherwise temperature and top_p clamped to 0..1 and top_k made a
+ * non-negative integer.
+ */
+export function encodeSampling(request: GenerateRequest, thinkingOn: boolean): Record<string, unknown> {
+  const given = { temperature: request.temperature, top_p: request.topP, top_k: request.topK };
+  if (thinkingOn) {
+    for (const [name, value] of Object.entries(given)) if (value !== undefined) log('%s dropped: Anthropic refuses it with thinking on', name);
+    return {};
+  }
+  const fields: Record<string, unknown> = {};
+  if (given.temperature !== undefined) fields.temperature = clampTemperature(given.temperature);
+  if (given.top_p !== undefined) fields.top_p = Math.min(1, Math.max(0, given.top_p));
+  if (given.top_k !== undefined) fields.top_k = Math.max(0, Math.round(given.top_k));
+  return fields;
+}
+
+/**
+ * `output_config.format`: a JSON schema as it is; JSON mode (OpenAI `json_object`, Gemini
+ * `application/json` without a schema) as a schema admitting any object.
+ */
+export function encodeOutputFormat(format: ResponseFormat | undefined): Record<string, unknown> | undefined {
+  if (format?.type === 'json-schema') return { type: 'json_schema', schema: format.schema };
+  if (format?.type === 'json') return { type: 'json_schema', schema: { ...ANY_JSON_OBJECT_SCHEMA } };
+  return undefined;
+}
+
 /** Fields the gateway sets itself, whatever the caller sent. */
-function controlledFields(request: GenerateRequest, upstreamModel: string, options: EncodeMessagesOptions): Record<string, unknown> {
+function controlledFields(request: GenerateRequest, upstreamModel: string, options: EncodeMessagesOptions): { model: string; max_tokens: number; stream: boolean } {
   return { model: upstreamModel, max_tokens: request.maxOutputTokens ?? options.defaultMaxTokens, stream: options.stream };
 }
 
@@ -60,35 +95,45 @@ function checkUnsupported(request: GenerateRequest): void {
     throw new GatewayError('invalid_request', 'This model is served by Anthropic, which returns one choice only; set n (candidateCount) to 1.', { param: 'n' });
   }
   if (request.seed !== undefined) log('seed dropped: Anthropic has no seed');
-  if (request.reasoning) log('reasoning settings dropped: not translated to Anthropic thinking yet');
-  if (request.responseFormat?.type === 'json') log('response format json dropped: Anthropic has no JSON mode without a schema');
 }
 
 /**
  * Builds the upstream body. When the caller spoke Anthropic messages too, its own body is the
  * starting point, so `thinking`, `cache_control`, `context_management`, `output_config`,
  * `mcp_servers` and the rest pass through unchanged; only the model, `max_tokens` and `stream` are
- * the gateway's. Otherwise the canonical request is translated: system prompts lifted out, tool
- * results gathered into user turns, turns merged to alternate, ids made Anthropic-safe.
+ * the gateway's (and a history another vendor answered is made replayable: see {@link replayableThinking}).
+ * Otherwise the canonical request is translated: system prompts lifted out, tool results gathered
+ * into user turns, turns merged to alternate, ids made Anthropic-safe, reasoning settings turned
+ * into `thinking` (see {@link encodeThinking}); docs/translation.md has every mapping.
  */
 export function encodeMessagesRequest(request: GenerateRequest, upstreamModel: string, options: EncodeMessagesOptions): Record<string, unknown> {
   if (request.origin?.protocol === ANTHROPIC_MESSAGES_PROTOCOL) {
-    return { ...request.origin.body, ...controlledFields(request, upstreamModel, options) };
+    return { ...replayableThinking(request.origin.body), ...controlledFields(request, upstreamModel, options) };
   }
   checkUnsupported(request);
   const conversation = encodeConversation(request.messages);
-  const body: Record<string, unknown> = { ...controlledFields(request, upstreamModel, options), messages: conversation.messages };
+  const controlled = controlledFields(request, upstreamModel, options);
+  const body: Record<string, unknown> = { ...controlled, messages: conversation.messages };
   if (conversation.system.length > 0) body.system = conversation.system;
   if (request.stopSequences?.length) body.stop_sequences = request.stopSequences;
-  if (request.temperature !== undefined) body.temperature = clampTemperature(request.temperature);
-  if (request.topP !== undefined) body.top_p = request.topP;
-  if (request.topK !== undefined) body.top_k = request.topK;
-  if (request.tools?.length) {
-    body.tools = request.tools.map(encodeTool);
-    const toolChoice = encodeToolChoice(request.toolChoice, request.parallelToolCalls);
+  const tools = request.tools ?? [];
+  const toolChoice = tools.length > 0 ? encodeToolChoice(request.toolChoice, request.parallelToolCalls) : undefined;
+  const thinking = encodeThinking(request.reasoning, {
+    maxTokens: controlled.max_tokens,
+    adaptive: options.adaptiveThinking ?? false,
+    forcesTool: toolChoice?.type === 'any' || toolChoice?.type === 'tool',
+    unsignedToolTurn: toolLoopWithoutThinking(conversation.messages),
+  });
+  if (thinking.thinking) body.thinking = thinking.thinking;
+  Object.assign(body, encodeSampling(request, thinking.on));
+  if (tools.length > 0) {
+    body.tools = tools.map(encodeTool);
     if (toolChoice) body.tool_choice = toolChoice;
+  } else if (request.toolChoice && request.toolChoice.type !== 'none') {
+    log('tool_choice %s dropped: the request declares no tools', request.toolChoice.type);
   }
-  if (request.responseFormat?.type === 'json-schema') body.output_config = { format: { type: 'json_schema', schema: request.responseFormat.schema } };
+  const format = encodeOutputFormat(request.responseFormat);
+  if (format || thinking.effort) body.output_config = { ...(thinking.effort ? { effort: thinking.effort } : {}), ...(format ? { format } : {}) };
   if (request.user !== undefined) body.metadata = { user_id: request.user };
   return body;
 }
@@ -98,10 +143,23 @@ export function encodeMessagesRequest(request: GenerateRequest, upstreamModel: s
  * own (comma-joined, duplicates removed). Undefined when there are none.
  */
 export function anthropicBetaHeader(request: GenerateRequest, configured: string | undefined): string | undefined {
-  const fromCaller = request.origin?.protocol === ANTHROPIC_MESSAGES_PROTOCOL ? request.origin.headers['anthropic-beta'] : undefined;
-  const values = [configured, ...(Array.isArray(fromCaller) ? fromCaller : [fromCaller])]
+  const values = [configured, ...callerBetas(request)]
     .flatMap((value) => (value ?? '').split(','))
     .map((value) => value.trim())
     .filter((value) => value.length > 0);
   return values.length > 0 ? [...new Set(values)].join(',') : undefined;
+}
+
+function callerBetas(request: GenerateRequest): Array<string | undefined> {
+  const fromCaller = request.origin?.protocol === ANTHROPIC_MESSAGES_PROTOCOL ? request.origin.headers['anthropic-beta'] : undefined;
+  return Array.isArray(fromCaller) ? fromCaller : [fromCaller];
+}
+
+/**
+ * The query of the upstream call: `?beta=true`, as the SDK's beta resource (and Claude Code)
+ * sends it, when a same-protocol caller sent `anthropic-beta` values of its own; none otherwise.
+ * (The codec does not keep the caller's query string, so its betas stand for it.)
+ */
+export function anthropicBetaQuery(request: GenerateRequest): Record<string, string> | undefined {
+  return callerBetas(request).some((value) => (value ?? '').trim().length > 0) ? { beta: 'true' } : undefined;
 }

@@ -7,7 +7,10 @@ import { UpstreamClient, type UpstreamRetries, type UpstreamTimeouts } from '../
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeMessageResponse, type AnthropicMessageResponse } from './decode-response';
 import { decodeMessageStream } from './decode-stream';
-import { anthropicBetaHeader, encodeMessagesRequest } from './encode-request';
+import { supportsAdaptiveThinking } from './adaptive-thinking';
+import { anthropicBetaHeader, anthropicBetaQuery, encodeMessagesRequest, type EncodeMessagesOptions } from './encode-request';
+
+export { supportsAdaptiveThinking } from './adaptive-thinking';
 
 /** The `anthropic-version` header sent with every request. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -24,6 +27,19 @@ export interface AnthropicProviderOptions {
   headers?: Record<string, string>;
   /** `max_tokens` for a request without an output cap (Anthropic requires one; the gateway normally sets it). Default 4096. */
   defaultMaxTokens?: number;
+  /**
+   * Which upstream model ids take adaptive thinking. For callers of another protocol that ask for
+   * reasoning, such a model gets `thinking: {type: "adaptive"}` with `output_config.effort` (the
+   * caller's effort, or its budget bucketed: up to 1024 tokens `low`, up to 8192 `medium`, more
+   * `high`); any other model gets `{type: "enabled", budget_tokens}` (the caller's budget, or
+   * 1024/1024/8192/24576/32768/65536 for minimal/low/medium/high/xhigh/max), kept within
+   * 1024 ≤ budget < max_tokens. Anthropic callers' own `thinking` always passes through.
+   *
+   * Default: Claude Opus 4.7 and later, Sonnet 4.6 and later, any family from major version 5,
+   * recognised from ids like `claude-opus-4-7` (an assumption from third-party documentation, not
+   * verified against the live API).
+   */
+  adaptiveThinking?: (upstreamModel: string) => boolean;
   timeouts?: UpstreamTimeouts;
   retries?: UpstreamRetries;
   /** Keep-alive connections to the upstream. Default 128. */
@@ -38,8 +54,8 @@ function lowerCaseKeys(headers: Record<string, string> | undefined): Record<stri
 
 /**
  * Calls the Anthropic Messages API over undici. Callers of any protocol are translated; Anthropic
- * callers' bodies (and `anthropic-beta` headers) pass through with only the model, `max_tokens`
- * and `stream` set by the gateway.
+ * callers' bodies (and `anthropic-beta` headers, with `?beta=true` when they carry betas) pass
+ * through with only the model, `max_tokens` and `stream` set by the gateway.
  */
 export class AnthropicProvider implements Provider {
   readonly specificationVersion = 'v1' as const;
@@ -48,6 +64,7 @@ export class AnthropicProvider implements Provider {
   private readonly client: UpstreamClient;
   private readonly defaultMaxTokens: number;
   private readonly configuredBeta: string | undefined;
+  private readonly adaptiveThinking: (upstreamModel: string) => boolean;
 
   constructor(options: AnthropicProviderOptions = {}) {
     this.name = options.name ?? 'anthropic';
@@ -55,6 +72,10 @@ export class AnthropicProvider implements Provider {
     if (!Number.isInteger(this.defaultMaxTokens) || this.defaultMaxTokens < 1) {
       throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', `defaultMaxTokens must be a positive integer, not ${String(options.defaultMaxTokens)}.`, 'defaultMaxTokens');
     }
+    if (options.adaptiveThinking !== undefined && typeof options.adaptiveThinking !== 'function') {
+      throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'adaptiveThinking must be a function (upstreamModel: string) => boolean.', 'adaptiveThinking');
+    }
+    this.adaptiveThinking = options.adaptiveThinking ?? supportsAdaptiveThinking;
     const { 'anthropic-beta': beta, ...headers } = lowerCaseKeys(options.headers);
     this.configuredBeta = beta;
     this.client = new UpstreamClient({
@@ -74,10 +95,16 @@ export class AnthropicProvider implements Provider {
     return { accept, 'x-request-id': context.requestId, ...(beta ? { 'anthropic-beta': beta } : {}) };
   }
 
+  private encodeOptions(upstreamModel: string, stream: boolean): EncodeMessagesOptions {
+    return { stream, defaultMaxTokens: this.defaultMaxTokens, adaptiveThinking: this.adaptiveThinking(upstreamModel) };
+  }
+
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
-    const body = encodeMessagesRequest(request, context.upstreamModel, { stream: false, defaultMaxTokens: this.defaultMaxTokens });
+    const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
+    const query = anthropicBetaQuery(request);
     const response = await this.client.requestJson<AnthropicMessageResponse>({
       path: '/v1/messages',
+      ...(query ? { query } : {}),
       body,
       signal: context.signal,
       headers: this.requestHeaders(request, context, 'application/json'),
@@ -86,9 +113,11 @@ export class AnthropicProvider implements Provider {
   }
 
   async *stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
-    const body = encodeMessagesRequest(request, context.upstreamModel, { stream: true, defaultMaxTokens: this.defaultMaxTokens });
+    const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
+    const query = anthropicBetaQuery(request);
     const response = await this.client.request({
       path: '/v1/messages',
+      ...(query ? { query } : {}),
       body,
       signal: context.signal,
       headers: this.requestHeaders(request, context, 'text/event-stream'),

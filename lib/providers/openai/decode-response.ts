@@ -2,6 +2,7 @@
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { mapOpenAIFinishReason } from './map-finish-reason';
+import { argumentsText } from './tool-call-stream';
 
 /** The usage block of chat completions (response or final stream chunk). */
 export interface OpenAIUsage {
@@ -13,12 +14,12 @@ export interface OpenAIUsage {
 
 interface OpenAIToolCall {
   id?: string;
-  function?: { name?: string; arguments?: string };
+  function?: { name?: string; arguments?: unknown };
 }
 
 interface OpenAIChoice {
   index?: number;
-  message?: { content?: string | null; refusal?: string | null; reasoning_content?: string | null; tool_calls?: OpenAIToolCall[] | null };
+  message?: { content?: string | null; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: OpenAIToolCall[] | null };
   finish_reason?: string | null;
 }
 
@@ -31,6 +32,17 @@ export interface OpenAIChatResponse {
   usage?: OpenAIUsage | null;
 }
 
+/**
+ * The reasoning text of a message or delta: `reasoning_content` (DeepSeek, vLLM, litellm) or
+ * `reasoning` (OpenRouter, newer vLLM, Ollama). Only strings count; the first one present wins.
+ */
+export function reasoningText(fields: { reasoning_content?: unknown; reasoning?: unknown } | null | undefined): string | undefined {
+  if (typeof fields?.reasoning_content === 'string' && fields.reasoning_content.length > 0) return fields.reasoning_content;
+  if (typeof fields?.reasoning === 'string' && fields.reasoning.length > 0) return fields.reasoning;
+  return undefined;
+}
+
+/** Chat-completions usage → canonical usage: cached and cache-write tokens, and reasoning tokens (already inside `completion_tokens`). */
 export function decodeOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage {
   const result: Usage = { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
   const cached = usage?.prompt_tokens_details?.cached_tokens;
@@ -44,15 +56,17 @@ export function decodeOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage 
 
 function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
   const content: ContentPart[] = [];
-  if (message?.reasoning_content) content.push({ type: 'reasoning', text: message.reasoning_content });
+  const reasoning = reasoningText(message);
+  if (reasoning) content.push({ type: 'reasoning', text: reasoning });
   if (message?.content) content.push({ type: 'text', text: message.content });
   else if (message?.refusal) content.push({ type: 'text', text: message.refusal });
   for (const [index, call] of (message?.tool_calls ?? []).entries()) {
-    content.push({ type: 'tool-call', id: call.id ?? `call_${index}`, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' });
+    content.push({ type: 'tool-call', id: call.id ?? `call_${index}`, name: call.function?.name ?? '', arguments: argumentsText(call.function?.arguments) });
   }
   return content;
 }
 
+/** The whole response; a body without `choices` is a 502. */
 export function decodeChatResponse(body: OpenAIChatResponse, fallbackModel: string): GenerateResponse {
   if (!Array.isArray(body.choices)) throw new GatewayError('upstream', 'The upstream response has no choices.', { code: 'upstream_malformed' });
   return {

@@ -1,5 +1,6 @@
 /** The OpenAI-compatible provider: OpenAI itself and every server speaking chat completions (vLLM, llama.cpp, Ollama, OpenRouter…). */
 import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../../canonical';
+import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { countRequestTokens, countTextTokens } from '../../tokenizer';
 import { readServerSentEvents } from '../http/sse';
@@ -7,7 +8,7 @@ import { UpstreamClient, type UpstreamRetries, type UpstreamTimeouts } from '../
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { decodeChatStream } from './decode-stream';
-import { encodeChatRequest, type MaxTokensField } from './encode-request';
+import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { decodeImageResponse, encodeImageRequest } from './images';
 
 /** Options of {@link OpenAIProvider}. */
@@ -22,12 +23,31 @@ export interface OpenAIProviderOptions {
   headers?: Record<string, string>;
   /** Field for the output cap. Default `max_completion_tokens` on api.openai.com, `max_tokens` elsewhere. */
   maxTokensField?: MaxTokensField;
+  /**
+   * Which upstream model ids are reasoning models. For callers of another protocol (Anthropic
+   * `thinking`/`output_config.effort`, Gemini `thinkingConfig`), a reasoning model gets
+   * `reasoning_effort` (a thinking budget is bucketed: up to 1024 tokens `low`, up to 8192
+   * `medium`, more `high`) and loses `temperature`/`top_p`, which OpenAI's reasoning models refuse;
+   * for any other model the reasoning settings are dropped (a debug line), because models without
+   * reasoning refuse `reasoning_effort`. Chat-completions callers' own `reasoning_effort` always
+   * passes through.
+   *
+   * Default: on `api.openai.com`, ids starting with `o` and a digit (`o1`, `o3-mini`, `o4-mini`) or
+   * with `gpt-5`; on any other base URL, none (say which of your server's models reason, e.g.
+   * `(id) => id.startsWith('deepseek-reasoner')`).
+   */
+  reasoningModels?: (upstreamModel: string) => boolean;
   timeouts?: UpstreamTimeouts;
   retries?: UpstreamRetries;
   /** Keep-alive connections to the upstream. Default 128. */
   connections?: number;
   /** Models this provider serves when `createGateway` gets no `models`. Default none. */
   models?: readonly ModelConfig[];
+}
+
+/** OpenAI's reasoning models by id: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and the gpt-5 family. */
+export function isOpenAIReasoningModel(upstreamModel: string): boolean {
+  return /^(o\d|gpt-5)/.test(upstreamModel);
 }
 
 /** Calls an OpenAI-compatible upstream over undici: chat completions (streamed or not) and images. */
@@ -37,11 +57,17 @@ export class OpenAIProvider implements Provider {
   readonly defaultModels: readonly ModelConfig[];
   private readonly client: UpstreamClient;
   private readonly maxTokensField: MaxTokensField;
+  private readonly reasoningModels: (upstreamModel: string) => boolean;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.name = options.name ?? 'openai';
     const baseUrl = options.baseUrl ?? 'https://api.openai.com/v1';
-    this.maxTokensField = options.maxTokensField ?? (new URL(baseUrl).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens');
+    const official = new URL(baseUrl).hostname === 'api.openai.com';
+    this.maxTokensField = options.maxTokensField ?? (official ? 'max_completion_tokens' : 'max_tokens');
+    if (options.reasoningModels !== undefined && typeof options.reasoningModels !== 'function') {
+      throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'reasoningModels must be a function (upstreamModel: string) => boolean.', 'reasoningModels');
+    }
+    this.reasoningModels = options.reasoningModels ?? (official ? isOpenAIReasoningModel : () => false);
     this.client = new UpstreamClient({
       name: this.name,
       baseUrl,
@@ -53,14 +79,18 @@ export class OpenAIProvider implements Provider {
     this.defaultModels = (options.models ?? []).map((model) => ({ ...model, provider: this.name }));
   }
 
+  private encodeOptions(upstreamModel: string, stream: boolean): EncodeChatOptions {
+    return { maxTokensField: this.maxTokensField, stream, reasoningModel: this.reasoningModels(upstreamModel) };
+  }
+
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
-    const body = encodeChatRequest(request, context.upstreamModel, { maxTokensField: this.maxTokensField, stream: false });
+    const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
     const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: context.signal, headers: { 'x-request-id': context.requestId } });
     return decodeChatResponse(response, context.upstreamModel);
   }
 
   async *stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
-    const body = encodeChatRequest(request, context.upstreamModel, { maxTokensField: this.maxTokensField, stream: true });
+    const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
     const response = await this.client.request({ path: '/chat/completions', body, signal: context.signal, headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } });
     const events = readServerSentEvents(response.body, this.name, context.signal);
     const estimate = (produced: string) => ({ inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) });

@@ -1,0 +1,111 @@
+/** Canonical reasoning settings → Anthropic `thinking` and `output_config.effort`, within the rules the API enforces. */
+import createDebug from 'debug';
+import type { ReasoningEffort, ReasoningSettings } from '../../canonical';
+import { effortForBudget } from '../openai/map-reasoning';
+
+const log = createDebug('rosetta:provider');
+
+/** Effort levels of `output_config.effort`. */
+export type AnthropicEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+/** The smallest `budget_tokens` Anthropic accepts. */
+export const MIN_THINKING_BUDGET = 1024;
+
+/** `budget_tokens` for an effort level, for models without adaptive thinking. */
+export const BUDGET_FOR_EFFORT: Readonly<Record<Exclude<ReasoningEffort, 'none'>, number>> = {
+  minimal: 1024,
+  low: 1024,
+  medium: 8192,
+  high: 24576,
+  xhigh: 32768,
+  max: 65536,
+};
+
+/** `budget_tokens` when thinking is asked for without a size (Gemini `thinkingBudget: -1`). */
+export const DEFAULT_THINKING_BUDGET = BUDGET_FOR_EFFORT.medium;
+
+/** What the rest of the request means for thinking. */
+export interface ThinkingContext {
+  /** The request's `max_tokens` (which thinking counts toward). */
+  maxTokens: number;
+  /** Whether the model takes `{type: "adaptive"}` (see `AnthropicProviderOptions.adaptiveThinking`). */
+  adaptive: boolean;
+  /** Whether `tool_choice` forces tool use (`any` or one tool), which Anthropic refuses with thinking. */
+  forcesTool: boolean;
+  /** Whether a tool loop's assistant turn calls tools without a leading thinking block, which Anthropic refuses with thinking. */
+  unsignedToolTurn: boolean;
+}
+
+/** The encoded settings; `on` says thinking is enabled (then `temperature`, `top_p` and `top_k` must not be sent). */
+export interface EncodedThinking {
+  thinking?: Record<string, unknown>;
+  effort?: AnthropicEffort;
+  on: boolean;
+}
+
+/** A canonical effort as Anthropic's (`minimal` is `low`; `none` has none). */
+export function anthropicEffort(effort: ReasoningEffort): AnthropicEffort | undefined {
+  switch (effort) {
+    case 'none':
+      return undefined;
+    case 'minimal':
+      return 'low';
+    default:
+      return effort;
+  }
+}
+
+/** Whether the settings ask for thinking at all (a bare `includeThoughts` does not). */
+function wantsThinking(reasoning: ReasoningSettings): boolean {
+  return reasoning.enabled === true || reasoning.budgetTokens !== undefined || reasoning.effort !== undefined;
+}
+
+/**
+ * `budget_tokens` for a non-adaptive model: the caller's budget, else the effort's, else the
+ * default; raised to 1024 and lowered below `max_tokens` (never raising `max_tokens`, which is the
+ * caller's cap and what the quota hold paid for). Undefined when `max_tokens` leaves no room.
+ */
+export function fitBudget(reasoning: ReasoningSettings, maxTokens: number): number | undefined {
+  const wanted = reasoning.budgetTokens ?? (reasoning.effort && reasoning.effort !== 'none' ? BUDGET_FOR_EFFORT[reasoning.effort] : DEFAULT_THINKING_BUDGET);
+  const budget = Math.min(Math.max(wanted, MIN_THINKING_BUDGET), maxTokens - 1);
+  if (budget < MIN_THINKING_BUDGET) return undefined;
+  if (budget !== wanted) log('thinking budget %d adjusted to %d (Anthropic takes 1024 ≤ budget_tokens < max_tokens %d)', wanted, budget, maxTokens);
+  return budget;
+}
+
+/**
+ * Thinking for a caller of another protocol:
+ * - disabled (or effort `none`) → `{type: "disabled"}`;
+ * - adaptive models → `{type: "adaptive"}` and `output_config.effort` (the caller's effort, or its
+ *   budget bucketed: ≤1024 low, ≤8192 medium, more high);
+ * - other models → `{type: "enabled", budget_tokens}` (see {@link fitBudget});
+ * - `display: "omitted"` when the caller asked not to see thoughts.
+ * Thinking is left off (logged) where Anthropic would refuse the request with it: a forced tool
+ * choice, a tool loop whose last assistant turn has no signed thinking to replay, or `max_tokens`
+ * at or below 1024 on a non-adaptive model.
+ */
+export function encodeThinking(reasoning: ReasoningSettings | undefined, context: ThinkingContext): EncodedThinking {
+  if (!reasoning) return { on: false };
+  if (reasoning.enabled === false || reasoning.effort === 'none') return { thinking: { type: 'disabled' }, on: false };
+  if (!wantsThinking(reasoning)) return { on: false };
+  if (context.forcesTool) {
+    log('thinking left off: Anthropic refuses thinking with a forced tool_choice');
+    return { on: false };
+  }
+  if (context.unsignedToolTurn) {
+    log('thinking left off: the tool loop’s assistant turn has no signed thinking block to replay');
+    return { on: false };
+  }
+  const display = reasoning.includeThoughts === false ? { display: 'omitted' } : {};
+  if (context.adaptive) {
+    const level = reasoning.effort ?? (reasoning.budgetTokens !== undefined ? effortForBudget(reasoning.budgetTokens) : undefined);
+    const effort = level ? anthropicEffort(level) : undefined;
+    return { thinking: { type: 'adaptive', ...display }, ...(effort ? { effort } : {}), on: true };
+  }
+  const budget = fitBudget(reasoning, context.maxTokens);
+  if (budget === undefined) {
+    log('thinking left off: max_tokens %d leaves no room for the minimum budget of %d', context.maxTokens, MIN_THINKING_BUDGET);
+    return { on: false };
+  }
+  return { thinking: { type: 'enabled', budget_tokens: budget, ...display }, on: true };
+}
