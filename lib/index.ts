@@ -15,6 +15,7 @@ export { GeminiProvider, type GeminiProviderOptions } from './providers/gemini';
 export { AnthropicProvider, ANTHROPIC_VERSION, supportsAdaptiveThinking, type AnthropicProviderOptions } from './providers/anthropic';
 export type { MaxTokensField } from './providers/openai/encode-request';
 export type { UpstreamTimeouts, UpstreamRetries } from './providers/http/upstream-client';
+export { MediaFetcher, type MediaFetchOptions } from './providers/http/fetch-media';
 export type {
   ProtocolCodec,
   Operation,

@@ -3,6 +3,7 @@ import createDebug from 'debug';
 import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { anthropicToolId } from '../../protocols/anthropic-messages/tool-id';
+import { mediaUrlKind } from '../http/fetch-media';
 
 const log = createDebug('rosetta:provider');
 
@@ -19,13 +20,33 @@ export function encodeText(part: TextPart): AnthropicBlockParam[] {
   return isBlankText(part.text) ? [] : [{ type: 'text', text: part.text }];
 }
 
-function imageSource(source: MediaSource): Record<string, unknown> {
-  return source.kind === 'base64' ? { type: 'base64', media_type: source.mediaType, data: source.data } : { type: 'url', url: source.url };
+/** The only image media types Anthropic takes inline (`image/jpg`, a common misspelling, is read as JPEG). */
+const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/**
+ * A `url` source for an http(s) URL, which Anthropic fetches itself. A Gemini Files API or `gs://`
+ * URI (or any other scheme) is unreachable for Anthropic: a 400 naming the part.
+ */
+function urlSource(url: string, what: string, at: string): Record<string, unknown> {
+  const kind = mediaUrlKind(url);
+  if (kind === 'gemini-file') throw new GatewayError('invalid_request', `${at}: this ${what} is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`, { param: at });
+  if (kind !== 'http') throw new GatewayError('invalid_request', `${at}: a ${what} URL must be http(s) for this upstream.`, { param: at });
+  return { type: 'url', url };
 }
 
-/** An image block, inline (base64) or by URL. */
-export function encodeImage(part: ImagePart): AnthropicBlockParam {
-  return { type: 'image', source: imageSource(part.source) };
+function imageSource(source: MediaSource, at: string): Record<string, unknown> {
+  if (source.kind === 'url') return urlSource(source.url, 'image', at);
+  const given = source.mediaType.toLowerCase();
+  const mediaType = given === 'image/jpg' ? 'image/jpeg' : given;
+  if (!IMAGE_MEDIA_TYPES.has(mediaType)) {
+    throw new GatewayError('invalid_request', `${at}: this upstream takes image/jpeg, image/png, image/gif and image/webp images only, not '${source.mediaType}'.`, { param: at });
+  }
+  return { type: 'base64', media_type: mediaType, data: source.data };
+}
+
+/** An image block, inline (base64, JPEG/PNG/GIF/WebP only) or by http(s) URL; anything else is a 400 naming `at`. */
+export function encodeImage(part: ImagePart, at: string): AnthropicBlockParam {
+  return { type: 'image', source: imageSource(part.source, at) };
 }
 
 /**
@@ -35,7 +56,7 @@ export function encodeImage(part: ImagePart): AnthropicBlockParam {
 export function encodeFile(part: FilePart, at: string): AnthropicBlockParam {
   const title = part.filename ? { title: part.filename } : {};
   const { source } = part;
-  if (source.kind === 'url') return { type: 'document', source: { type: 'url', url: source.url }, ...title };
+  if (source.kind === 'url') return { type: 'document', source: urlSource(source.url, 'file', at), ...title };
   const mediaType = source.mediaType.toLowerCase();
   if (mediaType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: source.data }, ...title };
   if (mediaType.startsWith('text/')) {
@@ -62,9 +83,12 @@ export function encodeToolCall(part: ToolCallPart, at: string): AnthropicBlockPa
   return { type: 'tool_use', id: anthropicToolId(part.id), name: part.name, input: parseToolArguments(part.arguments, at) };
 }
 
-/** A `tool_result` block, its `tool_use_id` rewritten like the call's id; blank text is dropped, empty content omitted. */
-export function encodeToolResult(part: ToolResultPart): AnthropicBlockParam {
-  const content = part.content.flatMap((inner) => (inner.type === 'text' ? encodeText(inner) : [encodeImage(inner)]));
+/**
+ * A `tool_result` block, its `tool_use_id` rewritten like the call's id; blank text is dropped,
+ * empty content omitted. `at` names the part in errors (default: the result of the call by its id).
+ */
+export function encodeToolResult(part: ToolResultPart, at = `the result of tool call '${part.toolCallId}'`): AnthropicBlockParam {
+  const content = part.content.flatMap((inner, index) => (inner.type === 'text' ? encodeText(inner) : [encodeImage(inner, `${at}.content[${index}]`)]));
   return {
     type: 'tool_result',
     tool_use_id: anthropicToolId(part.toolCallId),
@@ -99,7 +123,7 @@ export function encodePart(part: ContentPart, role: 'user' | 'assistant', at: st
     case 'text':
       return encodeText(part);
     case 'image':
-      if (role === 'user') return [encodeImage(part)];
+      if (role === 'user') return [encodeImage(part, at)];
       break;
     case 'file':
       if (role === 'user') return [encodeFile(part, at)];
@@ -112,7 +136,7 @@ export function encodePart(part: ContentPart, role: 'user' | 'assistant', at: st
       log('%s: reasoning in a %s turn dropped', at, role);
       return [];
     case 'tool-result':
-      return [encodeToolResult(part)];
+      return [encodeToolResult(part, at)];
   }
   throw new GatewayError('invalid_request', `${at}: a ${part.type} part cannot be sent in a ${role} turn to this upstream.`, { param: at });
 }

@@ -49,7 +49,7 @@ export function encodeConversation(messages: readonly Message[]): EncodedConvers
     const results: AnthropicBlockParam[] = [];
     const blocks: AnthropicBlockParam[] = [];
     message.content.forEach((part, partIndex) => {
-      if (part.type === 'tool-result') results.push(encodeToolResult(part));
+      if (part.type === 'tool-result') results.push(encodeToolResult(part, at(partIndex)));
       else blocks.push(...encodePart(part, role, at(partIndex)));
     });
     if (role === 'assistant' && results.length > 0) {

@@ -1,6 +1,7 @@
 /** Canonical messages → Gemini `contents` (user/model turns) and `systemInstruction`. */
-import type { ContentPart, MediaSource, Message, ProviderMetadata, ToolCallPart, ToolResultPart } from '../../canonical';
+import type { ContentPart, GenerateRequest, ImagePart, MediaSource, Message, ProviderMetadata, ToolCallPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
+import { mediaUrlKind, type FetchedMedia, type MediaFetchRequest } from '../http/fetch-media';
 import { logProvider } from './log';
 import { parseJsonObject } from './parse-json-object';
 import type { GeminiContent, GeminiPart } from './wire-types';
@@ -24,7 +25,8 @@ function hasGeminiId(part: ToolCallPart): boolean {
 
 /**
  * A media source as a part: base64 → `inlineData`, URL → `fileData`. Gemini only takes its own
- * Files API URIs (and some public URLs) in `fileData`; downloading and inlining other URLs is not done here.
+ * Files API URIs (and some public URLs) in `fileData`, so image URLs are normally inlined before
+ * this runs (see {@link inlineImageUrls}); what is left here goes as `fileData`.
  */
 function encodeMedia(source: MediaSource): GeminiPart {
   if (source.kind === 'base64') return { inlineData: { mimeType: source.mediaType, data: source.data } };
@@ -112,4 +114,64 @@ export function encodeContents(messages: readonly Message[]): { contents: Gemini
     else contents.push({ role, parts });
   });
   return { contents, ...(system.length > 0 ? { systemInstruction: { parts: system } } : {}) };
+}
+
+/** Downloads one image (the provider passes its media fetcher's `fetch`). */
+export type ImageDownloader = (request: MediaFetchRequest) => Promise<FetchedMedia>;
+
+/** An image by an http(s) URL that is not a Gemini Files API URI: Gemini cannot be trusted to fetch it. */
+function needsInlining(part: ContentPart): part is ImagePart & { source: { kind: 'url' } } {
+  return part.type === 'image' && part.source.kind === 'url' && mediaUrlKind(part.source.url) === 'http';
+}
+
+/**
+ * Every image given by an http(s) URL (in user turns and inside tool results) downloaded and put
+ * inline, keeping its media type; Gemini Files API and `gs://` URIs stay URLs. Downloads run in
+ * parallel (one per distinct URL); the first failure (a 400 naming the part) cancels the rest.
+ * The messages are copied, never changed in place; without such images they are returned as they are.
+ */
+export async function inlineImageUrls(messages: readonly Message[], download: ImageDownloader, signal: AbortSignal): Promise<readonly Message[]> {
+  const wanted = new Map<string, { url: string; declaredType?: string; at: string }>();
+  const keyOf = (part: ImagePart & { source: { kind: 'url' } }) => `${part.source.mediaType ?? ''} ${part.source.url}`;
+  const note = (part: ContentPart, at: string) => {
+    if (!needsInlining(part) || wanted.has(keyOf(part))) return;
+    wanted.set(keyOf(part), { url: part.source.url, ...(part.source.mediaType ? { declaredType: part.source.mediaType } : {}), at });
+  };
+  messages.forEach((message, index) =>
+    message.content.forEach((part, position) => {
+      const at = `messages[${index}].content[${position}]`;
+      if (part.type === 'tool-result') part.content.forEach((inner, innerPosition) => note(inner, `${at}.content[${innerPosition}]`));
+      else note(part, at);
+    }),
+  );
+  if (wanted.size === 0) return messages;
+  const cancel = new AbortController();
+  const combined = AbortSignal.any([signal, cancel.signal]);
+  const fetched = new Map<string, MediaSource>();
+  try {
+    await Promise.all(
+      [...wanted].map(async ([key, request]) => {
+        const media = await download({ ...request, signal: combined });
+        fetched.set(key, { kind: 'base64', mediaType: media.mediaType, data: media.data });
+      }),
+    );
+  } catch (error) {
+    cancel.abort();
+    throw error;
+  }
+  const inline = <T extends ContentPart>(part: T): T => (needsInlining(part) ? { ...part, source: fetched.get(keyOf(part))! } : part);
+  return messages.map((message) => ({
+    ...message,
+    content: message.content.map((part) => (part.type === 'tool-result' ? { ...part, content: part.content.map(inline) } : inline(part))),
+  }));
+}
+
+/**
+ * The request with its image URLs inlined (see {@link inlineImageUrls}). A Gemini caller's
+ * request is left alone: its own body is passed through, `fileData` and all.
+ */
+export async function inlineRequestImageUrls(request: GenerateRequest, download: ImageDownloader, signal: AbortSignal): Promise<GenerateRequest> {
+  if (request.origin?.protocol === 'gemini') return request;
+  const messages = await inlineImageUrls(request.messages, download, signal);
+  return messages === request.messages ? request : { ...request, messages: [...messages] };
 }

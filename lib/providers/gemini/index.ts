@@ -1,12 +1,15 @@
 /** The Gemini provider: the Gemini Developer API's generateContent and streamGenerateContent (`alt=sse`). */
 import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canonical';
+import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
+import { MediaFetcher, type MediaFetchOptions } from '../http/fetch-media';
 import { countRequestTokens, countTextTokens } from '../../tokenizer';
 import { readServerSentEvents } from '../http/sse';
 import { UpstreamClient, type UpstreamResponse, type UpstreamRetries, type UpstreamTimeouts } from '../http/upstream-client';
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeGenerateContentResponse } from './decode-response';
 import { decodeGenerateContentStream } from './decode-stream';
+import { inlineRequestImageUrls } from './encode-contents';
 import { encodeGenerateContentRequest } from './encode-request';
 import { modelPath } from './model-path';
 import { remapCredentialFailure } from './upstream-error';
@@ -28,6 +31,23 @@ export interface GeminiProviderOptions {
   connections?: number;
   /** Models this provider serves when `createGateway` gets no `models`. Default none. */
   models?: readonly ModelConfig[];
+  /**
+   * Whether images given by an http(s) URL (an OpenAI `image_url`, an Anthropic `url` source) are
+   * downloaded by the gateway and sent inline (`inlineData`, with the served media type). Default
+   * true: Gemini's `fileData` takes Files API URIs (and a few special URLs), while arbitrary web
+   * URLs are not documented to work. Files API and `gs://` URIs always stay `fileData`. With false,
+   * every URL is sent as `fileData` and left to Gemini. A Gemini caller's own body is never changed.
+   */
+  inlineImageUrls?: boolean;
+  /**
+   * Whether image URLs may lead to loopback, private (10/8, 172.16/12, 192.168/16), link-local
+   * (169.254/16, cloud metadata), unique-local IPv6, unspecified or multicast addresses. Default
+   * false: such a URL is refused with a 400, checked on the address the socket actually connects
+   * to. Set it only when every caller is trusted (or in tests against a local server).
+   */
+  allowPrivateNetworks?: boolean;
+  /** Limits of image downloads: `timeoutMs` (default 10,000), `maxBytes` (default 20 MB), `maxRedirects` (default 3). */
+  imageDownload?: Omit<MediaFetchOptions, 'allowPrivateNetworks'>;
 }
 
 /** Calls the Gemini API over undici: generateContent, and streamGenerateContent as server-sent events. */
@@ -36,9 +56,14 @@ export class GeminiProvider implements Provider {
   readonly name: string;
   readonly defaultModels: readonly ModelConfig[];
   private readonly client: UpstreamClient;
+  private readonly media: MediaFetcher | undefined;
 
   constructor(options: GeminiProviderOptions = {}) {
     this.name = options.name ?? 'gemini';
+    if (options.inlineImageUrls !== undefined && typeof options.inlineImageUrls !== 'boolean') {
+      throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'inlineImageUrls must be a boolean.', 'inlineImageUrls');
+    }
+    this.media = options.inlineImageUrls === false ? undefined : new MediaFetcher({ ...options.imageDownload, ...(options.allowPrivateNetworks !== undefined ? { allowPrivateNetworks: options.allowPrivateNetworks } : {}) }, 'imageDownload.');
     this.client = new UpstreamClient({
       name: this.name,
       baseUrl: options.baseUrl ?? 'https://generativelanguage.googleapis.com/v1beta',
@@ -50,8 +75,14 @@ export class GeminiProvider implements Provider {
     this.defaultModels = (options.models ?? []).map((model) => ({ ...model, provider: this.name }));
   }
 
+  /** The request with its image URLs downloaded and inlined, when `inlineImageUrls` is on. */
+  private async withInlineImages(request: GenerateRequest, signal: AbortSignal): Promise<GenerateRequest> {
+    const media = this.media;
+    return media ? inlineRequestImageUrls(request, (download) => media.fetch(download), signal) : request;
+  }
+
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
-    const body = encodeGenerateContentRequest(request, context.upstreamModel);
+    const body = encodeGenerateContentRequest(await this.withInlineImages(request, context.signal), context.upstreamModel);
     let response: GenerateContentResponse;
     try {
       response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal: context.signal });
@@ -62,7 +93,7 @@ export class GeminiProvider implements Provider {
   }
 
   async *stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
-    const body = encodeGenerateContentRequest(request, context.upstreamModel);
+    const body = encodeGenerateContentRequest(await this.withInlineImages(request, context.signal), context.upstreamModel);
     let response: UpstreamResponse;
     try {
       response = await this.client.request({
@@ -84,7 +115,7 @@ export class GeminiProvider implements Provider {
     }
   }
 
-  close(): Promise<void> {
-    return this.client.close();
+  async close(): Promise<void> {
+    await Promise.all([this.client.close(), this.media?.close()]);
   }
 }

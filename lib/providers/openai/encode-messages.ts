@@ -3,6 +3,7 @@ import createDebug from 'debug';
 import type { ContentPart, ImagePart, Message, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { sourceToUrl } from '../../protocols/shared/media';
+import { mediaUrlKind } from '../http/fetch-media';
 
 const log = createDebug('rosetta:provider');
 
@@ -14,7 +15,16 @@ function textOf(parts: readonly ContentPart[], separator: string): string {
   return parts.flatMap((part) => (part.type === 'text' && part.text.length > 0 ? [part.text] : [])).join(separator);
 }
 
-function imagePart(part: ImagePart): Record<string, unknown> {
+/**
+ * An `image_url` part: inline images as a data URL, http(s) URLs as they are (the upstream fetches
+ * them). A Gemini Files API or `gs://` URI, or any other scheme, cannot be fetched here: a 400 naming the part.
+ */
+function imagePart(part: ImagePart, at: string): Record<string, unknown> {
+  if (part.source.kind === 'url') {
+    const kind = mediaUrlKind(part.source.url);
+    if (kind === 'gemini-file') throw new GatewayError('invalid_request', `${at}: this image is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`, { param: at });
+    if (kind !== 'http') throw new GatewayError('invalid_request', `${at}: an image URL must be http(s) or a base64 data URL for this upstream.`, { param: at });
+  }
   return { type: 'image_url', image_url: { url: sourceToUrl(part.source), ...(part.detail ? { detail: part.detail } : {}) } };
 }
 
@@ -26,7 +36,7 @@ function encodeUserContent(parts: readonly ContentPart[], at: string): string | 
       case 'text':
         return part.text.length > 0 ? [{ type: 'text', text: part.text }] : [];
       case 'image':
-        return [imagePart(part)];
+        return [imagePart(part, `${at}[${index}]`)];
       case 'file':
         if (part.source.kind !== 'base64') throw new GatewayError('invalid_request', `${at}[${index}]: this upstream takes files inline (base64) only, not by URL.`, { param: at });
         return [{ type: 'file', file: { file_data: sourceToUrl(part.source), ...(part.filename ? { filename: part.filename } : {}) } }];
@@ -53,8 +63,8 @@ function encodeAssistant(message: Message): ChatMessage[] {
 }
 
 /** A tool result as a `tool` message (text only); its images are returned for a user turn after the run of tool messages. */
-function encodeToolResult(part: ToolResultPart): { message: ChatMessage; images: Array<Record<string, unknown>> } {
-  const images = part.content.filter((inner): inner is ImagePart => inner.type === 'image').map(imagePart);
+function encodeToolResult(part: ToolResultPart, at: string): { message: ChatMessage; images: Array<Record<string, unknown>> } {
+  const images = part.content.flatMap((inner, index) => (inner.type === 'image' ? [imagePart(inner, `${at}.content[${index}]`)] : []));
   const text = textOf(part.content, '\n\n') || (images.length > 0 ? '(the result is the image(s) in the next message)' : '');
   return { message: { role: 'tool', tool_call_id: part.toolCallId, content: part.isError ? `Error: ${text}` : text }, images };
 }
@@ -85,9 +95,9 @@ export function encodeChatMessages(messages: readonly Message[]): ChatMessage[] 
       return;
     }
     if (message.role === 'tool') {
-      for (const part of message.content) {
+      for (const [position, part] of message.content.entries()) {
         if (part.type !== 'tool-result') continue;
-        const { message: tool, images } = encodeToolResult(part);
+        const { message: tool, images } = encodeToolResult(part, `${at}[${position}]`);
         turns.push(tool);
         pendingImages.push(...images);
       }
