@@ -1,6 +1,6 @@
 import { encode } from 'gpt-tokenizer';
 import { countRequestTokens, countTextTokens } from '../lib';
-import { tokenizerPieces } from '../lib/tokenizer';
+import { estimateRequestTokens, tokenizerPieces } from '../lib/tokenizer';
 
 describe('token counting', () => {
   it('matches the o200k_base tokenizer exactly on ordinary text, however long', () => {
@@ -30,5 +30,12 @@ describe('token counting', () => {
     expect(withImage - base).toBe(765);
     const withTools = countRequestTokens({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [{ name: 'f', parameters: { type: 'object' } }] });
     expect(withTools).toBeGreaterThan(base);
+  });
+
+  it('the hold estimate (no tokenizer) is bytes / 3: at or above the real count for ordinary text', () => {
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(50);
+    const request = { model: 'm', stream: false, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }] };
+    expect(estimateRequestTokens(request)).toBe(3 + 3 + Math.ceil(Buffer.byteLength(text) / 3));
+    expect(estimateRequestTokens(request)).toBeGreaterThanOrEqual(countRequestTokens(request));
   });
 });

@@ -18,7 +18,7 @@ import { builtinProviders } from './providers/registry';
 import type { ProviderCallContext } from './providers/types';
 import { affordableOutputTokens, chargeForImage, chargeForUsage, estimateGenerate, estimateImage, type CostEstimate } from './quota';
 import type { Principal, Reservation } from './stores/types';
-import { countRequestTokens } from './tokenizer';
+import { countRequestTokens, estimateRequestTokens } from './tokenizer';
 import { collectStream } from './stream/collect';
 import { meteredStream, StreamMeter } from './stream/meter';
 import { replayResponse } from './stream/replay';
@@ -202,7 +202,7 @@ class RequestPipeline {
         reservation = held.reservation;
         if (call.request.stream) {
           await this.stream(codec, context, held, model, abort.signal, response);
-          logRequest('%s %s %s stream %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
+          if (logRequest.enabled) logRequest('%s %s %s stream %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
           return;
         }
         const served = await this.generate(held.request, model, abort.signal, requestId);
@@ -222,7 +222,7 @@ class RequestPipeline {
       }
       reservation = undefined;
       sendJson(response, codec.encodeResponse(result, context), { 'x-request-id': requestId });
-      logRequest('%s %s %s 200 %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
+      if (logRequest.enabled) logRequest('%s %s %s 200 %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
     } catch (thrown) {
       if (reservation) await this.release(reservation);
       this.fail(codec, context, response, thrown, started);
@@ -253,7 +253,7 @@ class RequestPipeline {
       }
     });
 
-    const start = first.type === 'response-start' ? { ...first, model: model.id } : first;
+    const start = first.type === 'response-start' ? { ...first, model: model.id, usage: { inputTokens: held.inputTokens, ...first.usage } } : first;
     const meter = new StreamMeter(held.inputTokens);
     try {
       const encoded = codec.encodeStream!(meteredStream(start, iterator, meter, signal), context);
@@ -296,7 +296,7 @@ class RequestPipeline {
         encoded = routes.encodeModel(model, view);
       }
       sendJson(response, encoded, { 'x-request-id': requestId });
-      logRequest('%s %s models 200 %sms', requestId, list.codec.name, (performance.now() - started).toFixed(1));
+      if (logRequest.enabled) logRequest('%s %s models 200 %sms', requestId, list.codec.name, (performance.now() - started).toFixed(1));
     } catch (thrown) {
       this.fail(list.codec, context, response, thrown, started);
     }
@@ -314,7 +314,7 @@ class RequestPipeline {
     const headers: Record<string, string> = { 'x-request-id': context.requestId, ...error.headers };
     if (error.retryAfter !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfter));
     sendJson(response, codec.encodeError(error, context), headers);
-    logRequest('%s %s %d %s %sms', context.requestId, codec.name, error.status, error.kind, (performance.now() - started).toFixed(1));
+    if (logRequest.enabled) logRequest('%s %s %d %s %sms', context.requestId, codec.name, error.status, error.kind, (performance.now() - started).toFixed(1));
   }
 
   private matchModelList(path: string, request: Request): ModelListMatch | undefined {
@@ -362,9 +362,19 @@ class RequestPipeline {
     return provider.countTokens ? provider.countTokens({ ...request, model: model.id }, { upstreamModel: model.upstreamModel, requestId }) : countRequestTokens(request);
   }
 
+  /**
+   * Input tokens for sizing a hold: the provider's own count where it has one (exact for the local
+   * provider); otherwise a fast estimate that needs no tokenizer (the upstream's reported usage is
+   * what is charged in the end).
+   */
+  private async estimateInput(request: GenerateRequest, model: ResolvedModel, requestId: string): Promise<number> {
+    const provider = model.provider;
+    return provider.countTokens ? provider.countTokens({ ...request, model: model.id }, { upstreamModel: model.upstreamModel, requestId }) : estimateRequestTokens(request);
+  }
+
   /** Reserves a text call's estimate; a partial hold lowers the call's output cap to what it pays for. */
   private async reserveGenerate(request: GenerateRequest, model: ResolvedModel, principal: Principal, requestId: string): Promise<HeldCall> {
-    const inputTokens = await this.countInput(request, model, requestId);
+    const inputTokens = await this.estimateInput(request, model, requestId);
     const basis = priciest(model.chain);
     const estimate = estimateGenerate(request, basis, inputTokens);
     const reservation = await this.reserve(principal, estimate, model, 'generate', requestId);

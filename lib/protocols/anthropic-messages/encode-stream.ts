@@ -2,7 +2,7 @@
 import createDebug from 'debug';
 import type { FinishReason, ProviderMetadata, StreamPart, Usage } from '../../canonical';
 import { toGatewayError } from '../../errors';
-import { countRequestTokens } from '../../tokenizer';
+import { estimateRequestTokens } from '../../tokenizer';
 import type { EncodeContext, EncodedStream } from '../types';
 import { anthropicErrorBody } from './encode-error';
 import { lookAheadToToolCallEnds } from '../shared/signature-carrier';
@@ -275,7 +275,7 @@ export function encodeMessagesStream(parts: AsyncIterable<StreamPart>, context: 
   const encoder = new MessageStreamEncoder({
     requestId: context.requestId,
     model: request?.model ?? '',
-    estimatedInputTokens: () => (request ? countRequestTokens(request) : 0),
+    estimatedInputTokens: () => (request ? estimateRequestTokens(request) : 0),
   });
   return { headers: { 'request-id': context.requestId }, chunks: messageEvents(parts, encoder) };
 }
