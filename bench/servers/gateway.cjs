@@ -1,0 +1,36 @@
+'use strict';
+/**
+ * The gateway under test, imported from the BUILT package (`require('rosetta-gateway')` → dist/cjs),
+ * mounted at the root of an Express app, with one key whose balance is unmetered and one
+ * OpenAI-compatible upstream: the mock. DEBUG is unset by the parent.
+ */
+const http = require('node:http');
+const express = require('express');
+const { createGateway, OpenAIProvider } = require('rosetta-gateway');
+const { serve } = require('./instrument.cjs');
+
+const upstream = process.env.BENCH_UPSTREAM;
+if (!upstream) throw new Error('BENCH_UPSTREAM is required (the mock upstream base URL, e.g. http://127.0.0.1:1234/v1)');
+const connections = process.env.BENCH_UPSTREAM_CONNECTIONS ? Number(process.env.BENCH_UPSTREAM_CONNECTIONS) : undefined;
+
+const gateway = createGateway({
+  // No balance: unmetered (the MemoryQuotaStore still reserves and settles on every call).
+  keys: [{ key: 'sk-bench-key', id: 'bench' }],
+  providers: [new OpenAIProvider({ baseUrl: upstream, apiKey: 'sk-upstream-bench', ...(connections ? { connections } : {}) })],
+  models: [
+    { id: 'mock-model', provider: 'openai', upstreamModel: 'mock-model' },
+    { id: 'mock-slow', provider: 'openai', upstreamModel: 'mock-slow' },
+  ],
+});
+
+const app = express();
+app.disable('x-powered-by');
+app.use(gateway);
+
+gateway.ready.then(
+  () => serve(http.createServer(app), { name: 'gateway' }),
+  (error) => {
+    console.error('gateway failed to initialize', error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,94 @@
+/**
+ * The thinnest relay in our stack: a minimal Express app that parses the JSON body
+ * (express.json()) and forwards it to the upstream, answering with the upstream's bytes
+ * (buffered for a completion, piped for a stream) written with Node's own response API.
+ * The HTTP client is chosen by BENCH_CLIENT: `undici` (a Pool, pool.request — the floor),
+ * `got`, or `fetch` (Node's global fetch).
+ */
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import express from 'express';
+
+const require = createRequire(import.meta.url);
+const { serve } = require('./instrument.cjs');
+
+const CLIENT = process.env.BENCH_CLIENT ?? 'undici';
+const UPSTREAM = new URL(process.env.BENCH_UPSTREAM ?? 'http://127.0.0.1:1/v1');
+const CONNECTIONS = Number(process.env.BENCH_UPSTREAM_CONNECTIONS ?? 1024);
+const TARGET = `${UPSTREAM.origin}${UPSTREAM.pathname.replace(/\/+$/, '')}/chat/completions`;
+const TARGET_PATH = new URL(TARGET).pathname;
+const UPSTREAM_HEADERS = { 'content-type': 'application/json', authorization: 'Bearer sk-upstream-bench' };
+
+/** Each client: (body string, stream?) → { statusCode, contentType, body: Buffer | Readable }. */
+async function makeClient(name) {
+  if (name === 'undici') {
+    const { Pool } = await import('undici');
+    const pool = new Pool(UPSTREAM.origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
+    return async (body, stream) => {
+      const response = await pool.request({ path: TARGET_PATH, method: 'POST', headers: UPSTREAM_HEADERS, body });
+      const contentType = response.headers['content-type'];
+      if (stream) return { statusCode: response.statusCode, contentType, body: response.body };
+      return { statusCode: response.statusCode, contentType, body: Buffer.from(await response.body.arrayBuffer()) };
+    };
+  }
+  if (name === 'got') {
+    const { default: got } = await import('got');
+    const client = got.extend({
+      agent: { http: new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS }) },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      decompress: false,
+      headers: UPSTREAM_HEADERS,
+    });
+    return async (body, stream) => {
+      if (!stream) {
+        const response = await client.post(TARGET, { body, responseType: 'buffer' });
+        return { statusCode: response.statusCode, contentType: response.headers['content-type'], body: response.body };
+      }
+      const upstream = client.stream.post(TARGET, { body });
+      const response = await new Promise((resolve, reject) => {
+        upstream.once('response', resolve);
+        upstream.once('error', reject);
+      });
+      return { statusCode: response.statusCode, contentType: response.headers['content-type'], body: upstream };
+    };
+  }
+  if (name === 'fetch') {
+    return async (body, stream) => {
+      const response = await fetch(TARGET, { method: 'POST', headers: UPSTREAM_HEADERS, body });
+      const contentType = response.headers.get('content-type') ?? undefined;
+      if (stream) return { statusCode: response.status, contentType, body: Readable.fromWeb(response.body) };
+      return { statusCode: response.status, contentType, body: Buffer.from(await response.arrayBuffer()) };
+    };
+  }
+  throw new Error(`BENCH_CLIENT must be undici, got or fetch, not ${name}`);
+}
+
+const send = await makeClient(CLIENT);
+const app = express();
+app.disable('x-powered-by');
+app.disable('etag');
+app.post(['/v1/chat/completions', '/chat/completions'], express.json({ limit: '32mb' }), async (request, response) => {
+  const stream = request.body?.stream === true;
+  try {
+    const answer = await send(JSON.stringify(request.body), stream);
+    if (!stream) {
+      response.writeHead(answer.statusCode, { 'content-type': answer.contentType ?? 'application/json', 'content-length': answer.body.length });
+      response.end(answer.body);
+      return;
+    }
+    response.writeHead(answer.statusCode, { 'content-type': answer.contentType ?? 'text/event-stream', 'cache-control': 'no-cache' });
+    await pipeline(answer.body, response);
+  } catch (error) {
+    if (!response.headersSent) {
+      response.writeHead(502, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: `relay (${CLIENT}) failed: ${error?.message ?? error}` } }));
+    } else {
+      response.destroy();
+    }
+  }
+});
+
+serve(http.createServer(app), { name: `relay-${CLIENT}` });
