@@ -35,7 +35,7 @@ export interface UpstreamClientOptions {
   headers?: Record<string, string>;
   timeouts?: UpstreamTimeouts;
   retries?: UpstreamRetries;
-  /** Keep-alive connections per origin. Default 128. */
+  /** Most connections open to the origin at once (a streamed call holds one for its whole length). Default 1024. */
   connections?: number;
   /** A name for logs and error messages, e.g. `openai`. */
   name: string;
@@ -110,7 +110,7 @@ export class UpstreamClient {
     this.timeouts = { connectMs: 10_000, responseMs: 600_000, idleMs: 300_000, ...options.timeouts };
     this.retries = { max: 2, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retries };
     this.pool = new Pool(this.origin, {
-      connections: options.connections ?? 128,
+      connections: options.connections ?? 1024,
       connect: { timeout: this.timeouts.connectMs },
       keepAliveTimeout: 30_000,
       headersTimeout: this.timeouts.responseMs,

@@ -39,7 +39,7 @@ export interface OpenAIProviderOptions {
   reasoningModels?: (upstreamModel: string) => boolean;
   timeouts?: UpstreamTimeouts;
   retries?: UpstreamRetries;
-  /** Keep-alive connections to the upstream. Default 128. */
+  /** Most connections open to the upstream at once; each streamed call holds one while it lasts. Default 1024. */
   connections?: number;
   /** Models this provider serves when `createGateway` gets no `models`. Default none. */
   models?: readonly ModelConfig[];
