@@ -16,6 +16,7 @@ export { AnthropicProvider, ANTHROPIC_VERSION, supportsAdaptiveThinking, type An
 export type { MaxTokensField } from './providers/openai/encode-request';
 export type { UpstreamTimeouts, UpstreamRetries } from './providers/http/upstream-client';
 export { MediaFetcher, type MediaFetchOptions } from './providers/http/fetch-media';
+export type { UpstreamProviderOptions } from './providers/http/provider-options';
 export type {
   ProtocolCodec,
   Operation,

@@ -3,7 +3,8 @@ import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canoni
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { readServerSentEvents } from '../http/sse';
-import { UpstreamClient, type UpstreamRetries, type UpstreamTimeouts } from '../http/upstream-client';
+import type { UpstreamClient } from '../http/upstream-client';
+import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeMessageResponse, type AnthropicMessageResponse } from './decode-response';
 import { decodeMessageStream } from './decode-stream';
@@ -16,7 +17,7 @@ export { supportsAdaptiveThinking } from './adaptive-thinking';
 export const ANTHROPIC_VERSION = '2023-06-01';
 
 /** Options of {@link AnthropicProvider}. */
-export interface AnthropicProviderOptions {
+export interface AnthropicProviderOptions extends UpstreamProviderOptions {
   /** Provider name for the model table and `provider/model` ids. Default `anthropic`. */
   name?: string;
   /** Sent as `x-api-key`. */
@@ -40,12 +41,6 @@ export interface AnthropicProviderOptions {
    * verified against the live API).
    */
   adaptiveThinking?: (upstreamModel: string) => boolean;
-  timeouts?: UpstreamTimeouts;
-  retries?: UpstreamRetries;
-  /** Most connections open to the upstream at once; each streamed call holds one while it lasts. Default 1024. */
-  connections?: number;
-  /** Models this provider serves when `createGateway` gets no `models`. Default none. */
-  models?: readonly ModelConfig[];
 }
 
 function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
@@ -78,15 +73,8 @@ export class AnthropicProvider implements Provider {
     this.adaptiveThinking = options.adaptiveThinking ?? supportsAdaptiveThinking;
     const { 'anthropic-beta': beta, ...headers } = lowerCaseKeys(options.headers);
     this.configuredBeta = beta;
-    this.client = new UpstreamClient({
-      name: this.name,
-      baseUrl: options.baseUrl ?? 'https://api.anthropic.com',
-      headers: { 'anthropic-version': ANTHROPIC_VERSION, ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}), ...headers },
-      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-      ...(options.retries ? { retries: options.retries } : {}),
-      ...(options.connections ? { connections: options.connections } : {}),
-    });
-    this.defaultModels = (options.models ?? []).map((model) => ({ ...model, provider: this.name }));
+    this.client = upstreamClientFor(options, this.name, options.baseUrl ?? 'https://api.anthropic.com', { 'anthropic-version': ANTHROPIC_VERSION, ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}), ...headers });
+    this.defaultModels = modelsFor(options, this.name);
   }
 
   /** Per-request headers: correlation id, the accept type, and the merged `anthropic-beta` list. */

@@ -5,7 +5,8 @@ import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../http/fetch-media';
 import { countRequestTokens, countTextTokens } from '../../tokenizer';
 import { readServerSentEvents } from '../http/sse';
-import { UpstreamClient, type UpstreamResponse, type UpstreamRetries, type UpstreamTimeouts } from '../http/upstream-client';
+import type { UpstreamClient, UpstreamResponse } from '../http/upstream-client';
+import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeGenerateContentResponse } from './decode-response';
 import { decodeGenerateContentStream } from './decode-stream';
@@ -16,7 +17,7 @@ import { remapCredentialFailure } from './upstream-error';
 import type { GenerateContentResponse } from './wire-types';
 
 /** Options of {@link GeminiProvider}. */
-export interface GeminiProviderOptions {
+export interface GeminiProviderOptions extends UpstreamProviderOptions {
   /** Provider name for the model table and `provider/model` ids. Default `gemini`. */
   name?: string;
   /** Sent as the `x-goog-api-key` header, never in the URL (so it cannot leak into access logs). */
@@ -25,12 +26,6 @@ export interface GeminiProviderOptions {
   baseUrl?: string;
   /** Extra headers for every request. */
   headers?: Record<string, string>;
-  timeouts?: UpstreamTimeouts;
-  retries?: UpstreamRetries;
-  /** Most connections open to the upstream at once; each streamed call holds one while it lasts. Default 1024. */
-  connections?: number;
-  /** Models this provider serves when `createGateway` gets no `models`. Default none. */
-  models?: readonly ModelConfig[];
   /**
    * Whether images given by an http(s) URL (an OpenAI `image_url`, an Anthropic `url` source) are
    * downloaded by the gateway and sent inline (`inlineData`, with the served media type). Default
@@ -64,15 +59,8 @@ export class GeminiProvider implements Provider {
       throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'inlineImageUrls must be a boolean.', 'inlineImageUrls');
     }
     this.media = options.inlineImageUrls === false ? undefined : new MediaFetcher({ ...options.imageDownload, ...(options.allowPrivateNetworks !== undefined ? { allowPrivateNetworks: options.allowPrivateNetworks } : {}) }, 'imageDownload.');
-    this.client = new UpstreamClient({
-      name: this.name,
-      baseUrl: options.baseUrl ?? 'https://generativelanguage.googleapis.com/v1beta',
-      headers: { ...(options.apiKey ? { 'x-goog-api-key': options.apiKey } : {}), ...options.headers },
-      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-      ...(options.retries ? { retries: options.retries } : {}),
-      ...(options.connections ? { connections: options.connections } : {}),
-    });
-    this.defaultModels = (options.models ?? []).map((model) => ({ ...model, provider: this.name }));
+    this.client = upstreamClientFor(options, this.name, options.baseUrl ?? 'https://generativelanguage.googleapis.com/v1beta', { ...(options.apiKey ? { 'x-goog-api-key': options.apiKey } : {}), ...options.headers });
+    this.defaultModels = modelsFor(options, this.name);
   }
 
   /** The request with its image URLs downloaded and inlined, when `inlineImageUrls` is on. */

@@ -4,7 +4,8 @@ import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { countRequestTokens, countTextTokens } from '../../tokenizer';
 import { readServerSentEvents } from '../http/sse';
-import { UpstreamClient, type UpstreamRetries, type UpstreamTimeouts } from '../http/upstream-client';
+import type { UpstreamClient } from '../http/upstream-client';
+import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { decodeChatStream } from './decode-stream';
@@ -12,7 +13,7 @@ import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from '
 import { decodeImageResponse, encodeImageRequest } from './images';
 
 /** Options of {@link OpenAIProvider}. */
-export interface OpenAIProviderOptions {
+export interface OpenAIProviderOptions extends UpstreamProviderOptions {
   /** Provider name for the model table and `provider/model` ids. Default `openai`. */
   name?: string;
   /** Sent as `Authorization: Bearer`. Optional for local servers that need none. */
@@ -37,12 +38,6 @@ export interface OpenAIProviderOptions {
    * `(id) => id.startsWith('deepseek-reasoner')`).
    */
   reasoningModels?: (upstreamModel: string) => boolean;
-  timeouts?: UpstreamTimeouts;
-  retries?: UpstreamRetries;
-  /** Most connections open to the upstream at once; each streamed call holds one while it lasts. Default 1024. */
-  connections?: number;
-  /** Models this provider serves when `createGateway` gets no `models`. Default none. */
-  models?: readonly ModelConfig[];
 }
 
 /** OpenAI's reasoning models by id: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and the gpt-5 family. */
@@ -68,15 +63,8 @@ export class OpenAIProvider implements Provider {
       throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'reasoningModels must be a function (upstreamModel: string) => boolean.', 'reasoningModels');
     }
     this.reasoningModels = options.reasoningModels ?? (official ? isOpenAIReasoningModel : () => false);
-    this.client = new UpstreamClient({
-      name: this.name,
-      baseUrl,
-      headers: { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...options.headers },
-      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-      ...(options.retries ? { retries: options.retries } : {}),
-      ...(options.connections ? { connections: options.connections } : {}),
-    });
-    this.defaultModels = (options.models ?? []).map((model) => ({ ...model, provider: this.name }));
+    this.client = upstreamClientFor(options, this.name, baseUrl, { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...options.headers });
+    this.defaultModels = modelsFor(options, this.name);
   }
 
   private encodeOptions(upstreamModel: string, stream: boolean): EncodeChatOptions {
