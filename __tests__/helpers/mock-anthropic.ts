@@ -1,6 +1,6 @@
 /** A mock Anthropic Messages upstream on 127.0.0.1 (plain node:http) speaking the real wire protocol. */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */
 export interface RecordedRequest {
@@ -143,115 +143,97 @@ const THOUGHT = 'Let me think about it.';
 export async function startMockAnthropic(): Promise<MockAnthropic> {
   const requests: RecordedRequest[] = [];
   const seen = new Set<string>();
-  const state = { aborted: 0 };
   const timers = new Set<NodeJS.Timeout>();
-  const server = http.createServer((request, response) => {
-    let raw = '';
-    request.on('data', (chunk) => { raw += chunk; });
-    request.on('end', () => {
-      const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-      requests.push({ method: request.method!, url: request.url!, headers: request.headers, body });
-      response.on('close', () => { if (!response.writableFinished) state.aborted++; });
-      const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-        response.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_mock', ...headers });
-        response.end(JSON.stringify(payload));
-      };
-      const error = (status: number, type: string, message: string, headers: Record<string, string> = {}) => send(status, { type: 'error', error: { type, message }, request_id: 'req_mock' }, headers);
-      if (request.method !== 'POST' || (request.url !== '/v1/messages' && request.url !== '/v1/messages?beta=true')) return error(404, 'not_found_error', `no route ${request.method} ${request.url}`);
-      if (request.headers['x-api-key'] !== MOCK_ANTHROPIC_KEY) return error(401, 'authentication_error', 'invalid x-api-key');
-      if (request.headers['anthropic-version'] !== '2023-06-01') return error(400, 'invalid_request_error', 'anthropic-version: header is required');
-      const model = String(body.model ?? '');
-      const failure = /^fail-(\d{3})$/.exec(model);
-      if (failure) {
-        const status = Number(failure[1]);
-        return error(status, status === 529 ? 'overloaded_error' : 'mock_error', `mock failure ${status} for key ${MOCK_ANTHROPIC_KEY}`, status === 429 ? { 'retry-after': '0' } : {});
+  const server = await startMockServer((body, request, response) => {
+    requests.push({ method: request.method!, url: request.url!, headers: request.headers, body });
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_mock', ...headers });
+      response.end(JSON.stringify(payload));
+    };
+    const error = (status: number, type: string, message: string, headers: Record<string, string> = {}) => send(status, { type: 'error', error: { type, message }, request_id: 'req_mock' }, headers);
+    if (request.method !== 'POST' || (request.url !== '/v1/messages' && request.url !== '/v1/messages?beta=true')) return error(404, 'not_found_error', `no route ${request.method} ${request.url}`);
+    if (request.headers['x-api-key'] !== MOCK_ANTHROPIC_KEY) return error(401, 'authentication_error', 'invalid x-api-key');
+    if (request.headers['anthropic-version'] !== '2023-06-01') return error(400, 'invalid_request_error', 'anthropic-version: header is required');
+    const model = String(body.model ?? '');
+    const failure = /^fail-(\d{3})$/.exec(model);
+    if (failure) {
+      const status = Number(failure[1]);
+      return error(status, status === 529 ? 'overloaded_error' : 'mock_error', `mock failure ${status} for key ${MOCK_ANTHROPIC_KEY}`, status === 429 ? { 'retry-after': '0' } : {});
+    }
+    if (model === 'reset') return request.socket.destroy();
+    if (model === 'garbage') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      return response.end('{"content": [ not json');
+    }
+    const invalid = refusal(body, String(request.headers['anthropic-beta'] ?? ''));
+    if (invalid) return error(400, 'invalid_request_error', invalid);
+    const text = `upstream says: ${lastUserText(body)}`;
+    if (model === 'flaky-500' && !seen.has(text)) {
+      seen.add(text);
+      return error(500, 'api_error', 'flaky');
+    }
+    const words = text.split(/(?= )/);
+    const thinking = model === 'thinking' || model === 'thinking-tools';
+    const toolUses = model === 'tools' || model === 'thinking-tools';
+    const outputTokens = words.length + (thinking ? 5 : 0);
+    const inputUsage = { input_tokens: 6, cache_read_input_tokens: 3, cache_creation_input_tokens: 2 };
+    const stopReason = STOP_REASONS[model] ?? 'end_turn';
+    const stopSequence = model === 'stop-seq' ? 'END' : null;
+    const details = thinking ? { output_tokens_details: { thinking_tokens: 5 } } : {};
+    const answer = () => {
+      if (!body.stream) {
+        const thought = thinking ? [{ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE }] : [];
+        const content = model === 'tools' ? TOOL_USES : model === 'thinking-tools' ? [...thought, { type: 'text', text: PREAMBLE, citations: null }, ...TOOL_USES] : [...thought, { type: 'text', text, citations: null }];
+        return send(200, {
+          id: 'msg_mock', type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: stopSequence,
+          usage: { ...inputUsage, output_tokens: outputTokens, ...details, service_tier: 'standard' },
+        });
       }
-      if (model === 'reset') return request.socket.destroy();
-      if (model === 'garbage') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        return response.end('{"content": [ not json');
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_mock' });
+      const event = (payload: { type: string } & Record<string, unknown>) => response.write(`event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`);
+      const startUsage = model === 'late-usage' ? { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } : inputUsage;
+      event({ type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...startUsage, output_tokens: 1 } } });
+      let index = 0;
+      if (thinking) {
+        event({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+        event({ type: 'ping' });
+        event({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: THOUGHT } });
+        event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: SIGNATURE } });
+        event({ type: 'content_block_stop', index: index++ });
       }
-      const invalid = refusal(body, String(request.headers['anthropic-beta'] ?? ''));
-      if (invalid) return error(400, 'invalid_request_error', invalid);
-      const text = `upstream says: ${lastUserText(body)}`;
-      if (model === 'flaky-500' && !seen.has(text)) {
-        seen.add(text);
-        return error(500, 'api_error', 'flaky');
+      if (model === 'thinking-tools') {
+        event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+        event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: PREAMBLE } });
+        event({ type: 'content_block_stop', index: index++ });
       }
-      const words = text.split(/(?= )/);
-      const thinking = model === 'thinking' || model === 'thinking-tools';
-      const toolUses = model === 'tools' || model === 'thinking-tools';
-      const outputTokens = words.length + (thinking ? 5 : 0);
-      const inputUsage = { input_tokens: 6, cache_read_input_tokens: 3, cache_creation_input_tokens: 2 };
-      const stopReason = STOP_REASONS[model] ?? 'end_turn';
-      const stopSequence = model === 'stop-seq' ? 'END' : null;
-      const details = thinking ? { output_tokens_details: { thinking_tokens: 5 } } : {};
-      const answer = () => {
-        if (!body.stream) {
-          const thought = thinking ? [{ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE }] : [];
-          const content = model === 'tools' ? TOOL_USES : model === 'thinking-tools' ? [...thought, { type: 'text', text: PREAMBLE, citations: null }, ...TOOL_USES] : [...thought, { type: 'text', text, citations: null }];
-          return send(200, {
-            id: 'msg_mock', type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: stopSequence,
-            usage: { ...inputUsage, output_tokens: outputTokens, ...details, service_tier: 'standard' },
-          });
-        }
-        response.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_mock' });
-        const event = (payload: { type: string } & Record<string, unknown>) => response.write(`event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`);
-        const startUsage = model === 'late-usage' ? { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } : inputUsage;
-        event({ type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...startUsage, output_tokens: 1 } } });
-        let index = 0;
-        if (thinking) {
-          event({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-          event({ type: 'ping' });
-          event({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: THOUGHT } });
-          event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: SIGNATURE } });
+      if (toolUses) {
+        for (const tool of TOOL_USES) {
+          event({ type: 'content_block_start', index, content_block: { ...tool, input: {} } });
+          const json = JSON.stringify(tool.input);
+          for (const piece of ['', json.slice(0, 5), json.slice(5)]) event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
           event({ type: 'content_block_stop', index: index++ });
         }
-        if (model === 'thinking-tools') {
-          event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-          event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: PREAMBLE } });
-          event({ type: 'content_block_stop', index: index++ });
-        }
-        if (toolUses) {
-          for (const tool of TOOL_USES) {
-            event({ type: 'content_block_start', index, content_block: { ...tool, input: {} } });
-            const json = JSON.stringify(tool.input);
-            for (const piece of ['', json.slice(0, 5), json.slice(5)]) event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
-            event({ type: 'content_block_stop', index: index++ });
+      } else {
+        event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+        if (!thinking) event({ type: 'ping' });
+        for (const word of words) {
+          event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: word } });
+          if (model === 'cut') return response.end();
+          if (model === 'overloaded') {
+            event({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+            return response.end();
           }
-        } else {
-          event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-          if (!thinking) event({ type: 'ping' });
-          for (const word of words) {
-            event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: word } });
-            if (model === 'cut') return response.end();
-            if (model === 'overloaded') {
-              event({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
-              return response.end();
-            }
-          }
-          event({ type: 'content_block_stop', index });
         }
-        const finalUsage = model === 'late-usage' ? { ...inputUsage, output_tokens: outputTokens } : { output_tokens: outputTokens, ...details };
-        event({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: finalUsage });
-        event({ type: 'message_stop' });
-        response.end();
-      };
-      if (model !== 'slow') return answer();
-      const timer = setTimeout(() => { timers.delete(timer); answer(); }, 2000);
-      timers.add(timer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    get aborted() { return state.aborted; },
-    close: () => new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+        event({ type: 'content_block_stop', index });
+      }
+      const finalUsage = model === 'late-usage' ? { ...inputUsage, output_tokens: outputTokens } : { output_tokens: outputTokens, ...details };
+      event({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: finalUsage });
+      event({ type: 'message_stop' });
+      response.end();
+    };
+    if (model !== 'slow') return answer();
+    const timer = setTimeout(() => { timers.delete(timer); answer(); }, 2000);
+    timers.add(timer);
+  }, () => { for (const timer of timers) clearTimeout(timer); });
+  return { url: server.origin, requests, get aborted() { return server.aborted; }, close: () => server.close() };
 }

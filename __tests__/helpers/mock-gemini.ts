@@ -1,6 +1,6 @@
 /** A mock Gemini Developer API on 127.0.0.1 (plain node:http) speaking generateContent and streamGenerateContent?alt=sse. */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */
 export interface RecordedGeminiRequest {
@@ -189,83 +189,69 @@ function streamedParts(parts: Json[], groupCalls = false): Json[][] {
 export async function startMockGemini(options: { apiKey: string }): Promise<MockGemini> {
   const requests: RecordedGeminiRequest[] = [];
   const seen = new Set<string>();
-  const state = { aborted: 0 };
-  const server = http.createServer((request, response) => {
-    let raw = '';
-    request.on('data', (chunk) => { raw += chunk; });
-    request.on('end', () => {
-      const body = raw ? (JSON.parse(raw) as Json) : {};
-      const url = new URL(request.url!, 'http://mock');
-      const match = /^\/v1beta\/models\/(.+):(generateContent|streamGenerateContent)$/.exec(url.pathname);
-      const model = match?.[1] ?? '';
-      const action = match?.[2] ?? '';
-      requests.push({ method: request.method!, url: request.url!, model, action, headers: request.headers, body });
-      response.on('close', () => { if (!response.writableFinished) state.aborted++; });
-      const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-        response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
-        response.end(JSON.stringify(payload));
-      };
-      const rpcError = (status: number, message: string, details?: Json[]) => ({ error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN', ...(details ? { details } : {}) } });
-      if (!match || request.method !== 'POST') return send(404, rpcError(404, `Unknown path ${url.pathname}`));
-      const key = request.headers['x-goog-api-key'];
-      if (key !== options.apiKey) {
-        return send(400, rpcError(400, 'API key not valid. Please pass a valid API key.', [
-          { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } },
-        ]));
-      }
-      const failure = /^fail-(\d{3})$/.exec(model);
-      if (failure) {
-        const status = Number(failure[1]);
-        return send(status, rpcError(status, `mock failure ${status} for key ${String(key)}`), status === 429 ? { 'retry-after': '0' } : {});
-      }
-      const refusal = signatureRefusal(model, body);
-      if (refusal) return send(400, rpcError(400, refusal));
-      if (model === 'reset') return request.socket.destroy();
-      if (model === 'garbage') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        return response.end('{"candidates": [ not json');
-      }
-      const text = `upstream says: ${lastUserText(body)}`;
-      if (model === 'flaky-500' && !seen.has(text)) {
-        seen.add(text);
-        return send(500, rpcError(500, 'flaky'));
-      }
-      const identity = { modelVersion: `${model}-001`, responseId: 'resp-mock-1' };
-      const answer = () => {
-        const words = text.split(' ').length;
-        if (model === 'blocked') {
-          const blocked = { promptFeedback: { blockReason: 'SAFETY', safetyRatings: [] }, usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 }, ...identity };
-          if (action === 'generateContent') return send(200, blocked);
-          response.writeHead(200, { 'content-type': 'text/event-stream' });
-          return response.end(`data: ${JSON.stringify(blocked)}\r\n\r\n`);
-        }
-        const { parts, finishReason } = answerFor(model, text, body);
-        if (action === 'generateContent') {
-          return send(200, { candidates: [{ content: { role: 'model', parts }, finishReason, index: 0, safetyRatings: [] }], usageMetadata: usage(words), ...identity });
-        }
-        if (url.searchParams.get('alt') !== 'sse') return send(400, rpcError(400, 'this mock only streams with alt=sse'));
+  const server = await startMockServer((body, request, response) => {
+    const url = new URL(request.url!, 'http://mock');
+    const match = /^\/v1beta\/models\/(.+):(generateContent|streamGenerateContent)$/.exec(url.pathname);
+    const model = match?.[1] ?? '';
+    const action = match?.[2] ?? '';
+    requests.push({ method: request.method!, url: request.url!, model, action, headers: request.headers, body });
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
+      response.end(JSON.stringify(payload));
+    };
+    const rpcError = (status: number, message: string, details?: Json[]) => ({ error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN', ...(details ? { details } : {}) } });
+    if (!match || request.method !== 'POST') return send(404, rpcError(404, `Unknown path ${url.pathname}`));
+    const key = request.headers['x-goog-api-key'];
+    if (key !== options.apiKey) {
+      return send(400, rpcError(400, 'API key not valid. Please pass a valid API key.', [
+        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } },
+      ]));
+    }
+    const failure = /^fail-(\d{3})$/.exec(model);
+    if (failure) {
+      const status = Number(failure[1]);
+      return send(status, rpcError(status, `mock failure ${status} for key ${String(key)}`), status === 429 ? { 'retry-after': '0' } : {});
+    }
+    const refusal = signatureRefusal(model, body);
+    if (refusal) return send(400, rpcError(400, refusal));
+    if (model === 'reset') return request.socket.destroy();
+    if (model === 'garbage') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      return response.end('{"candidates": [ not json');
+    }
+    const text = `upstream says: ${lastUserText(body)}`;
+    if (model === 'flaky-500' && !seen.has(text)) {
+      seen.add(text);
+      return send(500, rpcError(500, 'flaky'));
+    }
+    const identity = { modelVersion: `${model}-001`, responseId: 'resp-mock-1' };
+    const answer = () => {
+      const words = text.split(' ').length;
+      if (model === 'blocked') {
+        const blocked = { promptFeedback: { blockReason: 'SAFETY', safetyRatings: [] }, usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 }, ...identity };
+        if (action === 'generateContent') return send(200, blocked);
         response.writeHead(200, { 'content-type': 'text/event-stream' });
-        const events = streamedParts(parts, model.includes('parallel'));
-        events.forEach((eventParts, index) => {
-          const last = index === events.length - 1;
-          const chunk: Json = { candidates: [{ content: { role: 'model', parts: eventParts }, ...(last ? { finishReason } : {}), index: 0 }], ...identity };
-          if (model !== 'no-usage') chunk.usageMetadata = usage(Math.ceil(((index + 1) * words) / events.length));
-          if ((model === 'cut' || model === 'stream-error') && index > 0) return;
-          response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
-        });
-        if (model === 'stream-error') response.write(`data: ${JSON.stringify(rpcError(503, 'The model is overloaded.'))}\r\n\r\n`);
-        response.end();
-      };
-      if (model === 'slow') setTimeout(answer, 2000).unref();
-      else answer();
-    });
+        return response.end(`data: ${JSON.stringify(blocked)}\r\n\r\n`);
+      }
+      const { parts, finishReason } = answerFor(model, text, body);
+      if (action === 'generateContent') {
+        return send(200, { candidates: [{ content: { role: 'model', parts }, finishReason, index: 0, safetyRatings: [] }], usageMetadata: usage(words), ...identity });
+      }
+      if (url.searchParams.get('alt') !== 'sse') return send(400, rpcError(400, 'this mock only streams with alt=sse'));
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const events = streamedParts(parts, model.includes('parallel'));
+      events.forEach((eventParts, index) => {
+        const last = index === events.length - 1;
+        const chunk: Json = { candidates: [{ content: { role: 'model', parts: eventParts }, ...(last ? { finishReason } : {}), index: 0 }], ...identity };
+        if (model !== 'no-usage') chunk.usageMetadata = usage(Math.ceil(((index + 1) * words) / events.length));
+        if ((model === 'cut' || model === 'stream-error') && index > 0) return;
+        response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+      });
+      if (model === 'stream-error') response.write(`data: ${JSON.stringify(rpcError(503, 'The model is overloaded.'))}\r\n\r\n`);
+      response.end();
+    };
+    if (model === 'slow') setTimeout(answer, 2000).unref();
+    else answer();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1beta`,
-    requests,
-    get aborted() { return state.aborted; },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  return { url: `${server.origin}/v1beta`, requests, get aborted() { return server.aborted; }, close: () => server.close() };
 }

@@ -1,6 +1,6 @@
 /** A mock OpenAI-compatible upstream on 127.0.0.1 (plain node:http) speaking the real wire protocol. */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */
 export interface RecordedRequest {
@@ -107,111 +107,97 @@ function scriptedMessage(model: string, text: string): Record<string, unknown> {
 export async function startMockOpenAI(): Promise<MockOpenAI> {
   const requests: RecordedRequest[] = [];
   const seen = new Set<string>();
-  const state = { aborted: 0 };
-  const server = http.createServer((request, response) => {
-    let raw = '';
-    request.on('data', (chunk) => { raw += chunk; });
-    request.on('end', () => {
-      const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-      requests.push({ method: request.method!, url: request.url!, headers: request.headers, body });
-      response.on('close', () => { if (!response.writableFinished) state.aborted++; });
-      const model = String(body.model ?? '');
-      const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-        response.writeHead(status, { 'content-type': 'application/json', ...headers });
-        response.end(JSON.stringify(payload));
-      };
-      const failure = /^fail-(\d{3})$/.exec(model);
-      if (failure) {
-        const status = Number(failure[1]);
-        return send(status, { error: { message: `mock failure ${status} for key sk-upstream-secret-123456789`, type: 'mock_error', param: null, code: null } }, status === 429 ? { 'retry-after': '0' } : {});
+  const server = await startMockServer((body, request, response) => {
+    requests.push({ method: request.method!, url: request.url!, headers: request.headers, body });
+    const model = String(body.model ?? '');
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json', ...headers });
+      response.end(JSON.stringify(payload));
+    };
+    const failure = /^fail-(\d{3})$/.exec(model);
+    if (failure) {
+      const status = Number(failure[1]);
+      return send(status, { error: { message: `mock failure ${status} for key sk-upstream-secret-123456789`, type: 'mock_error', param: null, code: null } }, status === 429 ? { 'retry-after': '0' } : {});
+    }
+    if (model === 'rate-limited') {
+      return send(429, { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, { 'retry-after': '30' });
+    }
+    if (model === 'reset') return request.socket.destroy();
+    if (model === 'garbage') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      return response.end('{"choices": [ not json');
+    }
+    const text = `upstream says: ${lastUserText(body)}`;
+    if (model === 'flaky-500' && !seen.has(text)) {
+      seen.add(text);
+      return send(500, { error: { message: 'flaky', type: 'server_error' } });
+    }
+    if (request.url!.endsWith('/images/generations')) {
+      const n = Number(body.n ?? 1);
+      return send(200, { created: 1700000000, data: Array.from({ length: n }, () => ({ b64_json: Buffer.from('not really a png').toString('base64') })), usage: { input_tokens: 5, output_tokens: 100 } });
+    }
+    const completionTokens = text.split(' ').length;
+    const usage = { prompt_tokens: 11, completion_tokens: completionTokens, total_tokens: 11 + completionTokens, prompt_tokens_details: { cached_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 0 } };
+    const toolCalls = [
+      { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+      { id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{"zone":"CET"}' } },
+    ];
+    const scripted = scriptedDeltas(model, text);
+    const streamError = /^stream-error-(\d{3})$/.exec(model);
+    const reasoningTokens = model === 'text-tools' ? 7 : model === 'reasoning' ? 5 : 0;
+    if (reasoningTokens > 0) {
+      usage.completion_tokens += reasoningTokens;
+      usage.total_tokens += reasoningTokens;
+      usage.completion_tokens_details.reasoning_tokens = reasoningTokens;
+    }
+    const scriptedFinish = model === 'reasoning' || model === 'refusal' ? 'stop' : 'tool_calls';
+    if (scripted && !body.stream) {
+      return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: scriptedMessage(model, text), finish_reason: scriptedFinish }], usage });
+    }
+    if (model === 'length' && !body.stream) {
+      return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'length' }], usage });
+    }
+    if (body.stream && (scripted || streamError || model === 'length' || model === 'done-no-finish')) {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
+      const delta = (payload: Record<string, unknown>, finish: string | null = null) => event({ ...chunkHead(model), choices: [{ index: 0, delta: payload, finish_reason: finish }] });
+      delta({ role: 'assistant', content: '' });
+      if (streamError) {
+        delta({ content: 'partial ' });
+        event({ ...chunkHead(model), error: { code: Number(streamError[1]), message: 'Provider returned error: overloaded' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] });
+        return response.end();
       }
-      if (model === 'rate-limited') {
-        return send(429, { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, { 'retry-after': '30' });
+      for (const payload of scripted ?? text.split(/(?= )/).map((word) => ({ content: word }))) delta(payload);
+      if (model !== 'done-no-finish') delta({}, scripted ? scriptedFinish : 'length');
+      if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) event({ ...chunkHead(model), choices: [], usage });
+      return response.end('data: [DONE]\n\n');
+    }
+    const answer = () => {
+      if (!body.stream) {
+        const message = model === 'tools' ? { role: 'assistant', content: null, tool_calls: toolCalls } : { role: 'assistant', content: text };
+        return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message, finish_reason: model === 'tools' ? 'tool_calls' : 'stop' }], usage });
       }
-      if (model === 'reset') return request.socket.destroy();
-      if (model === 'garbage') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        return response.end('{"choices": [ not json');
-      }
-      const text = `upstream says: ${lastUserText(body)}`;
-      if (model === 'flaky-500' && !seen.has(text)) {
-        seen.add(text);
-        return send(500, { error: { message: 'flaky', type: 'server_error' } });
-      }
-      if (request.url!.endsWith('/images/generations')) {
-        const n = Number(body.n ?? 1);
-        return send(200, { created: 1700000000, data: Array.from({ length: n }, () => ({ b64_json: Buffer.from('not really a png').toString('base64') })), usage: { input_tokens: 5, output_tokens: 100 } });
-      }
-      const completionTokens = text.split(' ').length;
-      const usage = { prompt_tokens: 11, completion_tokens: completionTokens, total_tokens: 11 + completionTokens, prompt_tokens_details: { cached_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 0 } };
-      const toolCalls = [
-        { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
-        { id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{"zone":"CET"}' } },
-      ];
-      const scripted = scriptedDeltas(model, text);
-      const streamError = /^stream-error-(\d{3})$/.exec(model);
-      const reasoningTokens = model === 'text-tools' ? 7 : model === 'reasoning' ? 5 : 0;
-      if (reasoningTokens > 0) {
-        usage.completion_tokens += reasoningTokens;
-        usage.total_tokens += reasoningTokens;
-        usage.completion_tokens_details.reasoning_tokens = reasoningTokens;
-      }
-      const scriptedFinish = model === 'reasoning' || model === 'refusal' ? 'stop' : 'tool_calls';
-      if (scripted && !body.stream) {
-        return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: scriptedMessage(model, text), finish_reason: scriptedFinish }], usage });
-      }
-      if (model === 'length' && !body.stream) {
-        return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'length' }], usage });
-      }
-      if (body.stream && (scripted || streamError || model === 'length' || model === 'done-no-finish')) {
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
-        const event = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
-        const delta = (payload: Record<string, unknown>, finish: string | null = null) => event({ ...chunkHead(model), choices: [{ index: 0, delta: payload, finish_reason: finish }] });
-        delta({ role: 'assistant', content: '' });
-        if (streamError) {
-          delta({ content: 'partial ' });
-          event({ ...chunkHead(model), error: { code: Number(streamError[1]), message: 'Provider returned error: overloaded' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] });
-          return response.end();
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
+      event({ ...chunkHead(model), choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+      if (model === 'tools') {
+        toolCalls.forEach((call, index) => {
+          event({ ...chunkHead(model), choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }] });
+          const args = call.function.arguments;
+          for (const piece of [args.slice(0, 5), args.slice(5)]) event({ ...chunkHead(model), choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }] });
+        });
+      } else {
+        for (const word of text.split(/(?= )/)) {
+          event({ ...chunkHead(model), choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
+          if (model === 'cut') return response.end();
         }
-        for (const payload of scripted ?? text.split(/(?= )/).map((word) => ({ content: word }))) delta(payload);
-        if (model !== 'done-no-finish') delta({}, scripted ? scriptedFinish : 'length');
-        if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) event({ ...chunkHead(model), choices: [], usage });
-        return response.end('data: [DONE]\n\n');
       }
-      const answer = () => {
-        if (!body.stream) {
-          const message = model === 'tools' ? { role: 'assistant', content: null, tool_calls: toolCalls } : { role: 'assistant', content: text };
-          return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message, finish_reason: model === 'tools' ? 'tool_calls' : 'stop' }], usage });
-        }
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
-        const event = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
-        event({ ...chunkHead(model), choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
-        if (model === 'tools') {
-          toolCalls.forEach((call, index) => {
-            event({ ...chunkHead(model), choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }] });
-            const args = call.function.arguments;
-            for (const piece of [args.slice(0, 5), args.slice(5)]) event({ ...chunkHead(model), choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }] });
-          });
-        } else {
-          for (const word of text.split(/(?= )/)) {
-            event({ ...chunkHead(model), choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
-            if (model === 'cut') return response.end();
-          }
-        }
-        event({ ...chunkHead(model), choices: [{ index: 0, delta: {}, finish_reason: model === 'tools' ? 'tool_calls' : 'stop' }] });
-        if (model !== 'no-usage' && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) event({ ...chunkHead(model), choices: [], usage });
-        response.end('data: [DONE]\n\n');
-      };
-      if (model === 'slow') setTimeout(answer, 2000);
-      else answer();
-    });
+      event({ ...chunkHead(model), choices: [{ index: 0, delta: {}, finish_reason: model === 'tools' ? 'tool_calls' : 'stop' }] });
+      if (model !== 'no-usage' && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) event({ ...chunkHead(model), choices: [], usage });
+      response.end('data: [DONE]\n\n');
+    };
+    if (model === 'slow') setTimeout(answer, 2000);
+    else answer();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    get aborted() { return state.aborted; },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  return { url: `${server.origin}/v1`, requests, get aborted() { return server.aborted; }, close: () => server.close() };
 }
