@@ -186,6 +186,33 @@ describe('stream failures, aborts and backpressure', () => {
     }
   });
 
+  it('an error part ends the stream: nothing the provider yields after it is sent, in any protocol', async () => {
+    const script = async function* (): AsyncGenerator<StreamPart> {
+      yield start;
+      yield { type: 'text-start', id: 't' };
+      yield { type: 'text-delta', id: 't', delta: 'before' };
+      yield { type: 'error', error: new GatewayError('upstream', 'upstream broke') };
+      yield { type: 'text-delta', id: 't', delta: 'after the error' };
+      yield { type: 'finish', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: { unified: 'stop' } };
+    };
+    const { app } = scriptedApp(script);
+    const server = await listen(app);
+    try {
+      const chat = await (await postStream(`${server.url}/v1/chat/completions`, { model: 'scripted', stream: true, messages: [{ role: 'user', content: 'x' }] })).text();
+      expect(chat).toContain('before');
+      expect(chat).not.toContain('after the error');
+      expect(JSON.parse(dataLines(chat).at(-1)!).error).toMatchObject({ message: 'upstream broke' });
+      const gemini = await (
+        await postStream(`${server.url}/v1beta/models/scripted:streamGenerateContent`, { contents: [{ role: 'user', parts: [{ text: 'x' }] }] }, { 'x-goog-api-key': TEST_KEY, 'content-type': 'application/json' })
+      ).text();
+      const elements = JSON.parse(gemini) as Array<{ error?: { message: string } }>;
+      expect(elements[elements.length - 1]!.error).toMatchObject({ message: 'upstream broke' });
+      expect(gemini).not.toContain('after the error');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('the openai SDK surfaces a mid-stream error as an exception', async () => {
     const { app } = scriptedApp(async function* () {
       yield start;

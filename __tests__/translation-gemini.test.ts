@@ -6,7 +6,7 @@ import { AnthropicProvider, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, Op
 import {
   carrySignatureInThinking,
   carrySignatureInToolId,
-  lookAheadToToolCallEnds,
+  ToolCallLookahead,
   signatureFromThinking,
   splitToolId,
   TOOL_ID_MARKER,
@@ -168,18 +168,20 @@ describe('signature carriers (unit)', () => {
     expect(signatureFromThinking('gemini:')).toBeUndefined();
   });
 
-  it('looks ahead to a whole tool call’s end, and passes a fragmented call through unchanged and in order', async () => {
+  it('looks ahead to a whole tool call’s end, and passes a fragmented call through unchanged and in order', () => {
     const metadata = { gemini: { thoughtSignature: 'sig' } };
-    async function* parts(list: StreamPart[]) {
-      yield* list;
-    }
+    const pushAll = (list: StreamPart[]) => {
+      const lookahead = new ToolCallLookahead();
+      const seen: Array<{ part: StreamPart; toolCallEnd?: unknown }> = [];
+      for (const part of list) lookahead.push(part, (ready, toolCallEnd) => seen.push(toolCallEnd ? { part: ready, toolCallEnd } : { part: ready }));
+      return seen;
+    };
     const whole: StreamPart[] = [
       { type: 'tool-call-start', id: 'a', name: 'f' },
       { type: 'tool-call-delta', id: 'a', delta: '{}' },
       { type: 'tool-call-end', id: 'a', providerMetadata: metadata },
     ];
-    const seen = [];
-    for await (const item of lookAheadToToolCallEnds(parts(whole))) seen.push(item);
+    const seen = pushAll(whole);
     expect(seen).toEqual([{ part: whole[0], toolCallEnd: metadata }, { part: whole[1] }, { part: whole[2] }]);
 
     const fragmented: StreamPart[] = [
@@ -190,8 +192,7 @@ describe('signature carriers (unit)', () => {
       { type: 'tool-call-start', id: 'c', name: 'h' },
       { type: 'finish', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: { unified: 'tool-calls' } },
     ];
-    const out = [];
-    for await (const item of lookAheadToToolCallEnds(parts(fragmented))) out.push(item);
+    const out = pushAll(fragmented);
     expect(out.map((item) => item.part)).toEqual(fragmented);
     expect(out.every((item) => item.toolCallEnd === undefined)).toBe(true);
   });

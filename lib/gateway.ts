@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import createDebug from 'debug';
-import type { GenerateRequest } from './canonical';
+import type { GenerateRequest, StreamPart } from './canonical';
 import { GatewayConfigError, GatewayError, toGatewayError } from './errors';
 import { drainBody, readJsonBody } from './http/read-body';
-import { sendJson } from './http/send';
+import { CoalescingWriter, sendJson } from './http/send';
 import { ModelTable, type ResolvedModel } from './models';
 import { resolveOptions, type GatewayOptions, type ResolvedOptions } from './options';
 import { builtinCodecs } from './protocols/registry';
@@ -20,7 +20,7 @@ import { affordableOutputTokens, chargeForImage, chargeForUsage, estimateGenerat
 import type { Principal, Reservation } from './stores/types';
 import { countRequestTokens, estimateRequestTokens } from './tokenizer';
 import { collectStream } from './stream/collect';
-import { meteredStream, StreamMeter } from './stream/meter';
+import { StreamMeter } from './stream/meter';
 import { replayResponse } from './stream/replay';
 
 const logRequest = createDebug('rosetta:request');
@@ -255,15 +255,34 @@ class RequestPipeline {
 
     const start = first.type === 'response-start' ? { ...first, model: model.id, usage: { inputTokens: held.inputTokens, ...first.usage } } : first;
     const meter = new StreamMeter(held.inputTokens);
+    const writer = new CoalescingWriter(response);
     try {
-      const encoded = codec.encodeStream!(meteredStream(start, iterator, meter, signal), context);
-      response.writeHead(200, { ...SSE_HEADERS, 'x-request-id': context.requestId, ...encoded.headers });
-      response.flushHeaders();
-      for await (const chunk of encoded.chunks) {
-        if (signal.aborted) break;
-        if (!response.write(chunk)) await drained(response);
+      const encoder = codec.encodeStream!(context);
+      response.writeHead(200, { ...SSE_HEADERS, 'x-request-id': context.requestId, ...encoder.headers });
+      // Each part: meter it, encode it, queue its text (one socket write per tick), then the next one.
+      // A failure or an early end after the first part becomes an `error` part: the response has started.
+      let part: StreamPart = start;
+      for (;;) {
+        meter.observe(part);
+        const text = encoder.encode(part);
+        if (text.length > 0 && !writer.write(text)) await drained(response);
+        if (part.type === 'finish' || part.type === 'error' || signal.aborted) break;
+        let next: IteratorResult<StreamPart>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          if (signal.aborted) break;
+          part = { type: 'error', error: toGatewayError(error) };
+          continue;
+        }
+        if (next.done) {
+          if (signal.aborted) break;
+          part = { type: 'error', error: new GatewayError('upstream', 'The upstream stream ended before it finished.') };
+          continue;
+        }
+        part = next.value;
       }
-      if (!response.destroyed) response.end();
+      writer.end();
     } finally {
       await iterator.return?.()?.catch(() => undefined);
       await this.settleQuietly(held.reservation, chargeForUsage(meter.usage(), model));

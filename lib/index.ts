@@ -25,7 +25,7 @@ export type {
   DecodedCall,
   CallResult,
   EncodedResponse,
-  EncodedStream,
+  StreamEncoder,
   EncodeContext,
   ModelInfo,
   ModelListRoutes,

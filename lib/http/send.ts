@@ -13,3 +13,43 @@ export function sendJson(response: ServerResponse, encoded: EncodedResponse, ext
   if (encoded.headers) for (const name in encoded.headers) response.setHeader(name, encoded.headers[name]!);
   response.end(payload);
 }
+
+/** Queued text of this length is written at once, without waiting for the end of the tick. */
+const FLUSH_AT_LENGTH = 16 * 1024;
+
+/**
+ * Writes a streamed response body, coalescing everything written in one tick into one chunk: the
+ * parts decoded from one upstream read are encoded one by one but leave in a single socket write.
+ * The first chunk goes out with the headers (they are not flushed on their own).
+ */
+export class CoalescingWriter {
+  private pending = '';
+  private scheduled = false;
+  private readonly flush = () => {
+    this.scheduled = false;
+    const text = this.pending;
+    this.pending = '';
+    if (text.length > 0 && !this.response.destroyed) this.response.write(text);
+  };
+
+  constructor(private readonly response: ServerResponse) {}
+
+  /** Queues text for this tick's write; false when the client is not keeping up (wait for `drain`). */
+  write(text: string): boolean {
+    this.pending += text;
+    // A provider whose parts never wait for I/O would otherwise queue its whole stream in one tick.
+    if (this.pending.length >= FLUSH_AT_LENGTH) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      process.nextTick(this.flush);
+    }
+    return !this.response.writableNeedDrain;
+  }
+
+  /** Ends the response with whatever is still queued. */
+  end(): void {
+    const text = this.pending;
+    this.pending = '';
+    if (!this.response.destroyed) this.response.end(text);
+  }
+}

@@ -41,11 +41,21 @@ export interface EncodedResponse {
   body: unknown;
 }
 
-/** An encoded stream: headers beyond the server-sent-event defaults, and the chunks to write. */
-export interface EncodedStream {
+/**
+ * Encodes one stream, a part at a time: the gateway pushes each canonical part as it arrives and
+ * writes what `encode` returns. Encoding is synchronous (no promise per part) so a stream costs
+ * little more per chunk than relaying its bytes.
+ */
+export interface StreamEncoder {
   /** Overrides of the defaults (`content-type: text/event-stream`, `cache-control: no-cache`, `x-accel-buffering: no`). */
-  headers?: Record<string, string>;
-  chunks: AsyncIterable<string>;
+  readonly headers?: Record<string, string>;
+  /**
+   * The text for one part: whole events of the protocol, or `''` when the part adds nothing (yet).
+   * The gateway ends every stream it completes with a `finish` or an `error` part (it makes the
+   * `error` itself when the provider breaks off), so an encoder writes everything still due —
+   * a closing bracket, held parts — with that last part. After a caller leaves nothing more is pushed.
+   */
+  encode(part: StreamPart): string;
 }
 
 /** Context for encoding. */
@@ -100,11 +110,11 @@ export interface ProtocolCodec {
   /** Encodes a successful result. */
   encodeResponse(result: CallResult, context: EncodeContext): EncodedResponse;
   /**
-   * Encodes a stream: the protocol's events as text chunks, each written (and flushed) as it is
-   * produced. An `error` part arrives once the response has started: encode it as the protocol's
-   * in-stream error event and end. Streaming protocols implement this.
+   * Starts encoding a stream (see {@link StreamEncoder}). An `error` part arrives once the response
+   * has started: encode it as the protocol's in-stream error event; nothing follows it. Streaming
+   * protocols implement this.
    */
-  encodeStream?(parts: AsyncIterable<StreamPart>, context: EncodeContext): EncodedStream;
+  encodeStream?(context: EncodeContext): StreamEncoder;
   /** Encodes an error in the protocol's native envelope. */
   encodeError(error: GatewayError, context: EncodeContext): EncodedResponse;
   readonly modelList?: ModelListRoutes;

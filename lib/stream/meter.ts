@@ -1,6 +1,5 @@
 /** Watches a canonical stream on its way to the caller: what it cost, even when it is cut short. */
 import type { StreamPart, Usage } from '../canonical';
-import { GatewayError, toGatewayError } from '../errors';
 import { countTextTokens } from '../tokenizer';
 
 /**
@@ -38,38 +37,5 @@ export class StreamMeter {
   /** The usage to charge: the provider's own figures when it finished, else input plus what was produced. */
   usage(): Usage {
     return this.finishUsage ?? { inputTokens: this.inputTokens, outputTokens: countTextTokens(this.produced) };
-  }
-}
-
-/**
- * Re-joins a stream whose first part was already read, feeding every part to the meter. A failure
- * after the first part becomes an `error` part (the response has started by then); when `signal`
- * is aborted (the caller left) the stream just ends.
- */
-export async function* meteredStream(
-  first: StreamPart,
-  rest: AsyncIterator<StreamPart>,
-  meter: StreamMeter,
-  signal: AbortSignal,
-): AsyncGenerator<StreamPart> {
-  meter.observe(first);
-  yield first;
-  let finished = first.type === 'finish' || first.type === 'error';
-  while (!finished) {
-    let next: IteratorResult<StreamPart>;
-    try {
-      next = await rest.next();
-    } catch (error) {
-      if (signal.aborted) return;
-      yield { type: 'error', error: toGatewayError(error) };
-      return;
-    }
-    if (next.done) {
-      if (!signal.aborted) yield { type: 'error', error: new GatewayError('upstream', 'The upstream stream ended before it finished.') };
-      return;
-    }
-    meter.observe(next.value);
-    yield next.value;
-    finished = next.value.type === 'finish' || next.value.type === 'error';
   }
 }

@@ -3,9 +3,9 @@ import createDebug from 'debug';
 import type { FinishReason, ProviderMetadata, StreamPart, Usage } from '../../canonical';
 import { toGatewayError } from '../../errors';
 import { estimateRequestTokens } from '../../tokenizer';
-import type { EncodeContext, EncodedStream } from '../types';
+import type { EncodeContext, StreamEncoder } from '../types';
 import { anthropicErrorBody } from './encode-error';
-import { lookAheadToToolCallEnds } from '../shared/signature-carrier';
+import { ToolCallLookahead } from '../shared/signature-carrier';
 import { anthropicMessageId, encodeUsage, thinkingSignature, toolUseId } from './encode-response';
 import { JsonObjectPrefix } from './json-object-prefix';
 import { mapFinishReason } from './map-finish-reason';
@@ -257,25 +257,29 @@ export class MessageStreamEncoder {
   }
 }
 
-async function* messageEvents(parts: AsyncIterable<StreamPart>, encoder: MessageStreamEncoder): AsyncGenerator<string> {
-  for await (const { part, toolCallEnd } of lookAheadToToolCallEnds(parts)) {
-    const events = encoder.encode(part, toolCallEnd);
-    if (events.length > 0) yield events.join('');
-    if (part.type === 'finish' || part.type === 'error') return;
-  }
-}
-
 /**
  * Encodes a stream as the Messages API does: `message_start`, each block's start, deltas and stop,
  * `message_delta` (stop reason and final usage), `message_stop`; an error part becomes an `error`
  * event that ends the stream. The `request-id` header matches non-streamed responses.
  */
-export function encodeMessagesStream(parts: AsyncIterable<StreamPart>, context: EncodeContext): EncodedStream {
+export function encodeMessagesStream(context: EncodeContext): StreamEncoder {
   const request = context.call?.operation === 'generate' ? context.call.request : undefined;
   const encoder = new MessageStreamEncoder({
     requestId: context.requestId,
     model: request?.model ?? '',
     estimatedInputTokens: () => (request ? estimateRequestTokens(request) : 0),
   });
-  return { headers: { 'request-id': context.requestId }, chunks: messageEvents(parts, encoder) };
+  const lookahead = new ToolCallLookahead();
+  let out = '';
+  const emit = (part: StreamPart, toolCallEnd?: ProviderMetadata) => {
+    for (const event of encoder.encode(part, toolCallEnd)) out += event;
+  };
+  return {
+    headers: { 'request-id': context.requestId },
+    encode(part) {
+      out = '';
+      lookahead.push(part, emit);
+      return out;
+    },
+  };
 }

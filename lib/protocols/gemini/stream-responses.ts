@@ -33,66 +33,65 @@ function thoughtSignature(metadata: ProviderMetadata | undefined): { thoughtSign
  * the prompt token count when `response-start` gave it. An `error` part becomes the Gemini error body
  * and ends the stream. `fallback` names the response when the stream does not start with `response-start`.
  */
-export async function* geminiStreamResponses(parts: AsyncIterable<StreamPart>, fallback: StreamIdentity): AsyncGenerator<GeminiStreamItem> {
-  let identity = fallback;
-  let promptUsage: { promptTokenCount: number } | undefined;
-  const toolCalls = new Map<string, { name: string; arguments: string }>();
-  const response = (content: GeminiPart[], finish?: { reason: string; usage: Usage }): GeminiStreamResponse => {
-    const usageMetadata = finish ? encodeUsageMetadata(finish.usage) : promptUsage;
-    promptUsage = undefined;
-    return {
-      candidates: [{ content: { role: 'model', parts: content }, ...(finish ? { finishReason: finish.reason } : {}), index: 0 }],
-      ...(usageMetadata ? { usageMetadata } : {}),
-      ...identity,
-    };
-  };
+export class GeminiStreamResponses {
+  private identity: StreamIdentity;
+  private promptUsage: { promptTokenCount: number } | undefined;
+  private readonly toolCalls = new Map<string, { name: string; arguments: string }>();
 
-  for await (const part of parts) {
+  constructor(fallback: StreamIdentity) {
+    this.identity = fallback;
+  }
+
+  /** The response (or error body) one part makes, if any. */
+  accept(part: StreamPart): GeminiStreamItem | undefined {
     switch (part.type) {
       case 'response-start':
-        identity = { modelVersion: part.model, responseId: part.id };
-        if (part.usage?.inputTokens !== undefined) promptUsage = { promptTokenCount: part.usage.inputTokens };
-        break;
+        this.identity = { modelVersion: part.model, responseId: part.id };
+        if (part.usage?.inputTokens !== undefined) this.promptUsage = { promptTokenCount: part.usage.inputTokens };
+        return undefined;
       case 'text-delta':
-        if (part.delta.length > 0) yield response([{ text: part.delta }]);
-        break;
+        return part.delta.length > 0 ? this.response([{ text: part.delta }]) : undefined;
       case 'reasoning-delta':
-        if (part.delta.length > 0) yield response([{ text: part.delta, thought: true }]);
-        break;
+        return part.delta.length > 0 ? this.response([{ text: part.delta, thought: true }]) : undefined;
       case 'text-end': {
         const signature = thoughtSignature(part.providerMetadata);
-        if (signature.thoughtSignature) yield response([{ text: '', ...signature }]);
-        break;
+        return signature.thoughtSignature ? this.response([{ text: '', ...signature }]) : undefined;
       }
       case 'reasoning-end': {
         const signature = thoughtSignature(part.providerMetadata);
-        if (signature.thoughtSignature) yield response([{ text: '', thought: true, ...signature }]);
-        break;
+        return signature.thoughtSignature ? this.response([{ text: '', thought: true, ...signature }]) : undefined;
       }
       case 'tool-call-start':
-        toolCalls.set(part.id, { name: part.name, arguments: '' });
-        break;
+        this.toolCalls.set(part.id, { name: part.name, arguments: '' });
+        return undefined;
       case 'tool-call-delta': {
-        const call = toolCalls.get(part.id);
+        const call = this.toolCalls.get(part.id);
         if (call) call.arguments += part.delta;
-        break;
+        return undefined;
       }
       case 'tool-call-end': {
-        const call = toolCalls.get(part.id);
-        if (!call) break;
-        toolCalls.delete(part.id);
+        const call = this.toolCalls.get(part.id);
+        if (!call) return undefined;
+        this.toolCalls.delete(part.id);
         const functionCall = { name: call.name, args: parseArguments(call.arguments), id: part.id };
-        yield response([{ functionCall, ...thoughtSignature(part.providerMetadata) }]);
-        break;
+        return this.response([{ functionCall, ...thoughtSignature(part.providerMetadata) }]);
       }
       case 'finish':
-        yield response([{ text: '' }], { reason: mapFinishReason(part.finishReason), usage: part.usage });
-        return;
+        return this.response([{ text: '' }], { reason: mapFinishReason(part.finishReason), usage: part.usage });
       case 'error':
-        yield geminiErrorBody(toGatewayError(part.error));
-        return;
+        return geminiErrorBody(toGatewayError(part.error));
       default:
-        break;
+        return undefined;
     }
+  }
+
+  private response(content: GeminiPart[], finish?: { reason: string; usage: Usage }): GeminiStreamResponse {
+    const usageMetadata = finish ? encodeUsageMetadata(finish.usage) : this.promptUsage;
+    this.promptUsage = undefined;
+    return {
+      candidates: [{ content: { role: 'model', parts: content }, ...(finish ? { finishReason: finish.reason } : {}), index: 0 }],
+      ...(usageMetadata ? { usageMetadata } : {}),
+      ...this.identity,
+    };
   }
 }

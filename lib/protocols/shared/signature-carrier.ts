@@ -82,34 +82,43 @@ export function signatureFromThinking(value: string): string | undefined {
   return value.startsWith(GEMINI_THINKING_PREFIX) && value.length > GEMINI_THINKING_PREFIX.length ? value.slice(GEMINI_THINKING_PREFIX.length) : undefined;
 }
 
-/** A stream part; for a `tool-call-start`, also the metadata of its `tool-call-end` when that was already known. */
-export interface PartAhead {
-  part: StreamPart;
-  toolCallEnd?: ProviderMetadata;
-}
+/** Receives a part; for a `tool-call-start`, also the metadata of its `tool-call-end` when that was already known. */
+export type PartAheadSink = (part: StreamPart, toolCallEnd?: ProviderMetadata) => void;
 
 /**
  * Lets an encoder name a tool call by an id that depends on its end: a `tool-call-start` is held
  * until the part after its first argument delta. When that part is the call's `tool-call-end` (a
  * call sent whole, as Gemini sends every call), the start comes out with the end's metadata;
  * otherwise the held parts come out unchanged, one part late. Order and content never change.
+ * Every other part passes straight through. Held parts come out at the latest with the next part,
+ * so a stream's last part (`finish` or `error`) flushes them.
  */
-export async function* lookAheadToToolCallEnds(parts: AsyncIterable<StreamPart>): AsyncGenerator<PartAhead> {
-  let held: StreamPart[] = [];
-  for await (const part of parts) {
-    const start = held[0];
-    if (start?.type === 'tool-call-start') {
+export class ToolCallLookahead {
+  /** A `tool-call-start`, and its first delta once that came. */
+  private held: [Extract<StreamPart, { type: 'tool-call-start' }>, ...StreamPart[]] | undefined;
+
+  /** Pushes one part; `emit` is called for each part now ready, in order. */
+  push(part: StreamPart, emit: PartAheadSink): void {
+    const held = this.held;
+    if (held !== undefined) {
+      const start = held[0];
       if (part.type === 'tool-call-delta' && part.id === start.id && held.length === 1) {
         held.push(part);
-        continue;
+        return;
       }
+      this.held = undefined;
       const end = part.type === 'tool-call-end' && part.id === start.id ? part.providerMetadata : undefined;
-      yield { part: start, ...(end ? { toolCallEnd: end } : {}) };
-      for (const rest of held.slice(1)) yield { part: rest };
-      held = [];
+      emit(start, end);
+      for (let index = 1; index < held.length; index++) emit(held[index]!);
     }
-    if (part.type === 'tool-call-start') held = [part];
-    else yield { part };
+    if (part.type === 'tool-call-start') this.held = [part];
+    else emit(part);
   }
-  for (const rest of held) yield { part: rest };
+
+  /** Emits whatever is held (a stream that ends without a last part). */
+  flush(emit: PartAheadSink): void {
+    const held = this.held;
+    this.held = undefined;
+    for (const part of held ?? []) emit(part);
+  }
 }
