@@ -6,6 +6,7 @@ import { GatewayError } from '../../errors';
 import { upstreamMessage } from '../http/upstream-errors';
 import { decodeAnthropicUsage, type AnthropicContentBlock, type AnthropicMessageResponse, type AnthropicUsage } from './decode-response';
 import { mapAnthropicStopReason } from './map-finish-reason';
+import type { StreamEventDecoder } from '../http/sse';
 
 const log = createDebug('rosetta:provider');
 
@@ -68,7 +69,7 @@ export function streamErrorEvent(event: StreamEvent, data: string, upstream: str
   }
 }
 
-/** The start part of a block, or undefined for block types without a canonical twin (server tools and their results). */
+/** A block's open state, or undefined for block types without a canonical twin (server tools and their results). */
 function openBlock(block: AnthropicContentBlock, id: string): OpenBlock | undefined {
   switch (block.type) {
     case 'text':
@@ -84,14 +85,19 @@ function openBlock(block: AnthropicContentBlock, id: string): OpenBlock | undefi
   }
 }
 
-function startPart(open: OpenBlock, block: AnthropicContentBlock): StreamPart[] {
+/** Appends the start part of a block, with the text or thinking its `content_block_start` already carries. */
+function appendStart(open: OpenBlock, block: AnthropicContentBlock, out: StreamPart[]): void {
   switch (open.kind) {
     case 'text':
-      return [{ type: 'text-start', id: open.id }, ...(block.text ? [{ type: 'text-delta' as const, id: open.id, delta: block.text }] : [])];
+      out.push({ type: 'text-start', id: open.id });
+      if (block.text) out.push({ type: 'text-delta', id: open.id, delta: block.text });
+      return;
     case 'reasoning':
-      return [{ type: 'reasoning-start', id: open.id }, ...(block.thinking ? [{ type: 'reasoning-delta' as const, id: open.id, delta: block.thinking }] : [])];
+      out.push({ type: 'reasoning-start', id: open.id });
+      if (block.thinking) out.push({ type: 'reasoning-delta', id: open.id, delta: block.thinking });
+      return;
     case 'tool':
-      return [{ type: 'tool-call-start', id: open.id, name: block.name ?? '' }];
+      out.push({ type: 'tool-call-start', id: open.id, name: block.name ?? '' });
   }
 }
 
@@ -106,59 +112,65 @@ function endPart(open: OpenBlock): StreamPart {
   }
 }
 
-/** The canonical parts of one `content_block_delta` (a signature is kept for the block's end). */
-function deltaParts(open: OpenBlock, delta: NonNullable<StreamEvent['delta']>): StreamPart[] {
+/** Appends the canonical part of one `content_block_delta`, if any (a signature is kept for the block's end). */
+function appendDelta(open: OpenBlock, delta: NonNullable<StreamEvent['delta']>, out: StreamPart[]): void {
   switch (delta.type) {
     case 'text_delta':
-      return open.kind === 'text' && delta.text ? [{ type: 'text-delta', id: open.id, delta: delta.text }] : [];
+      if (open.kind === 'text' && delta.text) out.push({ type: 'text-delta', id: open.id, delta: delta.text });
+      return;
     case 'thinking_delta':
-      return open.kind === 'reasoning' && delta.thinking ? [{ type: 'reasoning-delta', id: open.id, delta: delta.thinking }] : [];
+      if (open.kind === 'reasoning' && delta.thinking) out.push({ type: 'reasoning-delta', id: open.id, delta: delta.thinking });
+      return;
     case 'signature_delta':
       if (open.kind === 'reasoning' && delta.signature) open.signature = (open.signature ?? '') + delta.signature;
-      return [];
+      return;
     case 'input_json_delta':
-      return open.kind === 'tool' && delta.partial_json ? [{ type: 'tool-call-delta', id: open.id, delta: delta.partial_json }] : [];
-    default:
-      return [];
+      if (open.kind === 'tool' && delta.partial_json) out.push({ type: 'tool-call-delta', id: open.id, delta: delta.partial_json });
+      return;
   }
 }
 
 /**
- * Decodes the upstream stream, dispatching on each event's `event:` name: `message_start` →
- * `response-start` (with the input usage), each content block → its start, deltas and end,
- * `message_delta` → stop reason and usage, `message_stop` → `finish`. `ping` and unknown events
- * are ignored. An `error` event, a malformed event or a stream that ends before `message_stop`
- * throws a GatewayError.
+ * Decodes the upstream stream, an event at a time, dispatching on each event's `event:` name (or
+ * its `type`): `message_start` → `response-start` (with the input usage), each content block → its
+ * start, deltas and end, `message_delta` → stop reason and usage, `message_stop` → the end of any
+ * block still open and `finish`, after which the decoder is done. `ping` and unknown events are
+ * ignored. An `error` event, a malformed event (or one before `message_start`) or a body that ends
+ * before `message_stop` throws a GatewayError.
  */
-export async function* decodeMessageStream(events: AsyncIterable<EventSourceMessage>, upstream: string): AsyncGenerator<StreamPart> {
-  let started = false;
-  let usage: AnthropicUsage = {};
-  let stopReason: string | null | undefined;
-  let stopSequence: string | null | undefined;
-  const open = new Map<number, OpenBlock>();
+export class MessageStreamDecoder implements StreamEventDecoder {
+  done = false;
+  private started = false;
+  private usage: AnthropicUsage = {};
+  private stopReason: string | null | undefined;
+  private stopSequence: string | null | undefined;
+  private readonly open = new Map<number, OpenBlock>();
 
-  for await (const event of events) {
+  constructor(private readonly upstream: string) {}
+
+  accept(event: EventSourceMessage, out: StreamPart[]): void {
+    const upstream = this.upstream;
     const data = parseEvent(event, upstream);
     const name = event.event ?? data.type;
     if (name === 'error') throw streamErrorEvent(data, event.data, upstream);
-    if (name === 'ping') continue;
-    if (!started && name !== 'message_start' && MESSAGE_EVENTS.has(name ?? '')) {
+    if (name === 'ping') return;
+    if (!this.started && name !== 'message_start' && MESSAGE_EVENTS.has(name ?? '')) {
       throw new GatewayError('upstream', `The upstream ${upstream} stream did not begin with message_start.`, { code: 'upstream_malformed' });
     }
     switch (name) {
       case 'message_start': {
-        if (started) break;
-        started = true;
-        usage = mergeUsage(usage, data.message?.usage);
-        const { inputTokens, cacheReadTokens, cacheWriteTokens } = decodeAnthropicUsage(usage);
-        yield {
+        if (this.started) return;
+        this.started = true;
+        this.usage = mergeUsage(this.usage, data.message?.usage);
+        const { inputTokens, cacheReadTokens, cacheWriteTokens } = decodeAnthropicUsage(this.usage);
+        out.push({
           type: 'response-start',
           id: data.message?.id ?? '',
           model: data.message?.model ?? '',
           created: Math.floor(Date.now() / 1000),
           usage: { inputTokens, ...(cacheReadTokens ? { cacheReadTokens } : {}), ...(cacheWriteTokens ? { cacheWriteTokens } : {}) },
-        };
-        break;
+        });
+        return;
       }
       case 'content_block_start': {
         const index = data.index ?? 0;
@@ -166,41 +178,45 @@ export async function* decodeMessageStream(events: AsyncIterable<EventSourceMess
         const opened = openBlock(block, String(index));
         if (!opened) {
           log('upstream %s: a %s block has no canonical part; dropped', upstream, block.type);
-          break;
+          return;
         }
-        open.set(index, opened);
-        yield* startPart(opened, block);
-        break;
+        this.open.set(index, opened);
+        appendStart(opened, block, out);
+        return;
       }
       case 'content_block_delta': {
-        const block = open.get(data.index ?? 0);
-        if (block && data.delta) yield* deltaParts(block, data.delta);
-        break;
+        const block = this.open.get(data.index ?? 0);
+        if (block && data.delta) appendDelta(block, data.delta, out);
+        return;
       }
       case 'content_block_stop': {
         const index = data.index ?? 0;
-        const block = open.get(index);
-        if (!block) break;
-        open.delete(index);
-        yield endPart(block);
-        break;
+        const block = this.open.get(index);
+        if (!block) return;
+        this.open.delete(index);
+        out.push(endPart(block));
+        return;
       }
       case 'message_delta':
-        if (data.delta?.stop_reason !== undefined) stopReason = data.delta.stop_reason;
-        if (data.delta?.stop_sequence !== undefined) stopSequence = data.delta.stop_sequence;
-        usage = mergeUsage(usage, data.usage);
-        break;
+        if (data.delta?.stop_reason !== undefined) this.stopReason = data.delta.stop_reason;
+        if (data.delta?.stop_sequence !== undefined) this.stopSequence = data.delta.stop_sequence;
+        this.usage = mergeUsage(this.usage, data.usage);
+        return;
       case 'message_stop': {
-        for (const block of open.values()) yield endPart(block);
-        open.clear();
-        const finishReason: FinishReason = mapAnthropicStopReason(stopReason, stopSequence);
-        const final: Usage = decodeAnthropicUsage(usage);
-        yield { type: 'finish', usage: final, finishReason };
+        for (const block of this.open.values()) out.push(endPart(block));
+        this.open.clear();
+        const finishReason: FinishReason = mapAnthropicStopReason(this.stopReason, this.stopSequence);
+        const final: Usage = decodeAnthropicUsage(this.usage);
+        out.push({ type: 'finish', usage: final, finishReason });
+        this.done = true;
         return;
       }
       default:
         log('upstream %s: stream event %s ignored', upstream, name);
     }
   }
-  throw new GatewayError('upstream', `The upstream ${upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
+
+  end(): void {
+    throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
+  }
 }

@@ -2,12 +2,12 @@
 import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
-import { readServerSentEvents } from '../http/sse';
+import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeMessageResponse, type AnthropicMessageResponse } from './decode-response';
-import { decodeMessageStream } from './decode-stream';
+import { MessageStreamDecoder } from './decode-stream';
 import { supportsAdaptiveThinking } from './adaptive-thinking';
 import { anthropicBetaHeader, anthropicBetaQuery, encodeMessagesRequest, type EncodeMessagesOptions } from './encode-request';
 
@@ -100,21 +100,19 @@ export class AnthropicProvider implements Provider {
     return decodeMessageResponse(response, context.upstreamModel);
   }
 
-  async *stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
-    const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
-    const query = anthropicBetaQuery(request);
-    const response = await this.client.request({
-      path: '/v1/messages',
-      ...(query ? { query } : {}),
-      body,
-      signal: context.signal,
-      headers: this.requestHeaders(request, context, 'text/event-stream'),
-    });
-    try {
-      yield* decodeMessageStream(readServerSentEvents(response.body, this.name, context.signal), this.name);
-    } finally {
-      if (!response.body.destroyed) response.body.destroy();
-    }
+  stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart> {
+    const open = () => {
+      const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
+      const query = anthropicBetaQuery(request);
+      return this.client.request({
+        path: '/v1/messages',
+        ...(query ? { query } : {}),
+        body,
+        signal: context.signal,
+        headers: this.requestHeaders(request, context, 'text/event-stream'),
+      });
+    };
+    return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, context.signal);
   }
 
   close(): Promise<void> {

@@ -6,6 +6,7 @@ import { callIdMinter, decodeFunctionCall, decodeGeminiUsage, geminiMetadata } f
 import { logProvider } from './log';
 import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason';
 import { streamEventError } from './upstream-error';
+import type { StreamEventDecoder } from '../http/sse';
 import type { GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from './wire-types';
 
 type BlockKind = 'text' | 'reasoning';
@@ -32,100 +33,112 @@ function parseEvent(data: string, upstream: string): GenerateContentResponse {
 }
 
 /**
- * Decodes the stream. Text and thought parts become text and reasoning blocks, opened and closed
- * as the kind changes; a `thoughtSignature` rides on the end of the block its part belongs to (a
- * second signature starts a new block, so none is lost). Each `functionCall` is a whole tool call:
- * start, one delta with the JSON arguments, end (with its signature). The first event's usage gives
- * the prompt count (and cache reads) on `response-start`; `finish` carries the last usage (or `estimate` if none came)
- * and the finish reason decided at the end. An `error` event throws its status's GatewayError; a
- * stream that ends without a finishReason throws a 502.
+ * Decodes the stream, an event at a time. Text and thought parts become text and reasoning blocks,
+ * opened and closed as the kind changes; a `thoughtSignature` rides on the end of the block its
+ * part belongs to (a second signature starts a new block, so none is lost). Each `functionCall` is
+ * a whole tool call: start, one delta with the JSON arguments, end (with its signature). The first
+ * event's usage gives the prompt count (and cache reads) on `response-start`. Gemini has no
+ * terminal event, so the decoder is never `done`: when the body ends, `end` closes the open block
+ * and appends `finish`, with the last usage (or `estimate` if none came) and the finish reason (the
+ * last finishReason, else a blocked prompt's). An `error` event throws its status's GatewayError; a
+ * body that ends without either throws a 502.
  */
-export async function* decodeGenerateContentStream(
-  events: AsyncIterable<EventSourceMessage>,
-  upstream: string,
-  fallbackModel: string,
-  estimate: (produced: string) => Usage,
-): AsyncGenerator<StreamPart> {
-  let started = false;
-  let open: OpenBlock | undefined;
-  let blockCount = 0;
-  let finish: FinishReason | undefined;
-  let finishRaw: string | undefined;
-  let blockReason: string | undefined;
-  let usage: Usage | undefined;
-  let sawToolCalls = false;
-  let produced = '';
-  let mintId: () => string = callIdMinter(undefined);
+export class GenerateContentStreamDecoder implements StreamEventDecoder {
+  readonly done: boolean = false;
+  private started = false;
+  private open: OpenBlock | undefined;
+  private blockCount = 0;
+  private finishRaw: string | undefined;
+  private blockReason: string | undefined;
+  private usage: Usage | undefined;
+  private sawToolCalls = false;
+  private produced = '';
+  private mintId: () => string = callIdMinter(undefined);
 
-  function* close(): Generator<StreamPart> {
-    if (!open) return;
-    const metadata = geminiMetadata(open.signature);
-    yield open.kind === 'text' ? { type: 'text-end', id: open.id, ...metadata } : { type: 'reasoning-end', id: open.id, ...metadata };
-    open = undefined;
+  constructor(
+    private readonly upstream: string,
+    private readonly fallbackModel: string,
+    private readonly estimate: (produced: string) => Usage,
+  ) {}
+
+  accept(event: EventSourceMessage, out: StreamPart[]): void {
+    if (event.data.trim().length === 0) return;
+    const chunk = parseEvent(event.data, this.upstream);
+    if (chunk.error !== undefined && chunk.error !== null) throw streamEventError(chunk.error, event.data, this.upstream);
+    if (!this.started) {
+      this.started = true;
+      this.mintId = callIdMinter(chunk.responseId);
+      out.push({
+        type: 'response-start',
+        id: chunk.responseId ?? '',
+        model: chunk.modelVersion ?? this.fallbackModel,
+        created: Math.floor(Date.now() / 1000),
+        ...promptUsage(chunk.usageMetadata),
+      });
+    }
+    if (chunk.usageMetadata) this.usage = decodeGeminiUsage(chunk.usageMetadata);
+    const candidate = chunk.candidates?.find((entry) => (entry.index ?? 0) === 0);
+    if (!candidate) {
+      if (chunk.promptFeedback?.blockReason) this.blockReason = chunk.promptFeedback.blockReason;
+      return;
+    }
+    const parts = candidate.content?.parts;
+    if (parts) for (let index = 0; index < parts.length; index++) this.part(parts[index]!, out);
+    if (candidate.finishReason) {
+      this.finishRaw = candidate.finishReason;
+      this.close(out);
+    }
   }
 
-  function* textPart(kind: BlockKind, text: string, signature: string | undefined): Generator<StreamPart> {
+  end(out: StreamPart[]): void {
+    let finish: FinishReason | undefined;
+    if (this.finishRaw !== undefined) finish = mapGeminiFinishReason(this.finishRaw, this.sawToolCalls);
+    else if (this.blockReason !== undefined) finish = blockedPromptFinish(this.blockReason);
+    if (!finish) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
+    this.close(out);
+    out.push({ type: 'finish', usage: this.usage ?? this.estimate(this.produced), finishReason: finish });
+  }
+
+  /** Appends the end of the open block, if any, with its signature. */
+  private close(out: StreamPart[]): void {
+    const open = this.open;
+    if (!open) return;
+    this.open = undefined;
+    const metadata = geminiMetadata(open.signature);
+    out.push(open.kind === 'text' ? { type: 'text-end', id: open.id, ...metadata } : { type: 'reasoning-end', id: open.id, ...metadata });
+  }
+
+  private textPart(kind: BlockKind, text: string, signature: string | undefined, out: StreamPart[]): void {
     if (text.length === 0 && !signature) return;
-    if (open && (open.kind !== kind || (open.signature && signature))) yield* close();
+    if (this.open && (this.open.kind !== kind || (this.open.signature && signature))) this.close(out);
+    let open = this.open;
     if (!open) {
-      open = { kind, id: `${blockCount++}` };
-      yield kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id };
+      open = { kind, id: `${this.blockCount++}` };
+      this.open = open;
+      out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
     }
     if (text.length > 0) {
-      produced += text;
-      yield kind === 'text' ? { type: 'text-delta', id: open.id, delta: text } : { type: 'reasoning-delta', id: open.id, delta: text };
+      this.produced += text;
+      out.push(kind === 'text' ? { type: 'text-delta', id: open.id, delta: text } : { type: 'reasoning-delta', id: open.id, delta: text });
     }
     if (signature) open.signature = signature;
   }
 
-  function* part(raw: GeminiPart): Generator<StreamPart> {
+  private part(raw: GeminiPart, out: StreamPart[]): void {
     if (raw.functionCall) {
-      yield* close();
-      const call = decodeFunctionCall(raw.functionCall, raw.thoughtSignature, mintId);
-      sawToolCalls = true;
-      produced += call.name + call.arguments;
-      yield { type: 'tool-call-start', id: call.id, name: call.name };
-      yield { type: 'tool-call-delta', id: call.id, delta: call.arguments };
-      yield { type: 'tool-call-end', id: call.id, ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}) };
+      this.close(out);
+      const call = decodeFunctionCall(raw.functionCall, raw.thoughtSignature, this.mintId);
+      this.sawToolCalls = true;
+      this.produced += call.name + call.arguments;
+      out.push({ type: 'tool-call-start', id: call.id, name: call.name });
+      out.push({ type: 'tool-call-delta', id: call.id, delta: call.arguments });
+      out.push({ type: 'tool-call-end', id: call.id, ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}) });
     } else if (typeof raw.text === 'string') {
-      yield* textPart(raw.thought === true ? 'reasoning' : 'text', raw.text, raw.thoughtSignature);
+      this.textPart(raw.thought === true ? 'reasoning' : 'text', raw.text, raw.thoughtSignature, out);
     } else if (raw.thoughtSignature && Object.keys(raw).length === 1) {
-      yield* textPart(open?.kind ?? 'text', '', raw.thoughtSignature);
+      this.textPart(this.open?.kind ?? 'text', '', raw.thoughtSignature, out);
     } else {
       logProvider('gemini: dropped a streamed part with %s (no canonical stream equivalent)', Object.keys(raw).join(', ') || 'no fields');
     }
   }
-
-  for await (const event of events) {
-    if (event.data.trim().length === 0) continue;
-    const chunk = parseEvent(event.data, upstream);
-    if (chunk.error !== undefined && chunk.error !== null) throw streamEventError(chunk.error, event.data, upstream);
-    if (!started) {
-      started = true;
-      mintId = callIdMinter(chunk.responseId);
-      yield {
-        type: 'response-start',
-        id: chunk.responseId ?? '',
-        model: chunk.modelVersion ?? fallbackModel,
-        created: Math.floor(Date.now() / 1000),
-        ...promptUsage(chunk.usageMetadata),
-      };
-    }
-    if (chunk.usageMetadata) usage = decodeGeminiUsage(chunk.usageMetadata);
-    const candidate = chunk.candidates?.find((entry) => (entry.index ?? 0) === 0);
-    if (!candidate) {
-      if (chunk.promptFeedback?.blockReason) blockReason = chunk.promptFeedback.blockReason;
-      continue;
-    }
-    for (const raw of candidate.content?.parts ?? []) yield* part(raw);
-    if (candidate.finishReason) {
-      finishRaw = candidate.finishReason;
-      yield* close();
-    }
-  }
-  if (finishRaw !== undefined) finish = mapGeminiFinishReason(finishRaw, sawToolCalls);
-  else if (blockReason !== undefined) finish = blockedPromptFinish(blockReason);
-  if (!finish) throw new GatewayError('upstream', `The upstream ${upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
-  yield* close();
-  yield { type: 'finish', usage: usage ?? estimate(produced), finishReason: finish };
 }

@@ -4,12 +4,12 @@ import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../http/fetch-media';
 import { countRequestTokens, countTextTokens } from '../../tokenizer';
-import { readServerSentEvents } from '../http/sse';
+import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient, UpstreamResponse } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeGenerateContentResponse } from './decode-response';
-import { decodeGenerateContentStream } from './decode-stream';
+import { GenerateContentStreamDecoder } from './decode-stream';
 import { inlineRequestImageUrls } from './encode-contents';
 import { encodeGenerateContentRequest } from './encode-request';
 import { modelPath } from './model-path';
@@ -80,27 +80,23 @@ export class GeminiProvider implements Provider {
     return decodeGenerateContentResponse(response, context.upstreamModel, this.name);
   }
 
-  async *stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
-    const body = encodeGenerateContentRequest(await this.withInlineImages(request, context.signal), context.upstreamModel);
-    let response: UpstreamResponse;
-    try {
-      response = await this.client.request({
-        path: modelPath(context.upstreamModel, 'streamGenerateContent'),
-        query: { alt: 'sse' },
-        body,
-        signal: context.signal,
-        headers: { accept: 'text/event-stream' },
-      });
-    } catch (error) {
-      throw remapCredentialFailure(error, this.name);
-    }
-    const events = readServerSentEvents(response.body, this.name, context.signal);
+  stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart> {
+    const open = async (): Promise<UpstreamResponse> => {
+      const body = encodeGenerateContentRequest(await this.withInlineImages(request, context.signal), context.upstreamModel);
+      try {
+        return await this.client.request({
+          path: modelPath(context.upstreamModel, 'streamGenerateContent'),
+          query: { alt: 'sse' },
+          body,
+          signal: context.signal,
+          headers: { accept: 'text/event-stream' },
+        });
+      } catch (error) {
+        throw remapCredentialFailure(error, this.name);
+      }
+    };
     const estimate = (produced: string) => ({ inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) });
-    try {
-      yield* decodeGenerateContentStream(events, this.name, context.upstreamModel, estimate);
-    } finally {
-      if (!response.body.destroyed) response.body.destroy();
-    }
+    return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel, estimate), this.name, context.signal);
   }
 
   async close(): Promise<void> {

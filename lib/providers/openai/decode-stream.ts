@@ -7,6 +7,7 @@ import { decodeOpenAIUsage, reasoningText, type OpenAIUsage } from './decode-res
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { chatStreamError } from './stream-error';
 import { ToolCallStream, type ToolCallDelta } from './tool-call-stream';
+import type { StreamEventDecoder } from '../http/sse';
 
 const log = createDebug('rosetta:provider');
 
@@ -48,94 +49,111 @@ function producedBy(part: StreamPart): string {
 }
 
 /**
- * Decodes the upstream stream. Text, a refusal (as text, finishing as content-filter when it is
- * the whole answer, as non-streamed), reasoning (`reasoning_content` or `reasoning`, the common
- * extensions) and tool calls (see {@link ToolCallStream}) become blocks; the finish part waits for
- * the usage chunk that follows `finish_reason`. Upstream usage missing (a server ignoring
- * `include_usage`) → `estimate`. `[DONE]` without a `finish_reason` finishes as well (some servers
- * omit it). An `error` chunk throws the GatewayError it stands for (see {@link chatStreamError});
- * a stream cut before `finish_reason` and `[DONE]` throws a 502.
+ * Decodes the upstream stream, an event at a time. Text, a refusal (as text, finishing as
+ * content-filter when it is the whole answer, as non-streamed), reasoning (`reasoning_content` or
+ * `reasoning`, the common extensions) and tool calls (see {@link ToolCallStream}) become blocks; the
+ * finish part waits for the usage chunk that follows `finish_reason`, until `[DONE]`. Upstream usage
+ * missing (a server ignoring `include_usage`) → `estimate`. A body that ends without `[DONE]` after
+ * a `finish_reason` finishes as well, and so does `[DONE]` without a `finish_reason` (some servers
+ * omit one or the other). An `error` chunk throws the GatewayError it stands for (see
+ * {@link chatStreamError}); a stream cut before `finish_reason` and `[DONE]` throws a 502.
  */
-export async function* decodeChatStream(events: AsyncIterable<EventSourceMessage>, upstream: string, estimate: (produced: string) => Usage): AsyncGenerator<StreamPart> {
-  let started = false;
-  let open: TextBlock | undefined;
-  let blockCount = 0;
-  let finishRaw: string | null | undefined;
-  let done = false;
-  let refused = false;
-  let answered = false;
-  let usage: Usage | undefined;
-  let produced = '';
-  const tools = new ToolCallStream();
+export class ChatStreamDecoder implements StreamEventDecoder {
+  done = false;
+  private started = false;
+  private open: TextBlock | undefined;
+  private blockCount = 0;
+  private finishRaw: string | null | undefined;
+  private refused = false;
+  private answered = false;
+  private usage: Usage | undefined;
+  private produced = '';
+  private readonly tools = new ToolCallStream();
+  private readonly closeText = (): Generator<StreamPart> => this.closeTextBlock();
 
-  function* closeText(): Generator<StreamPart> {
-    if (!open) return;
-    yield open.kind === 'text' ? { type: 'text-end', id: open.id } : { type: 'reasoning-end', id: open.id };
-    open = undefined;
+  constructor(
+    private readonly upstream: string,
+    private readonly estimate: (produced: string) => Usage,
+  ) {}
+
+  accept(event: EventSourceMessage, out: StreamPart[]): void {
+    if (event.data === '[DONE]') {
+      if (this.finishRaw === undefined) log('upstream %s: [DONE] without a finish_reason; finished as it stands', this.upstream);
+      this.finish(out);
+      return;
+    }
+    const chunk = parseChunk(event, this.upstream);
+    if ((chunk.error !== undefined && chunk.error !== null) || event.event === 'error') throw chatStreamError(chunk.error ?? chunk, event.data, this.upstream);
+    if (!this.started) {
+      this.started = true;
+      out.push({ type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? '', created: chunk.created ?? Math.floor(Date.now() / 1000) });
+    }
+    if (chunk.usage) this.usage = decodeOpenAIUsage(chunk.usage);
+    const choices = chunk.choices;
+    if (!choices) return;
+    const choice = choices.length === 1 && (choices[0]!.index ?? 0) === 0 ? choices[0] : choices.find((candidate) => (candidate.index ?? 0) === 0);
+    if (choice) this.decodeChoice(choice, out);
   }
 
-  function* openText(kind: TextBlock['kind']): Generator<StreamPart> {
-    if (open?.kind === kind) return;
-    yield* closeText();
-    yield* tools.end();
-    open = { kind, id: `${blockCount++}` };
-    yield kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id };
+  end(out: StreamPart[]): void {
+    if (this.finishRaw === undefined) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
+    this.finish(out);
   }
 
-  function* decodeChunk(chunk: Chunk): Generator<StreamPart> {
-    if (chunk.usage) usage = decodeOpenAIUsage(chunk.usage);
-    const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);
-    if (!choice) return;
+  private finish(out: StreamPart[]): void {
+    if (!this.started) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it started.`, { code: 'upstream_stream_cut' });
+    for (const part of this.closeTextBlock()) out.push(part);
+    for (const part of this.tools.finish()) this.push(part, out);
+    const tools = this.tools.sawCalls;
+    const finishReason = this.refused && !this.answered && !tools ? { unified: 'content-filter' as const, raw: 'refusal' } : mapOpenAIFinishReason(this.finishRaw, tools);
+    out.push({ type: 'finish', usage: this.usage ?? this.estimate(this.produced), finishReason });
+    this.done = true;
+  }
+
+  private decodeChoice(choice: NonNullable<Chunk['choices']>[number], out: StreamPart[]): void {
     const delta = choice.delta ?? {};
     const reasoning = reasoningText(delta);
-    if (reasoning) {
-      yield* openText('reasoning');
-      yield { type: 'reasoning-delta', id: open!.id, delta: reasoning };
-    }
+    if (reasoning) this.textDelta('reasoning', reasoning, out);
     if (typeof delta.content === 'string' && delta.content.length > 0) {
-      answered = true;
-      yield* openText('text');
-      yield { type: 'text-delta', id: open!.id, delta: delta.content };
+      this.answered = true;
+      this.textDelta('text', delta.content, out);
     }
     if (typeof delta.refusal === 'string' && delta.refusal.length > 0) {
-      refused = true;
-      yield* openText('text');
-      yield { type: 'text-delta', id: open!.id, delta: delta.refusal };
+      this.refused = true;
+      this.textDelta('text', delta.refusal, out);
     }
-    for (const [position, call] of (delta.tool_calls ?? []).entries()) yield* tools.accept(call, position, closeText);
+    const calls = delta.tool_calls;
+    if (calls) for (let position = 0; position < calls.length; position++) for (const part of this.tools.accept(calls[position]!, position, this.closeText)) this.push(part, out);
     if (choice.finish_reason) {
-      finishRaw = choice.finish_reason;
-      yield* closeText();
-      yield* tools.finish();
+      this.finishRaw = choice.finish_reason;
+      for (const part of this.closeTextBlock()) out.push(part);
+      for (const part of this.tools.finish()) this.push(part, out);
     }
   }
 
-  for await (const event of events) {
-    if (event.data === '[DONE]') {
-      done = true;
-      break;
+  private textDelta(kind: TextBlock['kind'], text: string, out: StreamPart[]): void {
+    let open = this.open;
+    if (open?.kind !== kind) {
+      for (const part of this.closeTextBlock()) out.push(part);
+      for (const part of this.tools.end()) out.push(part);
+      open = { kind, id: `${this.blockCount++}` };
+      this.open = open;
+      out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
     }
-    const chunk = parseChunk(event, upstream);
-    if ((chunk.error !== undefined && chunk.error !== null) || event.event === 'error') throw chatStreamError(chunk.error ?? chunk, event.data, upstream);
-    if (!started) {
-      started = true;
-      yield { type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? '', created: chunk.created ?? Math.floor(Date.now() / 1000) };
-    }
-    for (const part of decodeChunk(chunk)) {
-      produced += producedBy(part);
-      yield part;
-    }
+    this.produced += text;
+    out.push(kind === 'text' ? { type: 'text-delta', id: open.id, delta: text } : { type: 'reasoning-delta', id: open.id, delta: text });
   }
-  if (finishRaw === undefined) {
-    if (!done) throw new GatewayError('upstream', `The upstream ${upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
-    log('upstream %s: [DONE] without a finish_reason; finished as it stands', upstream);
+
+  /** Appends a part, counting what it adds to the output. */
+  private push(part: StreamPart, out: StreamPart[]): void {
+    this.produced += producedBy(part);
+    out.push(part);
   }
-  if (!started) throw new GatewayError('upstream', `The upstream ${upstream} stream ended before it started.`, { code: 'upstream_stream_cut' });
-  yield* closeText();
-  for (const part of tools.finish()) {
-    produced += producedBy(part);
-    yield part;
+
+  private *closeTextBlock(): Generator<StreamPart> {
+    const open = this.open;
+    if (!open) return;
+    this.open = undefined;
+    yield open.kind === 'text' ? { type: 'text-end', id: open.id } : { type: 'reasoning-end', id: open.id };
   }
-  const finishReason = refused && !answered && !tools.sawCalls ? { unified: 'content-filter' as const, raw: 'refusal' } : mapOpenAIFinishReason(finishRaw, tools.sawCalls);
-  yield { type: 'finish', usage: usage ?? estimate(produced), finishReason };
 }

@@ -3,12 +3,12 @@ import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, St
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { countRequestTokens, countTextTokens } from '../../tokenizer';
-import { readServerSentEvents } from '../http/sse';
+import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
-import { decodeChatStream } from './decode-stream';
+import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { decodeImageResponse, encodeImageRequest } from './images';
 
@@ -77,16 +77,13 @@ export class OpenAIProvider implements Provider {
     return decodeChatResponse(response, context.upstreamModel);
   }
 
-  async *stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
-    const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
-    const response = await this.client.request({ path: '/chat/completions', body, signal: context.signal, headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } });
-    const events = readServerSentEvents(response.body, this.name, context.signal);
+  stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart> {
+    const open = () => {
+      const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
+      return this.client.request({ path: '/chat/completions', body, signal: context.signal, headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } });
+    };
     const estimate = (produced: string) => ({ inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) });
-    try {
-      yield* decodeChatStream(events, this.name, estimate);
-    } finally {
-      if (!response.body.destroyed) response.body.destroy();
-    }
+    return decodeEventStream(open, new ChatStreamDecoder(this.name, estimate), this.name, context.signal);
   }
 
   async generateImage(request: ImageRequest, context: ProviderCallContext): Promise<ImageResponse> {

@@ -1,0 +1,117 @@
+/** The streaming hot path: writes coalesced per tick, and upstream connections kept after a stream's end. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { OpenAIProvider } from '../lib';
+import type { StreamPart } from '../lib/canonical';
+import { CoalescingWriter } from '../lib/http/send';
+
+/** A stand-in for a ServerResponse that records what reaches it. */
+function recordingResponse() {
+  const calls: Array<['write' | 'end', string]> = [];
+  const response = {
+    destroyed: false,
+    writableNeedDrain: false,
+    write(text: string) {
+      calls.push(['write', text]);
+      return true;
+    },
+    end(text: string) {
+      calls.push(['end', text]);
+    },
+  };
+  return { response, calls, writer: new CoalescingWriter(response as unknown as ServerResponse) };
+}
+
+const tick = () => new Promise<void>((resolve) => process.nextTick(resolve));
+
+describe('CoalescingWriter', () => {
+  it('writes everything queued in one tick as one chunk, at the end of the tick', async () => {
+    const { writer, calls } = recordingResponse();
+    writer.write('a');
+    writer.write('b');
+    await Promise.resolve();
+    writer.write('c');
+    expect(calls).toEqual([]);
+    await tick();
+    expect(calls).toEqual([['write', 'abc']]);
+    writer.write('d');
+    await tick();
+    expect(calls).toEqual([['write', 'abc'], ['write', 'd']]);
+  });
+
+  it('writes at once when a tick queues 16 KiB, so a provider that never waits cannot queue its whole stream', () => {
+    const { writer, calls } = recordingResponse();
+    writer.write('x'.repeat(10_000));
+    expect(calls).toEqual([]);
+    writer.write('y'.repeat(10_000));
+    expect(calls.map(([method, text]) => [method, text.length])).toEqual([['write', 20_000]]);
+  });
+
+  it('ends with what is still queued, and reports the client’s backpressure', () => {
+    const { writer, calls, response } = recordingResponse();
+    expect(writer.write('last')).toBe(true);
+    response.writableNeedDrain = true;
+    expect(writer.write(' words')).toBe(false);
+    writer.end();
+    expect(calls).toEqual([['end', 'last words']]);
+  });
+
+  it('writes nothing to a destroyed response', async () => {
+    const { writer, calls, response } = recordingResponse();
+    writer.write('gone');
+    response.destroyed = true;
+    await tick();
+    writer.end();
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('an upstream stream that ends after [DONE]', () => {
+  /** An OpenAI-compatible upstream that streams a short answer, then ends the body 30 ms after `[DONE]`. */
+  async function lingeringUpstream() {
+    const state = { connections: 0, cutOff: 0 };
+    const server = http.createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.on('close', () => {
+          if (!response.writableFinished) state.cutOff++;
+        });
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' };
+        const event = (body: unknown) => response.write(`data: ${JSON.stringify(body)}\n\n`);
+        event({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: 'hi' }, finish_reason: null }] });
+        event({ ...head, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+        event({ ...head, choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } });
+        response.write('data: [DONE]\n\n');
+        setTimeout(() => response.end(), 30);
+      });
+    });
+    server.on('connection', () => state.connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { state, url: `http://127.0.0.1:${port}/v1`, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  }
+
+  it('is read to its end, not torn down: its connection is reused by the next call', async () => {
+    const upstream = await lingeringUpstream();
+    const provider = new OpenAIProvider({ baseUrl: upstream.url, apiKey: 'sk-upstream' });
+    try {
+      for (let call = 0; call < 3; call++) {
+        const parts: StreamPart[] = [];
+        // As the gateway does: stop at `finish` (the iterator's return() runs at once).
+        for await (const part of provider.stream({ model: 'm', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }, { upstreamModel: 'm', signal: new AbortController().signal, requestId: `req_${call}` })) {
+          parts.push(part);
+          if (part.type === 'finish') break;
+        }
+        expect(parts.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 3, outputTokens: 1 } });
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      }
+      expect(upstream.state.cutOff).toBe(0);
+      expect(upstream.state.connections).toBe(1);
+    } finally {
+      await provider.close();
+      await upstream.close();
+    }
+  });
+});
