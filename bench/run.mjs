@@ -329,6 +329,9 @@ async function main() {
       seconds,
       rssAtStart: startedHold.stats.rss,
       heapAtStart: startedHold.stats.heapUsed,
+      // The breakdown (heap used / committed, external, array buffers) at the start and the end of the hold.
+      memoryAtStart: startedHold.stats,
+      memoryAtEnd: stopped.stats,
       rssPeak: stopped.rssPeak,
       upstreamStreams: mock.slowActive,
       eventLoopDelay: stopped.eventLoopDelay,

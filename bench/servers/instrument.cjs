@@ -50,6 +50,9 @@ function serve(server, options) {
       pid: process.pid,
       rss: memory.rss,
       heapUsed: memory.heapUsed,
+      heapTotal: memory.heapTotal,
+      external: memory.external,
+      arrayBuffers: memory.arrayBuffers,
       cpuMicros: cpu.user + cpu.system,
       ...(options.extraStats ? options.extraStats() : {}),
     };

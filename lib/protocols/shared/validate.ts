@@ -2,7 +2,8 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { GatewayError } from '../../errors';
 
-const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
+// inlineRefs off: a `$ref`'d subschema is one function however often it is used, not a copy per use.
+const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, inlineRefs: false });
 
 /** `/messages/0/content` → `messages[0].content`. */
 export function fieldPath(pointer: string): string {
