@@ -3,6 +3,8 @@ import http from 'node:http';
 import request from 'supertest';
 import { GatewayConfigError, MemoryKeyStore, MemoryQuotaStore, type Gateway, type GenerateRequest, type ModelConfig } from '../lib';
 import { AnthropicProvider } from '../lib/providers/anthropic';
+import { MessageStreamDecoder } from '../lib/providers/anthropic/decode-stream';
+import type { StreamPart } from '../lib/canonical';
 import { encodeMessagesRequest } from '../lib/providers/anthropic/encode-request';
 import { buildApp, listen, type Json, type RunningServer } from './helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';
@@ -510,5 +512,39 @@ describe('AnthropicProvider on its own', () => {
     expect(() => encodeMessagesRequest(bare({
       messages: [{ role: 'user', content: [{ type: 'file', source: { kind: 'base64', mediaType: 'application/zip', data: 'UEsD' } }] }],
     }), 'up', { stream: false, defaultMaxTokens: 10 })).toThrow(expect.objectContaining({ kind: 'invalid_request', param: 'messages[0].content[0]' }));
+  });
+});
+
+describe('MessageStreamDecoder without usage figures (an Anthropic-compatible server that sends none)', () => {
+  const event = (name: string, data: Record<string, unknown>) => ({ event: name, data: JSON.stringify({ type: name, ...data }), id: undefined });
+
+  it('leaves the input count to the gateway and estimates the output from what was produced, instead of charging zero', () => {
+    const estimate = jest.fn((produced: string) => ({ inputTokens: 12, outputTokens: produced.length }));
+    const decoder = new MessageStreamDecoder('compat', estimate);
+    const out: StreamPart[] = [];
+    decoder.accept(event('message_start', { message: { id: 'msg_1', model: 'm', content: [] } }), out);
+    decoder.accept(event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }), out);
+    decoder.accept(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hello' } }), out);
+    decoder.accept(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ' there' } }), out);
+    decoder.accept(event('content_block_stop', { index: 0 }), out);
+    decoder.accept(event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null } }), out);
+    decoder.accept(event('message_stop', {}), out);
+    expect(out[0]).toMatchObject({ type: 'response-start', usage: {} });
+    expect((out[0] as { usage?: { inputTokens?: number } }).usage?.inputTokens).toBeUndefined();
+    expect(estimate).toHaveBeenCalledWith('Hello there');
+    expect(out.at(-1)).toEqual({ type: 'finish', usage: { inputTokens: 12, outputTokens: 11 }, finishReason: { unified: 'stop', raw: 'end_turn' } });
+    expect(decoder.done).toBe(true);
+  });
+
+  it('keeps the reported figures when they came', () => {
+    const estimate = jest.fn(() => ({ inputTokens: 1, outputTokens: 1 }));
+    const decoder = new MessageStreamDecoder('anthropic', estimate);
+    const out: StreamPart[] = [];
+    decoder.accept(event('message_start', { message: { id: 'msg_1', model: 'm', content: [], usage: { input_tokens: 30, output_tokens: 1 } } }), out);
+    decoder.accept(event('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } }), out);
+    decoder.accept(event('message_stop', {}), out);
+    expect(out[0]).toMatchObject({ type: 'response-start', usage: { inputTokens: 30 } });
+    expect(out.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 30, outputTokens: 7 } });
+    expect(estimate).not.toHaveBeenCalled();
   });
 });

@@ -5,6 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { OpenAIProvider } from '../lib';
 import type { StreamPart } from '../lib/canonical';
 import { CoalescingWriter } from '../lib/http/send';
+import { ProducedText } from '../lib/tokenizer';
 
 /** A stand-in for a ServerResponse that records what reaches it. */
 function recordingResponse() {
@@ -113,5 +114,20 @@ describe('an upstream stream that ends after [DONE]', () => {
       await provider.close();
       await upstream.close();
     }
+  });
+});
+
+describe('ProducedText', () => {
+  it('gives back everything added, in order, across its periodic joins', () => {
+    const produced = new ProducedText();
+    let expected = '';
+    for (let index = 0; index < 1000; index++) {
+      const piece = index % 7 === 0 ? '' : `w${index} `;
+      produced.add(piece);
+      expected += piece;
+      if (index === 300) expect(produced.text()).toBe(expected);
+    }
+    expect(produced.text()).toBe(expected);
+    expect(produced.text()).toBe(expected);
   });
 });

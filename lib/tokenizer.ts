@@ -158,3 +158,35 @@ export function countRequestTokens(request: GenerateRequest): number {
 export function decodeTokenSteps(tokens: number[]): Iterable<string> {
   return (load() as Tokenizer & { decodeGenerator(tokens: number[]): Iterable<string> }).decodeGenerator(tokens);
 }
+
+/** Pieces gathered before they are joined into one string. */
+const PIECES_PER_JOIN = 256;
+
+/**
+ * Text a stream produced, gathered piece by piece for a token count that is only needed when the
+ * usage is missing (the upstream reported none, or the stream was cut short). Appending with `+=`
+ * would keep a 32-byte rope node per piece for the stream's whole life; this keeps the pieces in an
+ * array and joins them every 256, so a long stream holds little more than its text.
+ */
+export class ProducedText {
+  private joined = '';
+  private readonly pieces: string[] = [];
+
+  add(text: string): void {
+    if (text.length === 0) return;
+    this.pieces.push(text);
+    if (this.pieces.length >= PIECES_PER_JOIN) this.join();
+  }
+
+  /** Everything produced so far. */
+  text(): string {
+    this.join();
+    return this.joined;
+  }
+
+  private join(): void {
+    if (this.pieces.length === 0) return;
+    this.joined += this.pieces.join('');
+    this.pieces.length = 0;
+  }
+}

@@ -1,6 +1,6 @@
 /** Watches a canonical stream on its way to the caller: what it cost, even when it is cut short. */
 import type { StreamPart, Usage } from '../canonical';
-import { countTextTokens } from '../tokenizer';
+import { countTextTokens, ProducedText } from '../tokenizer';
 
 /**
  * Records the `finish` usage of a stream, or, when the stream ends without one (the caller left,
@@ -8,7 +8,7 @@ import { countTextTokens } from '../tokenizer';
  */
 export class StreamMeter {
   private finishUsage: Usage | undefined;
-  private produced = '';
+  private readonly produced = new ProducedText();
 
   /** `inputTokens`: the gateway's own estimate, replaced by the provider's figure when its stream starts with one. */
   constructor(private inputTokens: number) {}
@@ -21,10 +21,10 @@ export class StreamMeter {
       case 'text-delta':
       case 'reasoning-delta':
       case 'tool-call-delta':
-        this.produced += part.delta;
+        this.produced.add(part.delta);
         break;
       case 'tool-call-start':
-        this.produced += part.name;
+        this.produced.add(part.name);
         break;
       case 'finish':
         this.finishUsage = part.usage;
@@ -36,6 +36,6 @@ export class StreamMeter {
 
   /** The usage to charge: the provider's own figures when it finished, else input plus what was produced. */
   usage(): Usage {
-    return this.finishUsage ?? { inputTokens: this.inputTokens, outputTokens: countTextTokens(this.produced) };
+    return this.finishUsage ?? { inputTokens: this.inputTokens, outputTokens: countTextTokens(this.produced.text()) };
   }
 }

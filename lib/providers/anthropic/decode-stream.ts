@@ -7,6 +7,7 @@ import { upstreamMessage } from '../http/upstream-errors';
 import { decodeAnthropicUsage, type AnthropicContentBlock, type AnthropicMessageResponse, type AnthropicUsage } from './decode-response';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import type { StreamEventDecoder } from '../http/sse';
+import { ProducedText } from '../../tokenizer';
 
 const log = createDebug('rosetta:provider');
 
@@ -145,8 +146,13 @@ export class MessageStreamDecoder implements StreamEventDecoder {
   private stopReason: string | null | undefined;
   private stopSequence: string | null | undefined;
   private readonly open = new Map<number, OpenBlock>();
+  private readonly produced = new ProducedText();
 
-  constructor(private readonly upstream: string) {}
+  /** `estimate` stands in for usage figures the upstream does not send (an Anthropic-compatible server may send none). */
+  constructor(
+    private readonly upstream: string,
+    private readonly estimate: (produced: string) => Usage,
+  ) {}
 
   accept(event: EventSourceMessage, out: StreamPart[]): void {
     const upstream = this.upstream;
@@ -168,7 +174,12 @@ export class MessageStreamDecoder implements StreamEventDecoder {
           id: data.message?.id ?? '',
           model: data.message?.model ?? '',
           created: Math.floor(Date.now() / 1000),
-          usage: { inputTokens, ...(cacheReadTokens ? { cacheReadTokens } : {}), ...(cacheWriteTokens ? { cacheWriteTokens } : {}) },
+          // Without a reported input count the gateway keeps its own estimate.
+          usage: {
+            ...(this.usage.input_tokens != null ? { inputTokens } : {}),
+            ...(cacheReadTokens ? { cacheReadTokens } : {}),
+            ...(cacheWriteTokens ? { cacheWriteTokens } : {}),
+          },
         });
         return;
       }
@@ -181,12 +192,17 @@ export class MessageStreamDecoder implements StreamEventDecoder {
           return;
         }
         this.open.set(index, opened);
+        const first = out.length;
         appendStart(opened, block, out);
+        this.count(out, first);
         return;
       }
       case 'content_block_delta': {
         const block = this.open.get(data.index ?? 0);
-        if (block && data.delta) appendDelta(block, data.delta, out);
+        if (!block || !data.delta) return;
+        const first = out.length;
+        appendDelta(block, data.delta, out);
+        this.count(out, first);
         return;
       }
       case 'content_block_stop': {
@@ -206,8 +222,7 @@ export class MessageStreamDecoder implements StreamEventDecoder {
         for (const block of this.open.values()) out.push(endPart(block));
         this.open.clear();
         const finishReason: FinishReason = mapAnthropicStopReason(this.stopReason, this.stopSequence);
-        const final: Usage = decodeAnthropicUsage(this.usage);
-        out.push({ type: 'finish', usage: final, finishReason });
+        out.push({ type: 'finish', usage: this.finalUsage(), finishReason });
         this.done = true;
         return;
       }
@@ -218,5 +233,25 @@ export class MessageStreamDecoder implements StreamEventDecoder {
 
   end(): void {
     throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
+  }
+
+  /** The reported usage; a count the upstream never sent is estimated rather than charged as zero. */
+  private finalUsage(): Usage {
+    const final = decodeAnthropicUsage(this.usage);
+    if (this.usage.input_tokens != null && this.usage.output_tokens != null) return final;
+    const estimated = this.estimate(this.produced.text());
+    log('upstream %s: the stream reported no %s count; estimated', this.upstream, this.usage.output_tokens == null ? 'output' : 'input');
+    if (this.usage.input_tokens == null) final.inputTokens += estimated.inputTokens;
+    if (this.usage.output_tokens == null) final.outputTokens = estimated.outputTokens;
+    return final;
+  }
+
+  /** Adds the text of the parts appended from `first` on to what was produced. */
+  private count(out: StreamPart[], first: number): void {
+    for (let index = first; index < out.length; index++) {
+      const part = out[index]!;
+      if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call-delta') this.produced.add(part.delta);
+      else if (part.type === 'tool-call-start') this.produced.add(part.name);
+    }
   }
 }

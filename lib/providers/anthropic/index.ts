@@ -3,6 +3,7 @@ import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canoni
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { decodeEventStream } from '../http/sse';
+import { countRequestTokens, countTextTokens } from '../../tokenizer';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
@@ -112,7 +113,8 @@ export class AnthropicProvider implements Provider {
         headers: this.requestHeaders(request, context, 'text/event-stream'),
       });
     };
-    return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, context.signal);
+    const estimate = (produced: string) => ({ inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) });
+    return decodeEventStream(open, new MessageStreamDecoder(this.name, estimate), this.name, context.signal);
   }
 
   close(): Promise<void> {

@@ -7,6 +7,7 @@ import { logProvider } from './log';
 import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason';
 import { streamEventError } from './upstream-error';
 import type { StreamEventDecoder } from '../http/sse';
+import { ProducedText } from '../../tokenizer';
 import type { GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from './wire-types';
 
 type BlockKind = 'text' | 'reasoning';
@@ -52,7 +53,7 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
   private blockReason: string | undefined;
   private usage: Usage | undefined;
   private sawToolCalls = false;
-  private produced = '';
+  private readonly produced = new ProducedText();
   private mintId: () => string = callIdMinter(undefined);
 
   constructor(
@@ -96,7 +97,7 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     else if (this.blockReason !== undefined) finish = blockedPromptFinish(this.blockReason);
     if (!finish) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
     this.close(out);
-    out.push({ type: 'finish', usage: this.usage ?? this.estimate(this.produced), finishReason: finish });
+    out.push({ type: 'finish', usage: this.usage ?? this.estimate(this.produced.text()), finishReason: finish });
   }
 
   /** Appends the end of the open block, if any, with its signature. */
@@ -118,7 +119,7 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
       out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
     }
     if (text.length > 0) {
-      this.produced += text;
+      this.produced.add(text);
       out.push(kind === 'text' ? { type: 'text-delta', id: open.id, delta: text } : { type: 'reasoning-delta', id: open.id, delta: text });
     }
     if (signature) open.signature = signature;
@@ -129,7 +130,7 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
       this.close(out);
       const call = decodeFunctionCall(raw.functionCall, raw.thoughtSignature, this.mintId);
       this.sawToolCalls = true;
-      this.produced += call.name + call.arguments;
+      this.produced.add(call.name + call.arguments);
       out.push({ type: 'tool-call-start', id: call.id, name: call.name });
       out.push({ type: 'tool-call-delta', id: call.id, delta: call.arguments });
       out.push({ type: 'tool-call-end', id: call.id, ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}) });

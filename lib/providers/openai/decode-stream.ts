@@ -8,6 +8,7 @@ import { mapOpenAIFinishReason } from './map-finish-reason';
 import { chatStreamError } from './stream-error';
 import { ToolCallStream, type ToolCallDelta } from './tool-call-stream';
 import type { StreamEventDecoder } from '../http/sse';
+import { ProducedText } from '../../tokenizer';
 
 const log = createDebug('rosetta:provider');
 
@@ -67,7 +68,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
   private refused = false;
   private answered = false;
   private usage: Usage | undefined;
-  private produced = '';
+  private readonly produced = new ProducedText();
   private readonly tools = new ToolCallStream();
   private readonly closeText = (): Generator<StreamPart> => this.closeTextBlock();
 
@@ -106,7 +107,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     for (const part of this.tools.finish()) this.push(part, out);
     const tools = this.tools.sawCalls;
     const finishReason = this.refused && !this.answered && !tools ? { unified: 'content-filter' as const, raw: 'refusal' } : mapOpenAIFinishReason(this.finishRaw, tools);
-    out.push({ type: 'finish', usage: this.usage ?? this.estimate(this.produced), finishReason });
+    out.push({ type: 'finish', usage: this.usage ?? this.estimate(this.produced.text()), finishReason });
     this.done = true;
   }
 
@@ -140,13 +141,13 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       this.open = open;
       out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
     }
-    this.produced += text;
+    this.produced.add(text);
     out.push(kind === 'text' ? { type: 'text-delta', id: open.id, delta: text } : { type: 'reasoning-delta', id: open.id, delta: text });
   }
 
   /** Appends a part, counting what it adds to the output. */
   private push(part: StreamPart, out: StreamPart[]): void {
-    this.produced += producedBy(part);
+    this.produced.add(producedBy(part));
     out.push(part);
   }
 
