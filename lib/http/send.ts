@@ -36,7 +36,7 @@ export class CoalescingWriter {
 
   /** Queues text for this tick's write; false when the client is not keeping up (wait for `drain`). */
   write(text: string): boolean {
-    this.pending += text;
+    this.pending = this.pending.length === 0 ? text : this.pending + text;
     // A provider whose parts never wait for I/O would otherwise queue its whole stream in one tick.
     if (this.pending.length >= FLUSH_AT_LENGTH) this.flush();
     else if (!this.scheduled) {

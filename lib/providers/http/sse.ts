@@ -37,54 +37,203 @@ export function releaseBody(body: UpstreamResponse['body'], completed: boolean):
 }
 
 /**
- * Opens an upstream stream and yields its canonical parts. Each read of the body is parsed whole
- * before its parts are yielded, and the decoder is synchronous, so a chunk costs one async step per
- * part. A body that breaks off throws a 502 GatewayError (a timeout 504); a body that ends before
- * the terminal event is the decoder's to judge (`end`). The body is always released.
+ * Opens an upstream stream and gives its canonical parts, in order (see {@link UpstreamEventStream}).
+ * The request is sent on the first `next()`, so a failure to encode or send it surfaces there.
  */
-export async function* decodeEventStream(
+export function decodeEventStream(
   open: () => Promise<UpstreamResponse>,
   decoder: StreamEventDecoder,
   upstream: string,
   signal: AbortSignal,
-): AsyncGenerator<StreamPart> {
-  const response = await open();
-  const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => events.push(event) });
-  const text = new TextDecoder();
-  const parts: StreamPart[] = [];
-  // Not destroyed when the loop is left after the terminal event: releaseBody lets it end cleanly.
-  const chunks = response.body.iterator({ destroyOnReturn: false }) as AsyncIterableIterator<Buffer>;
-  let completed = false;
-  try {
-    for (;;) {
-      let next: IteratorResult<Buffer>;
-      try {
-        next = await chunks.next();
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw transportError(error, upstream);
-      }
-      let failure: unknown;
-      try {
-        parser.feed(next.done ? text.decode() : text.decode(next.value, { stream: true }));
-        for (let index = 0; index < events.length && !decoder.done; index++) decoder.accept(events[index]!, parts);
-        if (next.done && !decoder.done) decoder.end(parts);
-      } catch (error) {
-        failure = error ?? new Error('stream decoder failed');
-      }
-      events.length = 0;
-      // Set before the last parts go out: a consumer that stops at `finish` leaves the body to end cleanly.
-      const last = next.done || decoder.done;
-      completed = last && failure === undefined;
-      // The parts before a failing event still go out, then the failure.
-      for (let index = 0; index < parts.length; index++) yield parts[index]!;
-      parts.length = 0;
-      if (failure !== undefined) throw failure;
-      if (last) return;
+): AsyncIterableIterator<StreamPart> {
+  return new UpstreamEventStream(open, decoder, upstream, signal);
+}
+
+type Body = UpstreamResponse['body'];
+
+const ignore = () => undefined;
+const STREAMING = { stream: true } as const;
+
+/**
+ * An upstream body's events as canonical parts, driven by the body's `data` events rather than
+ * by async generators: each read of the body is parsed whole and its events are decoded at once,
+ * and the parts wait in a queue for `next()`, so a chunk costs one promise per part. The body is
+ * paused while the consumer lags a whole read behind (a slow caller holds back the upstream).
+ *
+ * A body that breaks off gives a 502 GatewayError (a timeout 504) after the parts before it; a
+ * body that ends before the terminal event is the decoder's to judge (`end`); a decoder that throws
+ * has its parts before the failing event delivered first. Once the terminal event came, the rest of
+ * the body is read in the background ({@link releaseBody}) so the connection is reused; otherwise
+ * the body is destroyed when the consumer stops.
+ */
+class UpstreamEventStream implements AsyncIterableIterator<StreamPart> {
+  private body: Body | undefined;
+  private opening: Promise<void> | undefined;
+  private readonly queue: StreamPart[] = [];
+  private head = 0;
+  private failure: unknown;
+  /** No part will be added to the queue any more. */
+  private ended = false;
+  /** The terminal event came and nothing failed. */
+  private completed = false;
+  private released = false;
+  private waiter: { resolve: (result: IteratorResult<StreamPart>) => void; reject: (error: unknown) => void } | undefined;
+  private readonly events: EventSourceMessage[] = [];
+  private readonly parser = createParser({ onEvent: (event) => this.events.push(event) });
+  private readonly text = new TextDecoder();
+
+  constructor(
+    private readonly open: () => Promise<UpstreamResponse>,
+    private readonly decoder: StreamEventDecoder,
+    private readonly upstream: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<StreamPart>> {
+    if (this.body === undefined && !this.ended) {
+      this.opening ??= this.start();
+      return this.opening.then(() => this.next());
     }
-  } finally {
-    await chunks.return?.();
-    releaseBody(response.body, completed && !signal.aborted);
+    if (this.head < this.queue.length) {
+      const value = this.queue[this.head++]!;
+      if (this.head === this.queue.length) {
+        this.queue.length = 0;
+        this.head = 0;
+        if (!this.ended && this.body?.isPaused()) this.body.resume();
+      }
+      return Promise.resolve({ value, done: false });
+    }
+    if (this.ended) return this.settle();
+    return new Promise((resolve, reject) => {
+      this.waiter = { resolve, reject };
+    });
+  }
+
+  return(): Promise<IteratorResult<StreamPart>> {
+    this.ended = true;
+    this.queue.length = 0;
+    this.head = 0;
+    this.failure = undefined;
+    this.release();
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.resolve({ value: undefined, done: true });
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  private async start(): Promise<void> {
+    let body: Body;
+    try {
+      body = (await this.open()).body;
+    } catch (error) {
+      this.stop(error);
+      return;
+    }
+    this.body = body;
+    body.on('error', ignore);
+    if (this.released) {
+      releaseBody(body, false);
+      return;
+    }
+    body.on('data', this.onData);
+    body.on('end', this.onEnd);
+    body.on('error', this.onError);
+    body.on('close', this.onClose);
+  }
+
+  /** The end of the queue: the failure, or done. The body is released either way. */
+  private settle(): Promise<IteratorResult<StreamPart>> {
+    this.release();
+    if (this.failure !== undefined) {
+      const failure = this.failure;
+      this.failure = undefined;
+      return Promise.reject(failure);
+    }
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  private readonly onData = (chunk: Buffer) => {
+    const lagging = this.head < this.queue.length;
+    this.decode(this.text.decode(chunk, STREAMING), false);
+    if (lagging && !this.ended) this.body!.pause();
+  };
+
+  private readonly onEnd = () => {
+    if (!this.ended) this.decode(this.text.decode(), true);
+  };
+
+  private readonly onError = (error: unknown) => {
+    if (!this.ended) this.stop(this.signal.aborted ? error : transportError(error, this.upstream));
+  };
+
+  private readonly onClose = () => {
+    if (!this.ended) this.stop(this.signal.aborted ? this.signal.reason : transportError(new Error('the upstream body closed before it ended'), this.upstream));
+  };
+
+  /** Feeds text to the parser and its events to the decoder; hands the first new part to a waiting consumer. */
+  private decode(text: string, last: boolean): void {
+    const decoder = this.decoder;
+    try {
+      this.parser.feed(text);
+      const events = this.events;
+      for (let index = 0; index < events.length && !decoder.done; index++) decoder.accept(events[index]!, this.queue);
+      events.length = 0;
+      if (decoder.done) {
+        this.completed = true;
+        this.stop(undefined);
+      } else if (last) {
+        decoder.end(this.queue);
+        this.completed = decoder.done;
+        this.stop(undefined);
+      }
+    } catch (error) {
+      this.events.length = 0;
+      this.stop(error ?? new Error('stream decoder failed'));
+    }
+    this.wake();
+  }
+
+  /** No more parts: the body is done with (for parts), `failure` comes after the queued parts. */
+  private stop(failure: unknown): void {
+    this.ended = true;
+    this.failure = failure;
+    const body = this.body;
+    if (body) {
+      body.off('data', this.onData);
+      body.off('end', this.onEnd);
+      body.off('error', this.onError);
+      body.off('close', this.onClose);
+      if (!this.completed) body.pause();
+    }
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiter = this.waiter;
+    if (!waiter) return;
+    if (this.head < this.queue.length) {
+      this.waiter = undefined;
+      const value = this.queue[this.head++]!;
+      if (this.head === this.queue.length) {
+        this.queue.length = 0;
+        this.head = 0;
+      }
+      waiter.resolve({ value, done: false });
+    } else if (this.ended) {
+      this.waiter = undefined;
+      this.settle().then(waiter.resolve, waiter.reject);
+    }
+  }
+
+  private release(): void {
+    if (this.released) return;
+    this.released = true;
+    if (!this.body) return;
+    this.stop(this.failure);
+    releaseBody(this.body, this.completed && !this.signal.aborted);
   }
 }
