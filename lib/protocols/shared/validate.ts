@@ -37,10 +37,14 @@ function describe(error: ErrorObject): { param: string; message: string } {
 /** A compiled validator that throws a 400 `GatewayError` naming the first bad field. */
 export type BodyValidator<T> = (body: unknown) => asserts body is T;
 
-/** Compiles a schema once; the returned function validates a body or throws. */
+/**
+ * A validator for a schema, compiled once, on its first use: a host that never receives a
+ * protocol's requests never pays for compiling (and keeping) that protocol's validator.
+ */
 export function compileValidator<T>(schema: Record<string, unknown>): BodyValidator<T> {
-  const validate: ValidateFunction = ajv.compile(schema);
+  let validate: ValidateFunction | undefined;
   return (body: unknown): asserts body is T => {
+    validate ??= ajv.compile(schema);
     if (validate(body)) return;
     const { param, message } = describe(validate.errors![0]!);
     throw new GatewayError('invalid_request', message, { param });
