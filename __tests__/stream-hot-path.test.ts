@@ -6,6 +6,7 @@ import { OpenAIProvider } from '../lib';
 import type { StreamPart } from '../lib/canonical';
 import { CoalescingWriter } from '../lib/http/send';
 import { ProducedText } from '../lib/tokenizer';
+import { ChatStreamEncoder } from '../lib/protocols/openai-chat/encode-stream';
 
 /** A stand-in for a ServerResponse that records what reaches it. */
 function recordingResponse() {
@@ -129,5 +130,35 @@ describe('ProducedText', () => {
     }
     expect(produced.text()).toBe(expected);
     expect(produced.text()).toBe(expected);
+  });
+});
+
+describe('ChatStreamEncoder', () => {
+  it('writes each chunk byte for byte as JSON.stringify of the chunk would, with the head serialized once', () => {
+    const encoder = new ChatStreamEncoder(true);
+    const parts: StreamPart[] = [
+      { type: 'response-start', id: 'abc"1', model: 'm\u00e9/x', created: 1_700_000_000 },
+      { type: 'text-start', id: '0' },
+      { type: 'text-delta', id: '0', delta: 'Hi "there"\n' },
+      { type: 'text-end', id: '0' },
+      { type: 'tool-call-start', id: 'call_1', name: 'f' },
+      { type: 'tool-call-delta', id: 'call_1', delta: '{"a":' },
+      { type: 'tool-call-delta', id: 'call_1', delta: '1}' },
+      { type: 'tool-call-end', id: 'call_1' },
+      { type: 'finish', usage: { inputTokens: 3, outputTokens: 5, cacheReadTokens: 1 }, finishReason: { unified: 'tool-calls' } },
+    ];
+    const text = parts.map((part) => encoder.encode(part)).join('');
+    const head = { id: 'chatcmpl-abc"1', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'm\u00e9/x', system_fingerprint: null };
+    const chunk = (delta: unknown, finishReason: string | null = null) => ({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage: null });
+    const expected = [
+      chunk({ role: 'assistant', content: '', refusal: null }),
+      chunk({ content: 'Hi "there"\n' }),
+      chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"a":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] }),
+      chunk({}, 'tool_calls'),
+      { ...head, choices: [], usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, prompt_tokens_details: { cached_tokens: 1, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 } } },
+    ];
+    expect(text).toBe(`${expected.map((value) => `data: ${JSON.stringify(value)}\n\n`).join('')}data: [DONE]\n\n`);
   });
 });

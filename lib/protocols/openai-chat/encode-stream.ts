@@ -14,26 +14,20 @@ function wantsUsage(context: EncodeContext): boolean {
   return body?.stream_options?.include_usage === true;
 }
 
-/** What every chunk of one stream repeats, ahead of its `choices`. */
-interface ChunkHead {
-  id: string;
-  object: 'chat.completion.chunk';
-  created: number;
-  model: string;
-  system_fingerprint: null;
-}
-
 /**
  * Encodes a stream; with `stream_options.include_usage` a usage chunk with empty `choices` precedes `[DONE]`.
  * A tool call sent whole (start, one delta, end) carries its end's Gemini signature in its id, as non-streamed.
  *
- * Every frame is `{...head, choices: [{ index: 0, delta, logprobs: null, finish_reason }], usage?: null}`;
- * the JSON around `delta` is the same for the whole stream, so it is serialized once (at
- * `response-start`) and only each delta is serialized per chunk.
+ * Every chunk is `{ id, object, created, model, system_fingerprint, choices, usage? }` and all but
+ * `choices` (and the last chunk's `usage`) are the same for the whole stream, so that head is
+ * serialized once, at `response-start`; per chunk only the delta is.
  */
 export class ChatStreamEncoder implements StreamEncoder {
-  private head: ChunkHead = { id: '', object: 'chat.completion.chunk', created: 0, model: '', system_fingerprint: null };
+  /** `data: {"id":…,"system_fingerprint":null,` — every chunk starts with it. */
+  private head = '';
+  /** The head and `"choices":[{"index":0,"delta":` — a content chunk's delta follows. */
   private framePrefix = '';
+  /** What follows a content chunk's delta. */
   private readonly frameSuffix: string;
   private readonly toolIndexes = new Map<string, number>();
   private readonly lookahead = new ToolCallLookahead();
@@ -42,7 +36,7 @@ export class ChatStreamEncoder implements StreamEncoder {
 
   constructor(private readonly includeUsage: boolean) {
     this.frameSuffix = `,"logprobs":null,"finish_reason":null}]${includeUsage ? ',"usage":null' : ''}}\n\n`;
-    this.setHead(this.head);
+    this.setHead('', 0, '');
   }
 
   encode(part: StreamPart): string {
@@ -51,13 +45,12 @@ export class ChatStreamEncoder implements StreamEncoder {
     return this.out;
   }
 
-  private setHead(head: ChunkHead): void {
-    this.head = head;
-    const json = JSON.stringify({ ...head, choices: [] });
-    this.framePrefix = `data: ${json.slice(0, -3)}[{"index":0,"delta":`;
+  private setHead(id: string, created: number, model: string): void {
+    this.head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(created)},"model":${JSON.stringify(model)},"system_fingerprint":null,`;
+    this.framePrefix = `${this.head}"choices":[{"index":0,"delta":`;
   }
 
-  /** A frame whose delta is already JSON. */
+  /** A content chunk whose delta is already JSON. */
   private frame(deltaJson: string): void {
     this.out += this.framePrefix + deltaJson + this.frameSuffix;
   }
@@ -65,7 +58,7 @@ export class ChatStreamEncoder implements StreamEncoder {
   private encodeReady(part: StreamPart, toolCallEnd: ProviderMetadata | undefined): void {
     switch (part.type) {
       case 'response-start':
-        this.setHead({ ...this.head, id: chatCompletionId(part.id), created: part.created, model: part.model });
+        this.setHead(chatCompletionId(part.id), part.created, part.model);
         this.frame('{"role":"assistant","content":"","refusal":null}');
         break;
       case 'text-delta':
@@ -84,13 +77,11 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'tool-call-delta':
         this.frame(JSON.stringify({ tool_calls: [{ index: this.toolIndexes.get(part.id) ?? 0, function: { arguments: part.delta } }] }));
         break;
-      case 'finish': {
-        const finishReason = mapFinishReason(part.finishReason);
-        this.out += `data: ${JSON.stringify({ ...this.head, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }], ...(this.includeUsage ? { usage: null } : {}) })}\n\n`;
-        if (this.includeUsage) this.out += `data: ${JSON.stringify({ ...this.head, choices: [], usage: encodeUsage(part.usage) })}\n\n`;
+      case 'finish':
+        this.out += `${this.framePrefix}{},"logprobs":null,"finish_reason":${JSON.stringify(mapFinishReason(part.finishReason))}}]${this.includeUsage ? ',"usage":null' : ''}}\n\n`;
+        if (this.includeUsage) this.out += `${this.head}"choices":[],"usage":${JSON.stringify(encodeUsage(part.usage))}}\n\n`;
         this.out += DONE;
         break;
-      }
       case 'error':
         this.out += `data: ${JSON.stringify(openAIErrorBody(toGatewayError(part.error)))}\n\n`;
         break;
