@@ -38,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { errorCount, loadRound, sequential, singleConnectionAgent, slowStreams, timedRequest } from './lib/clients.mjs';
 import { killAll, pinSelf, startServer, tasksetAvailable } from './lib/processes.mjs';
 import { requestFor } from './lib/protocols.mjs';
+import { countCpu, perfAvailable } from './lib/perf.mjs';
 import { median, percentile, round } from './lib/stats.mjs';
 import { formatSummary, summariseProfile } from './profile-summary.mjs';
 
@@ -143,6 +144,8 @@ async function main() {
   }
 
   const pin = options.pin && tasksetAvailable();
+  const perf = perfAvailable();
+  log(perf ? 'perf stat: counting CPU cycles per request of each server' : 'perf stat unavailable here: no cycle counts (the × floor by cycles column stays empty)');
   if (options.pin && !pin) log('⚠ taskset (util-linux) is not available: every process runs UNPINNED and shares all cores');
   if (pin) pinSelf(options.loadCore);
   const layout = pin
@@ -212,7 +215,9 @@ async function main() {
   const measure = async (target, mode, seconds, phase, roundIndex) => {
     const request = requestFor(target.protocol, mode);
     const [serverBefore, upstreamBefore] = await Promise.all([target.process.stats(), upstream.stats()]);
+    const counter = perf && phase === 'load' ? await countCpu(target.process.pid) : undefined;
     const result = await loadRound({ url: target.process.url, request, connections: options.connections, durationSeconds: seconds });
+    const counted = await counter?.stop();
     const [serverAfter, upstreamAfter] = await Promise.all([target.process.stats(), upstream.stats()]);
     const run = {
       phase,
@@ -226,6 +231,9 @@ async function main() {
       upstreamRequests: target.kind === 'direct' ? 0 : upstreamAfter.served - upstreamBefore.served,
       upstreamNewConnections: target.kind === 'direct' ? 0 : upstreamAfter.connections - upstreamBefore.connections,
       serverRss: serverAfter.rss,
+      // CPU cycles (user + kernel) and user instructions of the server process per request, when perf counts them.
+      cyclesPerRequest: counted && result.requests > 0 ? counted.cycles / result.requests : undefined,
+      instructionsPerRequest: counted && result.requests > 0 ? counted.instructions / result.requests : undefined,
     };
     const errors = errorCount(result.errors);
     if (errors > 0) fail(`${phase} ${target.id} ${mode}: ${errors} errors ${JSON.stringify(result.errors)}${result.errorSamples.length ? ` — e.g. ${result.errorSamples.join(' | ')}` : ''}`);
@@ -318,8 +326,10 @@ async function main() {
     const openAtHoldStart = live.open;
     await hooks.onHoldStart?.();
     const [startedHold, mock] = await Promise.all([target.process.ask('monitor-start', { name: 'steady' }), upstream.stats()]);
+    const counter = perf ? await countCpu(target.process.pid) : undefined;
     const holdStarted = performance.now();
     await sleep(options.streamSeconds * 1000);
+    const counted = await counter?.stop();
     const stopped = await target.process.ask('monitor-stop', { name: 'steady' });
     await hooks.onHoldEnd?.();
     const seconds = (performance.now() - holdStarted) / 1000;
@@ -336,6 +346,8 @@ async function main() {
       upstreamStreams: mock.slowActive,
       eventLoopDelay: stopped.eventLoopDelay,
       serverCpu: (stopped.stats.cpuMicros - startedHold.stats.cpuMicros) / 1e6 / seconds,
+      // CPU cycles per chunk relayed while held (every stream gets a chunk per interval), when perf counts them.
+      cyclesPerChunk: counted ? counted.cycles / ((options.streams * ((performance.now() - holdStarted) / 1000) * 1000) / options.streamIntervalMs) : undefined,
     };
     await upstream.ask('slow-release');
     const result = await running;
@@ -455,6 +467,10 @@ async function main() {
         p99Ms: median(mine.map((run) => run.p99)),
         addedP50Ms: target.kind === 'direct' ? 0 : perRound((run, base) => run.p50 - base.p50),
         ratioToFloor: perRound((run, _base, floorRun) => run.rps / floorRun.rps),
+        cyclesPerRequest: median(mine.map((run) => run.cyclesPerRequest ?? NaN)),
+        instructionsPerRequest: median(mine.map((run) => run.instructionsPerRequest ?? NaN)),
+        // The floor's cycles per request over this target's: the throughput ratio one core would give without drift.
+        cycleRatioToFloor: perRound((run, _base, floorRun) => (floorRun.cyclesPerRequest ?? NaN) / (run.cyclesPerRequest ?? NaN)),
         errors: runs.filter((run) => run.target === target.id && run.mode === mode).reduce((sum, run) => sum + errorCount(run.errors), 0),
         serverCpu: median(mine.map((run) => run.serverCpu)),
         loadGeneratorCpu: median(mine.map((run) => run.loadGeneratorCpu)),
@@ -501,6 +517,10 @@ async function main() {
   for (const row of rows) {
     if (row.kind === 'gateway-same') verdict(`same-protocol throughput, ${row.mode} (${row.target} / floor)`, row.ratioToFloor, TARGETS_WANTED.sameProtocolRatio, 'higher', '%');
     if (row.kind === 'gateway-cross') verdict(`cross-protocol throughput, ${row.mode} (${row.target} / floor)`, row.ratioToFloor, TARGETS_WANTED.crossProtocolRatio, 'higher', '%');
+    if ((row.kind === 'gateway-same' || row.kind === 'gateway-cross') && Number.isFinite(row.cycleRatioToFloor)) {
+      const wanted = row.kind === 'gateway-same' ? TARGETS_WANTED.sameProtocolRatio : TARGETS_WANTED.crossProtocolRatio;
+      verdict(`  the same by CPU cycles per request, ${row.mode} (floor's cycles / ${row.target}'s)`, row.cycleRatioToFloor, wanted, 'higher', '%');
+    }
   }
   for (const row of sequentialRows) {
     if (!row.kind.startsWith('gateway')) continue;
@@ -557,11 +577,11 @@ function signed(value, digits = 2) {
 function renderMarkdown({ rows, sequentialRows, slow, verdicts, profiles, environment }) {
   const lines = [];
   lines.push(`#### Under load (medians of interleaved rounds; ${options.connections} connections, ${options.rounds} × ${options.durationSeconds}s per target and mode)`, '');
-  lines.push('| target | mode | req/s | p50 ms | p99 ms | added p50 vs direct | × floor | errors | server CPU | RSS MB | new upstream conns / 1k req |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('| target | mode | req/s | p50 ms | p99 ms | added p50 vs direct | × floor | errors | server CPU | RSS MB | new upstream conns / 1k req | k cycles / req | × floor by cycles |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     lines.push(
-      `| ${row.label} | ${row.mode === 'stream' ? 'stream' : 'non-stream'} | ${Math.round(row.rps)} | ${fmt(row.p50Ms)} | ${fmt(row.p99Ms)} | ${row.kind === 'direct' ? '—' : signed(row.addedP50Ms)} | ${fmt(row.ratioToFloor)} | ${row.errors} | ${Math.round(row.serverCpu * 100)}% | ${row.rssMB} | ${fmt(row.upstreamConnectionsPer1k, 1)} |`,
+      `| ${row.label} | ${row.mode === 'stream' ? 'stream' : 'non-stream'} | ${Math.round(row.rps)} | ${fmt(row.p50Ms)} | ${fmt(row.p99Ms)} | ${row.kind === 'direct' ? '—' : signed(row.addedP50Ms)} | ${fmt(row.ratioToFloor)} | ${row.errors} | ${Math.round(row.serverCpu * 100)}% | ${row.rssMB} | ${fmt(row.upstreamConnectionsPer1k, 1)} | ${Number.isFinite(row.cyclesPerRequest) ? Math.round(row.cyclesPerRequest / 1000) : '—'} | ${row.kind === 'direct' ? '—' : fmt(row.cycleRatioToFloor)} |`,
     );
   }
   lines.push('', `#### Sequential (one connection, ${options.sequentialRequests} requests per target and mode)`, '');
@@ -580,13 +600,13 @@ function renderMarkdown({ rows, sequentialRows, slow, verdicts, profiles, enviro
       '"Held" is the window in which every stream is open (none has ended); "phase" also covers opening the connections and finishing the streams.',
       '',
     );
-    lines.push('| server | ok | all open after s | upstream streams open | RSS before MB | RSS held (peak) MB | CPU held | event-loop delay held p50 / p99 / max ms | RSS peak, phase MB | event-loop delay, phase p50 / p99 / max ms | first byte p50 / p99 ms |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('| server | ok | all open after s | upstream streams open | RSS before MB | RSS held (peak) MB | CPU held | k cycles / chunk held | event-loop delay held p50 / p99 / max ms | RSS peak, phase MB | event-loop delay, phase p50 / p99 / max ms | first byte p50 / p99 ms |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const entry of slow) {
       const eld = (value) => (value ? `${fmt(value.p50Ms)} / ${fmt(value.p99Ms)} / ${fmt(value.maxMs)}` : '—');
       const held = entry.steady;
       lines.push(
-        `| ${entry.target} | ${entry.ok}/${entry.count} | ${fmt((entry.allOpenAfterMs ?? NaN) / 1000, 1)} | ${held?.upstreamStreams ?? '—'} | ${mb(entry.rssBefore)} | ${held ? mb(held.rssPeak) : '—'} | ${held ? `${Math.round(held.serverCpu * 100)}%` : '—'} | ${eld(held?.eventLoopDelay)} | ${mb(entry.rssPeak)} | ${eld(entry.eventLoopDelay)} | ${fmt(entry.firstByteP50Ms, 0)} / ${fmt(entry.firstByteP99Ms, 0)} |`,
+        `| ${entry.target} | ${entry.ok}/${entry.count} | ${fmt((entry.allOpenAfterMs ?? NaN) / 1000, 1)} | ${held?.upstreamStreams ?? '—'} | ${mb(entry.rssBefore)} | ${held ? mb(held.rssPeak) : '—'} | ${held ? `${Math.round(held.serverCpu * 100)}%` : '—'} | ${Number.isFinite(held?.cyclesPerChunk) ? fmt(held.cyclesPerChunk / 1000, 1) : '—'} | ${eld(held?.eventLoopDelay)} | ${mb(entry.rssPeak)} | ${eld(entry.eventLoopDelay)} | ${fmt(entry.firstByteP50Ms, 0)} / ${fmt(entry.firstByteP99Ms, 0)} |`,
       );
     }
   }
