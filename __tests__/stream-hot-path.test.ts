@@ -2,11 +2,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { OpenAIProvider } from '../lib';
 import type { StreamPart } from '../lib/canonical';
 import { CoalescingWriter } from '../lib/http/send';
 import { ProducedText } from '../lib/tokenizer';
 import { ChatStreamEncoder } from '../lib/protocols/openai-chat/encode-stream';
+import { decodeEventStream } from '../lib/providers/http/sse';
+import type { UpstreamResponse } from '../lib/providers/http/upstream-client';
+import { ChatStreamDecoder } from '../lib/providers/openai/decode-stream';
+import { GatewayError } from '../lib/errors';
 
 /** A stand-in for a ServerResponse that records what reaches it. */
 function recordingResponse() {
@@ -160,5 +165,105 @@ describe('ChatStreamEncoder', () => {
       { ...head, choices: [], usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, prompt_tokens_details: { cached_tokens: 1, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 } } },
     ];
     expect(text).toBe(`${expected.map((value) => `data: ${JSON.stringify(value)}\n\n`).join('')}data: [DONE]\n\n`);
+  });
+});
+
+describe('decodeEventStream (the upstream stream driver)', () => {
+  /** An upstream body the test feeds by hand: a Readable with undici's dump(). */
+  function fakeUpstream() {
+    const body = Object.assign(new Readable({ read() {} }), { dumped: false, dump: async () => { body.dumped = true; body.resume(); return null; } });
+    const response = { statusCode: 200, headers: {}, body } as unknown as UpstreamResponse;
+    return { body, open: () => Promise.resolve(response) };
+  }
+  const event = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+  const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' };
+  const text = (content: string) => event({ ...head, choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+  const estimate = () => ({ inputTokens: 1, outputTokens: 1 });
+  const decoderFor = () => new ChatStreamDecoder('mock', estimate);
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('gives the parts of every read in order; after [DONE] the rest of the body is read, not destroyed', async () => {
+    const upstream = fakeUpstream();
+    const parts = decodeEventStream(upstream.open, decoderFor(), 'mock', new AbortController().signal);
+    const first = parts.next();
+    await tick();
+    upstream.body.push(text('Hel') + text('lo'));
+    expect((await first).value).toMatchObject({ type: 'response-start' });
+    expect((await parts.next()).value).toMatchObject({ type: 'text-start' });
+    expect((await parts.next()).value).toMatchObject({ type: 'text-delta', delta: 'Hel' });
+    expect((await parts.next()).value).toMatchObject({ type: 'text-delta', delta: 'lo' });
+    const pending = parts.next();
+    upstream.body.push(event({ ...head, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) + event('[DONE]'));
+    expect((await pending).value).toMatchObject({ type: 'text-end' });
+    expect((await parts.next()).value).toMatchObject({ type: 'finish', finishReason: { unified: 'stop' } });
+    expect(await parts.next()).toEqual({ value: undefined, done: true });
+    expect(upstream.body.dumped).toBe(true);
+    expect(upstream.body.destroyed).toBe(false);
+  });
+
+  it('pauses the body while the consumer lags a whole read behind, and resumes it once caught up', async () => {
+    const upstream = fakeUpstream();
+    const parts = decodeEventStream(upstream.open, decoderFor(), 'mock', new AbortController().signal);
+    const first = parts.next();
+    await tick();
+    upstream.body.push(text('a'));
+    await first;
+    upstream.body.push(text('b'));
+    await tick();
+    expect(upstream.body.isPaused()).toBe(true);
+    for (let index = 0; index < 3; index++) await parts.next(); // text-start, 'a', 'b'
+    expect(upstream.body.isPaused()).toBe(false);
+    await parts.return!();
+  });
+
+  it('a refused event: the parts before it first, then the error; the body is destroyed', async () => {
+    const upstream = fakeUpstream();
+    const parts = decodeEventStream(upstream.open, decoderFor(), 'mock', new AbortController().signal);
+    const first = parts.next();
+    await tick();
+    upstream.body.push(text('ok') + event('{not json'));
+    const seen: string[] = [(await first).value.type];
+    await expect(
+      (async () => {
+        for (;;) {
+          const next = await parts.next();
+          if (next.done) break;
+          seen.push(next.value.type);
+        }
+      })(),
+    ).rejects.toMatchObject({ kind: 'upstream', code: 'upstream_malformed' });
+    expect(seen).toEqual(['response-start', 'text-start', 'text-delta']);
+    expect(upstream.body.destroyed).toBe(true);
+  });
+
+  it('a body that breaks off is a 502 after what came before it; a consumer that stops early destroys the body', async () => {
+    const broken = fakeUpstream();
+    const parts = decodeEventStream(broken.open, decoderFor(), 'mock', new AbortController().signal);
+    const first = parts.next();
+    await tick();
+    broken.body.push(text('x'));
+    await first;
+    broken.body.destroy(new Error('socket hang up'));
+    await parts.next();
+    await parts.next();
+    await expect(parts.next()).rejects.toMatchObject({ kind: 'upstream', status: 502, code: 'upstream_connection_failed' });
+
+    const early = fakeUpstream();
+    const stopped = decodeEventStream(early.open, decoderFor(), 'mock', new AbortController().signal);
+    const started = stopped.next();
+    await tick();
+    early.body.push(text('y'));
+    await started;
+    expect(await stopped.return!()).toEqual({ value: undefined, done: true });
+    expect(early.body.destroyed).toBe(true);
+    expect(early.body.dumped).toBe(false);
+  });
+
+  it('sends nothing until the first next(), and a failure to open surfaces there', async () => {
+    const open = jest.fn(() => Promise.reject(new GatewayError('upstream_timeout', 'slow')));
+    const parts = decodeEventStream(open, decoderFor(), 'mock', new AbortController().signal);
+    expect(open).not.toHaveBeenCalled();
+    await expect(parts.next()).rejects.toMatchObject({ kind: 'upstream_timeout' });
+    expect(open).toHaveBeenCalledTimes(1);
   });
 });
