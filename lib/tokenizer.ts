@@ -1,5 +1,5 @@
 /** Token counting with a real BPE tokenizer (gpt-tokenizer, o200k_base), loaded on first use. */
-import type { ContentPart, GenerateRequest } from './canonical';
+import type { ContentPart, GenerateRequest, GenerateResponse } from './canonical';
 
 interface Tokenizer {
   encode(text: string): number[];
@@ -189,4 +189,18 @@ export class ProducedText {
     this.joined += this.pieces.join('');
     this.pieces.length = 0;
   }
+}
+
+/**
+ * A response's usage when the upstream reported none (some OpenAI-compatible servers and proxies
+ * omit it): the request's input and the first choice's output counted with the tokenizer, so the
+ * call is charged what it plausibly cost rather than nothing.
+ */
+export function withEstimatedUsage(response: GenerateResponse, request: GenerateRequest): GenerateResponse {
+  let produced = '';
+  for (const part of response.choices[0]?.content ?? []) {
+    if (part.type === 'text' || part.type === 'reasoning') produced += part.text;
+    else if (part.type === 'tool-call') produced += part.name + part.arguments;
+  }
+  return { ...response, usage: { inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) } };
 }

@@ -3,7 +3,7 @@ import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canoni
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { decodeEventStream } from '../http/sse';
-import { countRequestTokens, countTextTokens } from '../../tokenizer';
+import { countRequestTokens, countTextTokens, withEstimatedUsage } from '../../tokenizer';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
@@ -98,7 +98,8 @@ export class AnthropicProvider implements Provider {
       signal: context.signal,
       headers: this.requestHeaders(request, context, 'application/json'),
     });
-    return decodeMessageResponse(response, context.upstreamModel);
+    const decoded = decodeMessageResponse(response, context.upstreamModel);
+    return response.usage?.output_tokens != null ? decoded : withEstimatedUsage(decoded, request);
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart> {

@@ -3,7 +3,7 @@ import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canoni
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../http/fetch-media';
-import { countRequestTokens, countTextTokens } from '../../tokenizer';
+import { countRequestTokens, countTextTokens, withEstimatedUsage } from '../../tokenizer';
 import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient, UpstreamResponse } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
@@ -77,7 +77,8 @@ export class GeminiProvider implements Provider {
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
     }
-    return decodeGenerateContentResponse(response, context.upstreamModel, this.name);
+    const decoded = decodeGenerateContentResponse(response, context.upstreamModel, this.name);
+    return response.usageMetadata ? decoded : withEstimatedUsage(decoded, request);
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart> {

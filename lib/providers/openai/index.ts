@@ -2,7 +2,7 @@
 import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
-import { countRequestTokens, countTextTokens } from '../../tokenizer';
+import { countRequestTokens, countTextTokens, withEstimatedUsage } from '../../tokenizer';
 import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
@@ -74,7 +74,8 @@ export class OpenAIProvider implements Provider {
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
     const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: context.signal, headers: { 'x-request-id': context.requestId } });
-    return decodeChatResponse(response, context.upstreamModel);
+    const decoded = decodeChatResponse(response, context.upstreamModel);
+    return response.usage ? decoded : withEstimatedUsage(decoded, request);
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart> {
