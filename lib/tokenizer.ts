@@ -1,5 +1,5 @@
 /** Token counting with a real BPE tokenizer (gpt-tokenizer, o200k_base), loaded on first use. */
-import type { ContentPart, GenerateRequest, GenerateResponse } from './canonical';
+import type { ContentPart, GenerateRequest, GenerateResponse, StreamPart, Usage } from './canonical';
 
 interface Tokenizer {
   encode(text: string): number[];
@@ -178,6 +178,12 @@ export class ProducedText {
     if (this.pieces.length >= PIECES_PER_JOIN) this.join();
   }
 
+  /** Adds what a stream part adds to the output: a delta's text, a tool call's name. */
+  addPart(part: StreamPart): void {
+    if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call-delta') this.add(part.delta);
+    else if (part.type === 'tool-call-start') this.add(part.name);
+  }
+
   /** Everything produced so far. */
   text(): string {
     this.join();
@@ -202,5 +208,10 @@ export function withEstimatedUsage(response: GenerateResponse, request: Generate
     if (part.type === 'text' || part.type === 'reasoning') produced += part.text;
     else if (part.type === 'tool-call') produced += part.name + part.arguments;
   }
-  return { ...response, usage: { inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) } };
+  return { ...response, usage: usageEstimator(request)(produced) };
+}
+
+/** The usage of a call to `request` that produced the given text, counted with the tokenizer (for upstreams that report none). */
+export function usageEstimator(request: GenerateRequest): (produced: string) => Usage {
+  return (produced) => ({ inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) });
 }

@@ -18,18 +18,11 @@ export class StreamMeter {
       case 'response-start':
         if (part.usage?.inputTokens !== undefined) this.inputTokens = part.usage.inputTokens;
         break;
-      case 'text-delta':
-      case 'reasoning-delta':
-      case 'tool-call-delta':
-        this.produced.add(part.delta);
-        break;
-      case 'tool-call-start':
-        this.produced.add(part.name);
-        break;
       case 'finish':
         this.finishUsage = part.usage;
         break;
       default:
+        this.produced.addPart(part);
         break;
     }
   }

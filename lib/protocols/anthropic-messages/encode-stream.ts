@@ -5,7 +5,7 @@ import { toGatewayError } from '../../errors';
 import { estimateRequestTokens } from '../../tokenizer';
 import type { EncodeContext, StreamEncoder } from '../types';
 import { anthropicErrorBody } from './encode-error';
-import { ToolCallLookahead } from '../shared/signature-carrier';
+import { encodeLookingAhead } from '../shared/signature-carrier';
 import { anthropicMessageId, encodeUsage, thinkingSignature, toolUseId } from './encode-response';
 import { JsonObjectPrefix } from './json-object-prefix';
 import { mapFinishReason } from './map-finish-reason';
@@ -269,17 +269,8 @@ export function encodeMessagesStream(context: EncodeContext): StreamEncoder {
     model: request?.model ?? '',
     estimatedInputTokens: () => (request ? estimateRequestTokens(request) : 0),
   });
-  const lookahead = new ToolCallLookahead();
-  let out = '';
-  const emit = (part: StreamPart, toolCallEnd?: ProviderMetadata) => {
-    for (const event of encoder.encode(part, toolCallEnd)) out += event;
-  };
   return {
     headers: { 'request-id': context.requestId },
-    encode(part) {
-      out = '';
-      lookahead.push(part, emit);
-      return out;
-    },
+    encode: encodeLookingAhead((part, toolCallEnd) => encoder.encode(part, toolCallEnd).join('')),
   };
 }

@@ -1,7 +1,7 @@
 /** Canonical stream → chat-completions server-sent events (`chat.completion.chunk` frames, then `[DONE]`). */
 import type { ProviderMetadata, StreamPart } from '../../canonical';
 import { toGatewayError } from '../../errors';
-import { carrySignatureInToolId, geminiSignatureOf, ToolCallLookahead } from '../shared/signature-carrier';
+import { carrySignatureInToolId, encodeLookingAhead, geminiSignatureOf } from '../shared/signature-carrier';
 import type { EncodeContext, StreamEncoder } from '../types';
 import { openAIErrorBody } from './encode-error';
 import { chatCompletionId, encodeUsage } from './encode-response';
@@ -30,19 +30,11 @@ export class ChatStreamEncoder implements StreamEncoder {
   /** What follows a content chunk's delta. */
   private readonly frameSuffix: string;
   private readonly toolIndexes = new Map<string, number>();
-  private readonly lookahead = new ToolCallLookahead();
-  private out = '';
-  private readonly emit = (part: StreamPart, toolCallEnd?: ProviderMetadata) => this.encodeReady(part, toolCallEnd);
+  readonly encode = encodeLookingAhead((part, toolCallEnd) => this.encodeReady(part, toolCallEnd));
 
   constructor(private readonly includeUsage: boolean) {
     this.frameSuffix = `,"logprobs":null,"finish_reason":null}]${includeUsage ? ',"usage":null' : ''}}\n\n`;
     this.setHead('', 0, '');
-  }
-
-  encode(part: StreamPart): string {
-    this.out = '';
-    this.lookahead.push(part, this.emit);
-    return this.out;
   }
 
   private setHead(id: string, created: number, model: string): void {
@@ -51,42 +43,36 @@ export class ChatStreamEncoder implements StreamEncoder {
   }
 
   /** A content chunk whose delta is already JSON. */
-  private frame(deltaJson: string): void {
-    this.out += this.framePrefix + deltaJson + this.frameSuffix;
+  private frame(deltaJson: string): string {
+    return this.framePrefix + deltaJson + this.frameSuffix;
   }
 
-  private encodeReady(part: StreamPart, toolCallEnd: ProviderMetadata | undefined): void {
+  private encodeReady(part: StreamPart, toolCallEnd: ProviderMetadata | undefined): string {
     switch (part.type) {
       case 'response-start':
         this.setHead(chatCompletionId(part.id), part.created, part.model);
-        this.frame('{"role":"assistant","content":"","refusal":null}');
-        break;
+        return this.frame('{"role":"assistant","content":"","refusal":null}');
       case 'text-delta':
-        this.frame(`{"content":${JSON.stringify(part.delta)}}`);
-        break;
+        return this.frame(`{"content":${JSON.stringify(part.delta)}}`);
       case 'reasoning-delta':
-        this.frame(`{"reasoning_content":${JSON.stringify(part.delta)}}`);
-        break;
+        return this.frame(`{"reasoning_content":${JSON.stringify(part.delta)}}`);
       case 'tool-call-start': {
         const index = this.toolIndexes.size;
         this.toolIndexes.set(part.id, index);
         const id = carrySignatureInToolId(part.id, geminiSignatureOf(toolCallEnd));
-        this.frame(JSON.stringify({ tool_calls: [{ index, id, type: 'function', function: { name: part.name, arguments: '' } }] }));
-        break;
+        return this.frame(JSON.stringify({ tool_calls: [{ index, id, type: 'function', function: { name: part.name, arguments: '' } }] }));
       }
       case 'tool-call-delta':
-        this.frame(JSON.stringify({ tool_calls: [{ index: this.toolIndexes.get(part.id) ?? 0, function: { arguments: part.delta } }] }));
-        break;
-      case 'finish':
-        this.out += `${this.framePrefix}{},"logprobs":null,"finish_reason":${JSON.stringify(mapFinishReason(part.finishReason))}}]${this.includeUsage ? ',"usage":null' : ''}}\n\n`;
-        if (this.includeUsage) this.out += `${this.head}"choices":[],"usage":${JSON.stringify(encodeUsage(part.usage))}}\n\n`;
-        this.out += DONE;
-        break;
+        return this.frame(JSON.stringify({ tool_calls: [{ index: this.toolIndexes.get(part.id) ?? 0, function: { arguments: part.delta } }] }));
+      case 'finish': {
+        const last = `${this.framePrefix}{},"logprobs":null,"finish_reason":${JSON.stringify(mapFinishReason(part.finishReason))}}]${this.includeUsage ? ',"usage":null' : ''}}\n\n`;
+        const usage = this.includeUsage ? `${this.head}"choices":[],"usage":${JSON.stringify(encodeUsage(part.usage))}}\n\n` : '';
+        return last + usage + DONE;
+      }
       case 'error':
-        this.out += `data: ${JSON.stringify(openAIErrorBody(toGatewayError(part.error)))}\n\n`;
-        break;
+        return `data: ${JSON.stringify(openAIErrorBody(toGatewayError(part.error)))}\n\n`;
       default:
-        break;
+        return '';
     }
   }
 }

@@ -122,3 +122,22 @@ export class ToolCallLookahead {
     for (const part of held ?? []) emit(part);
   }
 }
+
+/**
+ * A `StreamEncoder.encode` for an encoder that names tool calls by their ends: each part goes
+ * through a {@link ToolCallLookahead}, and `encodeReady` gives the text of each part once it is
+ * ready (with its call's end metadata for a `tool-call-start`); what one pushed part releases is
+ * returned together.
+ */
+export function encodeLookingAhead(encodeReady: (part: StreamPart, toolCallEnd?: ProviderMetadata) => string): (part: StreamPart) => string {
+  const lookahead = new ToolCallLookahead();
+  let out = '';
+  const emit: PartAheadSink = (part, toolCallEnd) => {
+    out += encodeReady(part, toolCallEnd);
+  };
+  return (part) => {
+    out = '';
+    lookahead.push(part, emit);
+    return out;
+  };
+}

@@ -248,10 +248,6 @@ export class MessageStreamDecoder implements StreamEventDecoder {
 
   /** Adds the text of the parts appended from `first` on to what was produced. */
   private count(out: StreamPart[], first: number): void {
-    for (let index = first; index < out.length; index++) {
-      const part = out[index]!;
-      if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call-delta') this.produced.add(part.delta);
-      else if (part.type === 'tool-call-start') this.produced.add(part.name);
-    }
+    for (let index = first; index < out.length; index++) this.produced.addPart(out[index]!);
   }
 }

@@ -3,7 +3,7 @@ import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canoni
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { decodeEventStream } from '../http/sse';
-import { countRequestTokens, countTextTokens, withEstimatedUsage } from '../../tokenizer';
+import { usageEstimator, withEstimatedUsage } from '../../tokenizer';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
@@ -114,7 +114,7 @@ export class AnthropicProvider implements Provider {
         headers: this.requestHeaders(request, context, 'text/event-stream'),
       });
     };
-    const estimate = (produced: string) => ({ inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) });
+    const estimate = usageEstimator(request);
     return decodeEventStream(open, new MessageStreamDecoder(this.name, estimate), this.name, context.signal);
   }
 

@@ -3,7 +3,7 @@ import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canoni
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../http/fetch-media';
-import { countRequestTokens, countTextTokens, withEstimatedUsage } from '../../tokenizer';
+import { usageEstimator, withEstimatedUsage } from '../../tokenizer';
 import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient, UpstreamResponse } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
@@ -96,7 +96,7 @@ export class GeminiProvider implements Provider {
         throw remapCredentialFailure(error, this.name);
       }
     };
-    const estimate = (produced: string) => ({ inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) });
+    const estimate = usageEstimator(request);
     return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel, estimate), this.name, context.signal);
   }
 

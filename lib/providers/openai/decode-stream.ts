@@ -35,20 +35,6 @@ function parseChunk(event: EventSourceMessage, upstream: string): Chunk {
   }
 }
 
-/** The text a part adds to the output (for the usage estimate when the upstream reports none). */
-function producedBy(part: StreamPart): string {
-  switch (part.type) {
-    case 'text-delta':
-    case 'reasoning-delta':
-    case 'tool-call-delta':
-      return part.delta;
-    case 'tool-call-start':
-      return part.name;
-    default:
-      return '';
-  }
-}
-
 /**
  * Decodes the upstream stream, an event at a time. Text, a refusal (as text, finishing as
  * content-filter when it is the whole answer, as non-streamed), reasoning (`reasoning_content` or
@@ -147,7 +133,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
 
   /** Appends a part, counting what it adds to the output. */
   private push(part: StreamPart, out: StreamPart[]): void {
-    this.produced.add(producedBy(part));
+    this.produced.addPart(part);
     out.push(part);
   }
 

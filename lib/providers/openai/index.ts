@@ -2,7 +2,7 @@
 import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
-import { countRequestTokens, countTextTokens, withEstimatedUsage } from '../../tokenizer';
+import { usageEstimator, withEstimatedUsage } from '../../tokenizer';
 import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
@@ -83,7 +83,7 @@ export class OpenAIProvider implements Provider {
       const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
       return this.client.request({ path: '/chat/completions', body, signal: context.signal, headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } });
     };
-    const estimate = (produced: string) => ({ inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) });
+    const estimate = usageEstimator(request);
     return decodeEventStream(open, new ChatStreamDecoder(this.name, estimate), this.name, context.signal);
   }
 
