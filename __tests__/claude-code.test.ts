@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { GeminiProvider, MemoryKeyStore, MemoryQuotaStore, type Gateway, type ModelConfig } from '../lib';
+import { GeminiProvider, MemoryKeyStore, MemoryQuotaStore, type ModelConfig } from '../lib';
 import { AnthropicProvider } from '../lib/providers/anthropic';
 import { OpenAIProvider } from '../lib/providers/openai';
-import { buildApp, listen, type Json, type RunningServer } from './helpers/app';
+import { type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';
 import { startMockGemini, type MockGemini } from './helpers/mock-gemini';
 import { startMockOpenAI, type MockOpenAI } from './helpers/mock-openai';
@@ -32,8 +32,7 @@ const SYSTEM_ROLE_TEXT: string = TURN_1.messages[1].content;
 let openaiMock: MockOpenAI;
 let geminiMock: MockGemini;
 let anthropicMock: MockAnthropic;
-let server: RunningServer;
-let gateway: Gateway;
+let server: RunningGateway;
 
 const models: ModelConfig[] = [
   { id: 'cc-openai', provider: 'openai', upstreamModel: 'text-tools' },
@@ -48,7 +47,7 @@ beforeAll(async () => {
   openaiMock = await startMockOpenAI();
   geminiMock = await startMockGemini({ apiKey: GEMINI_KEY });
   anthropicMock = await startMockAnthropic();
-  const built = buildApp({
+  server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'claude-code' }]),
     quotaStore: new MemoryQuotaStore({ balances: { 'claude-code': 100_000_000 } }),
     providers: [
@@ -58,12 +57,9 @@ beforeAll(async () => {
     ],
     models,
   });
-  gateway = built.gateway;
-  server = await listen(built.app);
 });
 afterAll(async () => {
   await server.close();
-  await gateway.close();
   await Promise.all([openaiMock.close(), geminiMock.close(), anthropicMock.close()]);
 });
 

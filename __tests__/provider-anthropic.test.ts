@@ -1,19 +1,18 @@
 /** The Anthropic Messages provider against a mock upstream on loopback: every inbound protocol, streaming, failures. */
 import http from 'node:http';
 import request from 'supertest';
-import { GatewayConfigError, MemoryKeyStore, MemoryQuotaStore, type Gateway, type GenerateRequest, type ModelConfig } from '../lib';
+import { GatewayConfigError, MemoryKeyStore, MemoryQuotaStore, type GenerateRequest, type ModelConfig } from '../lib';
 import { AnthropicProvider } from '../lib/providers/anthropic';
 import { MessageStreamDecoder } from '../lib/providers/anthropic/decode-stream';
 import type { StreamPart } from '../lib/canonical';
 import { encodeMessagesRequest } from '../lib/providers/anthropic/encode-request';
-import { buildApp, listen, type Json, type RunningServer } from './helpers/app';
+import { type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';
 
 const KEY = 'sk-gateway-caller-key-1';
 
 let mock: MockAnthropic;
-let server: RunningServer;
-let gateway: Gateway;
+let server: RunningGateway;
 let quotaStore: MemoryQuotaStore;
 
 const UPSTREAMS = ['echo', 'thinking', 'tools', 'stop-seq', 'max', 'refusal', 'pause', 'late-usage', 'fail-400', 'fail-401', 'fail-403', 'fail-404', 'fail-429', 'fail-500', 'fail-529', 'garbage', 'cut', 'overloaded', 'reset', 'flaky-500'];
@@ -26,7 +25,7 @@ const models: ModelConfig[] = [
 beforeAll(async () => {
   mock = await startMockAnthropic();
   quotaStore = new MemoryQuotaStore({ balances: { caller: 1_000_000 } });
-  const built = buildApp({
+  server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
     quotaStore,
     providers: [
@@ -36,12 +35,9 @@ beforeAll(async () => {
     ],
     models,
   });
-  gateway = built.gateway;
-  server = await listen(built.app);
 });
 afterAll(async () => {
   await server.close();
-  await gateway.close();
   await mock.close();
 });
 

@@ -1,19 +1,18 @@
 /** The Gemini provider against a mock Gemini API on loopback: every inbound protocol, streaming, tools, signatures, failures. */
 import http from 'node:http';
 import request from 'supertest';
-import { MemoryKeyStore, MemoryQuotaStore, type Gateway, type GenerateRequest, type ModelConfig } from '../lib';
+import { MemoryKeyStore, MemoryQuotaStore, type GenerateRequest, type ModelConfig } from '../lib';
 import { GeminiProvider } from '../lib/providers/gemini';
 import { encodeGenerateContentRequest } from '../lib/providers/gemini/encode-request';
 import { decodeGenerateContentResponse } from '../lib/providers/gemini/decode-response';
-import { buildApp, listen, type Json, type RunningServer } from './helpers/app';
+import { type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { startMockGemini, type MockGemini } from './helpers/mock-gemini';
 
 const KEY = 'sk-gateway-caller-key-1';
 const UPSTREAM_KEY = 'AIzaSyUpstreamSecret0123456789abcdef';
 
 let mock: MockGemini;
-let server: RunningServer;
-let gateway: Gateway;
+let server: RunningGateway;
 let quotaStore: MemoryQuotaStore;
 
 const UPSTREAM_MODELS = ['echo', 'tools', 'tools-id', 'thinking', 'blocked', 'max-tokens', 'safety', 'fail-400', 'fail-401', 'fail-403', 'fail-404', 'fail-429', 'fail-500', 'fail-503', 'garbage', 'cut', 'reset', 'flaky-500', 'stream-error', 'no-usage', 'slow'];
@@ -27,7 +26,7 @@ const models: ModelConfig[] = [
 beforeAll(async () => {
   mock = await startMockGemini({ apiKey: UPSTREAM_KEY });
   quotaStore = new MemoryQuotaStore({ balances: { caller: 1_000_000 } });
-  const built = buildApp({
+  server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
     quotaStore,
     providers: [
@@ -37,12 +36,9 @@ beforeAll(async () => {
     ],
     models,
   });
-  gateway = built.gateway;
-  server = await listen(built.app);
 });
 afterAll(async () => {
   await server.close();
-  await gateway.close();
   await mock.close();
 });
 

@@ -2,7 +2,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI, type Part } from '@google/genai';
 import OpenAI from 'openai';
-import { AnthropicProvider, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type Gateway, type ModelConfig, type StreamPart } from '../lib';
+import { AnthropicProvider, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type ModelConfig, type StreamPart } from '../lib';
 import {
   carrySignatureInThinking,
   carrySignatureInToolId,
@@ -11,7 +11,7 @@ import {
   splitToolId,
   TOOL_ID_MARKER,
 } from '../lib/protocols/shared/signature-carrier';
-import { buildApp, listen, type Json, type RunningServer } from './helpers/app';
+import { type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';
 import {
   FINAL_TEXT_SIGNATURE,
@@ -32,8 +32,7 @@ const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/;
 let gemini: MockGemini;
 let openaiMock: MockOpenAI;
 let anthropicMock: MockAnthropic;
-let server: RunningServer;
-let gateway: Gateway;
+let server: RunningGateway;
 
 const GEMINI_MODELS: Record<string, string> = {
   'g3-loop': 'gemini-3-flash-loop',
@@ -55,7 +54,7 @@ const models: ModelConfig[] = [
 
 beforeAll(async () => {
   [gemini, openaiMock, anthropicMock] = await Promise.all([startMockGemini({ apiKey: GEMINI_KEY }), startMockOpenAI(), startMockAnthropic()]);
-  const built = buildApp({
+  server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
     quotaStore: new MemoryQuotaStore({ balances: { caller: 1_000_000_000 } }),
     providers: [
@@ -65,12 +64,9 @@ beforeAll(async () => {
     ],
     models,
   });
-  gateway = built.gateway;
-  server = await listen(built.app);
 });
 afterAll(async () => {
   await server.close();
-  await gateway.close();
   await Promise.all([gemini.close(), openaiMock.close(), anthropicMock.close()]);
 });
 

@@ -1,8 +1,8 @@
 /** Image inputs through every caller protocol and upstream: inline and by URL, downloaded for Gemini, refused with a 400 where the target cannot take them. */
-import { AnthropicProvider, GatewayConfigError, GatewayError, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type Gateway, type ModelConfig } from '../lib';
+import { AnthropicProvider, GatewayConfigError, GatewayError, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type ModelConfig } from '../lib';
 import { isBlockedAddress, MediaFetcher, mediaUrlKind } from '../lib/providers/http/fetch-media';
 import { encodePng } from '../lib/providers/local/png';
-import { buildApp, listen, type Json, type RunningServer } from './helpers/app';
+import { type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';
 import { startMockGemini, type MockGemini } from './helpers/mock-gemini';
 import { closedPort, PIXEL_PNG, startMockMedia, type MockMedia } from './helpers/mock-media';
@@ -22,8 +22,7 @@ let media: MockMedia;
 let gemini: MockGemini;
 let openaiMock: MockOpenAI;
 let anthropicMock: MockAnthropic;
-let server: RunningServer;
-let gateway: Gateway;
+let server: RunningGateway;
 const quota = new MemoryQuotaStore({ balances: { caller: 1_000_000_000 } });
 
 const models: ModelConfig[] = [
@@ -37,7 +36,7 @@ const models: ModelConfig[] = [
 beforeAll(async () => {
   [media, gemini, openaiMock, anthropicMock] = await Promise.all([startMockMedia(), startMockGemini({ apiKey: GEMINI_KEY }), startMockOpenAI(), startMockAnthropic()]);
   const gem = { baseUrl: gemini.url, apiKey: GEMINI_KEY, retries: { max: 0 } };
-  const built = buildApp({
+  server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
     quotaStore: quota,
     providers: [
@@ -50,12 +49,9 @@ beforeAll(async () => {
     ],
     models,
   });
-  gateway = built.gateway;
-  server = await listen(built.app);
 });
 afterAll(async () => {
   await server.close();
-  await gateway.close();
   await Promise.all([media.close(), gemini.close(), openaiMock.close(), anthropicMock.close()]);
 });
 

@@ -1,12 +1,12 @@
 /** Translation between OpenAI-compatible and Anthropic upstreams and every caller: reasoning, structured output, tool_choice, stop sequences, output caps. */
 import { createHash } from 'node:crypto';
-import { MemoryKeyStore, MemoryQuotaStore, type Gateway, type ModelConfig } from '../lib';
+import { MemoryKeyStore, MemoryQuotaStore, type ModelConfig } from '../lib';
 import { AnthropicProvider } from '../lib/providers/anthropic';
 import { supportsAdaptiveThinking } from '../lib/providers/anthropic/adaptive-thinking';
 import { streamErrorEvent } from '../lib/providers/anthropic/decode-stream';
 import { OpenAIProvider, isOpenAIReasoningModel } from '../lib/providers/openai';
 import { chatStreamError } from '../lib/providers/openai/stream-error';
-import { buildApp, listen, type Json, type RunningServer } from './helpers/app';
+import { type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';
 import { startMockOpenAI, type MockOpenAI } from './helpers/mock-openai';
 
@@ -14,8 +14,7 @@ const KEY = 'sk-gateway-caller-key-1';
 
 let openaiMock: MockOpenAI;
 let anthropicMock: MockAnthropic;
-let server: RunningServer;
-let gateway: Gateway;
+let server: RunningGateway;
 
 const models: ModelConfig[] = [
   { id: 'oai-reasoner', provider: 'oai-reasoning', upstreamModel: 'echo' },
@@ -41,7 +40,7 @@ const models: ModelConfig[] = [
 beforeAll(async () => {
   openaiMock = await startMockOpenAI();
   anthropicMock = await startMockAnthropic();
-  const built = buildApp({
+  server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
     quotaStore: new MemoryQuotaStore({ balances: { caller: 100_000_000 } }),
     providers: [
@@ -51,12 +50,9 @@ beforeAll(async () => {
     ],
     models,
   });
-  gateway = built.gateway;
-  server = await listen(built.app);
 });
 afterAll(async () => {
   await server.close();
-  await gateway.close();
   await openaiMock.close();
   await anthropicMock.close();
 });

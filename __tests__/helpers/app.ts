@@ -55,6 +55,25 @@ export async function listen(app: Express): Promise<RunningServer> {
 
 /** A JSON body from fetch, loosely typed for assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+/** A gateway app listening on loopback; `close()` stops the server, then the gateway. */
+export interface RunningGateway extends RunningServer {
+  gateway: Gateway;
+}
+
+/** Builds an app around a gateway with these options (at `mountPath`, else the root) and starts it. */
+export async function serveGateway(options: GatewayOptions, mountPath?: string): Promise<RunningGateway> {
+  const { app, gateway } = buildApp(options, mountPath);
+  const running = await listen(app);
+  return {
+    ...running,
+    gateway,
+    close: async () => {
+      await running.close();
+      await gateway.close();
+    },
+  };
+}
+
 export type Json = Record<string, any>;
 
 export async function readJson(response: Response): Promise<Json> {
