@@ -1,5 +1,5 @@
 /** Anthropic Messages server-sent events → the canonical stream. */
-import type { EventSourceMessage } from 'eventsource-parser';
+import type { SseEvent } from '../http/sse-parser';
 import createDebug from 'debug';
 import type { FinishReason, StreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
@@ -43,7 +43,7 @@ function mergeUsage(current: AnthropicUsage, update: AnthropicUsage | null | und
   return merged;
 }
 
-function parseEvent(event: EventSourceMessage, upstream: string): StreamEvent {
+function parseEvent(event: SseEvent, upstream: string): StreamEvent {
   try {
     return JSON.parse(event.data) as StreamEvent;
   } catch (error) {
@@ -154,7 +154,7 @@ export class MessageStreamDecoder implements StreamEventDecoder {
     private readonly estimate: (produced: string) => Usage,
   ) {}
 
-  accept(event: EventSourceMessage, out: StreamPart[]): void {
+  accept(event: SseEvent, out: StreamPart[]): void {
     const upstream = this.upstream;
     const data = parseEvent(event, upstream);
     const name = event.event ?? data.type;

@@ -1,5 +1,5 @@
 /** A streamGenerateContent `alt=sse` stream (each event a GenerateContentResponse with only the new parts) → the canonical stream. */
-import type { EventSourceMessage } from 'eventsource-parser';
+import type { SseEvent } from '../http/sse-parser';
 import type { FinishReason, StreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { callIdMinter, decodeFunctionCall, decodeGeminiUsage, geminiMetadata } from './decode-response';
@@ -62,7 +62,7 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     private readonly estimate: (produced: string) => Usage,
   ) {}
 
-  accept(event: EventSourceMessage, out: StreamPart[]): void {
+  accept(event: SseEvent, out: StreamPart[]): void {
     if (event.data.trim().length === 0) return;
     const chunk = parseEvent(event.data, this.upstream);
     if (chunk.error !== undefined && chunk.error !== null) throw streamEventError(chunk.error, event.data, this.upstream);

@@ -1,6 +1,6 @@
-/** Server-sent events from an upstream response body (parsed with eventsource-parser), decoded into canonical parts. */
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+/** Server-sent events from an upstream response body (parsed from its Buffers by {@link SseParser}), decoded into canonical parts. */
 import type { StreamPart } from '../../canonical';
+import { SseParser, type SseEvent } from './sse-parser';
 import { transportError, type UpstreamResponse } from './upstream-client';
 
 /**
@@ -8,8 +8,11 @@ import { transportError, type UpstreamResponse } from './upstream-client';
  * ({@link decodeEventStream}) feeds it every event and yields what it appends to `out`.
  */
 export interface StreamEventDecoder {
-  /** Appends the parts one event makes. Throws a GatewayError for an error event or a malformed one. */
-  accept(event: EventSourceMessage, out: StreamPart[]): void;
+  /**
+   * Appends the parts one event makes. Throws a GatewayError for an error event or a malformed one.
+   * `event` is the parser's and is reused: it is valid only during the call.
+   */
+  accept(event: SseEvent, out: StreamPart[]): void;
   /** True once the protocol's terminal event came and `finish` was appended: the rest of the body is not read for parts. */
   readonly done: boolean;
   /** Appends the closing parts when the body ended without the terminal event, or throws (a stream cut short). */
@@ -52,7 +55,6 @@ export function decodeEventStream(
 type Body = UpstreamResponse['body'];
 
 const ignore = () => undefined;
-const STREAMING = { stream: true } as const;
 
 /**
  * An upstream body's events as canonical parts, driven by the body's `data` events rather than
@@ -78,9 +80,11 @@ class UpstreamEventStream implements AsyncIterableIterator<StreamPart> {
   private completed = false;
   private released = false;
   private waiter: { resolve: (result: IteratorResult<StreamPart>) => void; reject: (error: unknown) => void } | undefined;
-  private readonly events: EventSourceMessage[] = [];
-  private readonly parser = createParser({ onEvent: (event) => this.events.push(event) });
-  private readonly text = new TextDecoder();
+  /** Hands each event to the decoder as the parser completes it; those after the terminal event are skipped. */
+  private readonly onEvent = (event: SseEvent) => {
+    if (!this.decoder.done) this.decoder.accept(event, this.queue);
+  };
+  private readonly parser = new SseParser(this.onEvent);
 
   constructor(
     private readonly open: () => Promise<UpstreamResponse>,
@@ -158,12 +162,12 @@ class UpstreamEventStream implements AsyncIterableIterator<StreamPart> {
 
   private readonly onData = (chunk: Buffer) => {
     const lagging = this.head < this.queue.length;
-    this.decode(this.text.decode(chunk, STREAMING), false);
+    this.decode(chunk);
     if (lagging && !this.ended) this.body!.pause();
   };
 
   private readonly onEnd = () => {
-    if (!this.ended) this.decode(this.text.decode(), true);
+    if (!this.ended) this.decode(undefined);
   };
 
   private readonly onError = (error: unknown) => {
@@ -174,24 +178,23 @@ class UpstreamEventStream implements AsyncIterableIterator<StreamPart> {
     if (!this.ended) this.stop(this.signal.aborted ? this.signal.reason : transportError(new Error('the upstream body closed before it ended'), this.upstream));
   };
 
-  /** Feeds text to the parser and its events to the decoder; hands the first new part to a waiting consumer. */
-  private decode(text: string, last: boolean): void {
+  /**
+   * Feeds a read of the body (none: the body ended) to the parser, and so its events to the decoder;
+   * hands the first new part to a waiting consumer.
+   */
+  private decode(chunk: Buffer | undefined): void {
     const decoder = this.decoder;
     try {
-      this.parser.feed(text);
-      const events = this.events;
-      for (let index = 0; index < events.length && !decoder.done; index++) decoder.accept(events[index]!, this.queue);
-      events.length = 0;
+      if (chunk) this.parser.push(chunk);
       if (decoder.done) {
         this.completed = true;
         this.stop(undefined);
-      } else if (last) {
+      } else if (!chunk) {
         decoder.end(this.queue);
         this.completed = decoder.done;
         this.stop(undefined);
       }
     } catch (error) {
-      this.events.length = 0;
       this.stop(error ?? new Error('stream decoder failed'));
     }
     this.wake();

@@ -1,5 +1,5 @@
 /** OpenAI chat-completions server-sent events → the canonical stream. */
-import type { EventSourceMessage } from 'eventsource-parser';
+import type { SseEvent } from '../http/sse-parser';
 import createDebug from 'debug';
 import type { StreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
@@ -27,7 +27,7 @@ interface Chunk {
 
 type TextBlock = { kind: 'text' | 'reasoning'; id: string };
 
-function parseChunk(event: EventSourceMessage, upstream: string): Chunk {
+function parseChunk(event: SseEvent, upstream: string): Chunk {
   try {
     return JSON.parse(event.data) as Chunk;
   } catch (error) {
@@ -63,7 +63,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     private readonly estimate: (produced: string) => Usage,
   ) {}
 
-  accept(event: EventSourceMessage, out: StreamPart[]): void {
+  accept(event: SseEvent, out: StreamPart[]): void {
     if (event.data === '[DONE]') {
       if (this.finishRaw === undefined) log('upstream %s: [DONE] without a finish_reason; finished as it stands', this.upstream);
       this.finish(out);
