@@ -22,6 +22,15 @@ function wantsUsage(context: EncodeContext): boolean {
  * `choices` (and the last chunk's `usage`) are the same for the whole stream, so that head is
  * serialized once, at `response-start`; per chunk only the delta is.
  */
+/**
+ * One flat string from pieces. The strings a stream keeps for its whole life are joined rather than
+ * concatenated: `a + b + …` builds a tree of string nodes (32 bytes each, walked again on every
+ * chunk that starts with it), `join` one sequential string.
+ */
+function flat(pieces: string[]): string {
+  return pieces.join('');
+}
+
 export class ChatStreamEncoder implements StreamEncoder {
   /** `data: {"id":…,"system_fingerprint":null,` — every chunk starts with it. */
   private head = '';
@@ -33,13 +42,15 @@ export class ChatStreamEncoder implements StreamEncoder {
   readonly encode = encodeLookingAhead((part, toolCallEnd) => this.encodeReady(part, toolCallEnd));
 
   constructor(private readonly includeUsage: boolean) {
-    this.frameSuffix = `,"logprobs":null,"finish_reason":null}]${includeUsage ? ',"usage":null' : ''}}\n\n`;
+    this.frameSuffix = flat([',"logprobs":null,"finish_reason":null}]', includeUsage ? ',"usage":null' : '', '}\n\n']);
     this.setHead('', 0, '');
   }
 
   private setHead(id: string, created: number, model: string): void {
-    this.head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(created)},"model":${JSON.stringify(model)},"system_fingerprint":null,`;
-    this.framePrefix = `${this.head}"choices":[{"index":0,"delta":`;
+    const head = ['data: {"id":', JSON.stringify(id), ',"object":"chat.completion.chunk","created":', JSON.stringify(created), ',"model":', JSON.stringify(model), ',"system_fingerprint":null,'];
+    this.head = flat(head);
+    head.push('"choices":[{"index":0,"delta":');
+    this.framePrefix = flat(head);
   }
 
   /** A content chunk whose delta is already JSON. */

@@ -136,8 +136,10 @@ export function encodeLookingAhead(encodeReady: (part: StreamPart, toolCallEnd?:
     out += encodeReady(part, toolCallEnd);
   };
   return (part) => {
-    out = '';
     lookahead.push(part, emit);
-    return out;
+    // Not kept until the next part: a stream held open would hold its last chunk's text.
+    const text = out;
+    out = '';
+    return text;
   };
 }
