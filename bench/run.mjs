@@ -20,6 +20,7 @@
  *   --sequential <n>           BENCH_SEQUENTIAL       sequential requests per target and mode (300; quick 60)
  *   --streams <n>              BENCH_STREAMS          concurrent slow streams (1000)
  *   --stream-seconds <s>       BENCH_STREAM_SECONDS   how long the slow streams are held open together, a chunk per 100 ms (5; quick 2)
+ *   --hold-rounds <n>          BENCH_HOLD_ROUNDS      interleaved rounds of the slow-stream hold, a fresh process each; median reported (3; quick 1)
  *   --only <ids>               BENCH_ONLY             comma-separated target ids (direct and the floor are always kept)
  *   --profile                  BENCH_PROFILE=1        also profile the gateway (node --cpu-prof) on a same-protocol round
  *   --profile-dir <dir>        BENCH_PROFILE_DIR      where the .cpuprofile files go (/tmp/rosetta-bench-profile)
@@ -83,6 +84,7 @@ const options = {
   sequentialRequests: Math.max(10, Math.round(numberOption('sequential', 'BENCH_SEQUENTIAL', 300, 60))),
   streams: Math.max(1, Math.round(numberOption('streams', 'BENCH_STREAMS', 1000, 1000))),
   streamSeconds: numberOption('stream-seconds', 'BENCH_STREAM_SECONDS', 5, 2),
+  holdRounds: Math.max(1, Math.round(numberOption('hold-rounds', 'BENCH_HOLD_ROUNDS', 3, 1))),
   streamIntervalMs: 100,
   only: (flags.only ?? env.BENCH_ONLY)?.split(',').map((id) => id.trim()).filter(Boolean),
   profile: truthy(flags.profile) || truthy(env.BENCH_PROFILE),
@@ -281,21 +283,22 @@ async function main() {
   // ── 1,000 concurrent slow streams ────────────────────────────────────────────────────────────
   // Opened over `rampMs` (100 at a time), then held: the steady state (every stream open, none
   // ended) is measured on its own, inside the server process, besides the whole phase.
-  // Each server gets a FRESH process for this phase (warmed up, but without the heap the throughput
-  // rounds left behind), so its RSS is what holding the streams costs.
+  // Each hold gets a FRESH server process (warmed up, but without the heap the throughput rounds
+  // left behind), so its RSS is what holding the streams costs. A process's peak RSS depends on when
+  // V8 happens to collect its old generation (±6 MB between identical runs), so the holds are
+  // repeated in interleaved rounds (gateway, floor, gateway, floor, …) and the median round reported.
   const slow = [];
-  const slowTargets = [];
-  for (const spec of [catalogue.find((target) => target.id === 'gateway-openai'), catalogue.find((target) => target.kind === 'floor')]) {
+  const slowSpecs = [catalogue.find((target) => target.id === 'gateway-openai'), catalogue.find((target) => target.kind === 'floor')];
+  const freshProcess = (spec, round) => {
     const script = spec.server === 'gateway' ? 'gateway.cjs' : spec.script;
-    const fresh = await start({ name: `${spec.id}-streams`, script: path.join(here, 'servers', script), core: options.serverCore, env: { ...upstreamEnv, ...spec.env } });
-    slowTargets.push({ ...spec, process: fresh });
-  }
+    return start({ name: `${spec.id}-streams-${round + 1}`, script: path.join(here, 'servers', script), core: options.serverCore, env: { ...upstreamEnv, ...spec.env } });
+  };
   const batch = 100;
   const rampMs = 1000;
   const batchGapMs = options.streams > batch ? rampMs / Math.ceil(options.streams / batch - 1) : 0;
   const openTimeoutMs = 30_000;
   log(
-    `\nslow streams: ${options.streams} concurrent connections opened over ~${rampMs} ms (100 at a time); once all are open they are held ${options.streamSeconds}s (a chunk every ${options.streamIntervalMs} ms), then released`,
+    `\nslow streams: ${options.streams} concurrent connections opened over ~${rampMs} ms (100 at a time); once all are open they are held ${options.streamSeconds}s (a chunk every ${options.streamIntervalMs} ms), then released; ${options.holdRounds} interleaved round(s), a fresh server process each`,
   );
   /** Opens the streams, holds them all open for streamSeconds, releases them; hooks bracket the hold. */
   const heldStreams = async (target, hooks = {}) => {
@@ -370,18 +373,28 @@ async function main() {
     return entry;
   };
 
-  for (const target of slowTargets) {
-    const entry = await heldStreams(target);
-    const result = entry;
-    const steady = entry.steady;
-    slow.push(entry);
-    await target.process.stop();
-    if (result.failed > 0) fail(`slow streams ${target.id}: ${result.failed} of ${result.count} failed, e.g. ${result.failureSamples[0]}`);
-    if (!steady.allOpen) fail(`slow streams ${target.id}: the ${options.streams} streams were not all open within ${openTimeoutMs / 1000}s (${steady.openAtHoldStart} were; peak ${result.peakOpen})`);
-    const eld = (value) => `${round(value?.p50Ms ?? NaN)} / ${round(value?.p99Ms ?? NaN)} / ${round(value?.maxMs ?? NaN)} ms`;
-    log(
-      `  ${target.id}: ${result.ok}/${result.count} ok; all open after ${round((result.allOpenAfterMs ?? NaN) / 1000, 1)}s (upstream ${steady?.upstreamStreams ?? '?'}); held: RSS peak ${mb(steady?.rssPeak ?? NaN)} MB, event-loop delay p50/p99/max ${eld(steady?.eventLoopDelay)}, CPU ${Math.round((steady?.serverCpu ?? NaN) * 100)}%; whole phase: RSS peak ${mb(entry.rssPeak)} MB, event-loop delay ${eld(entry.eventLoopDelay)}, CPU server ${Math.round(entry.serverCpu * 100)}% / upstream ${Math.round(entry.upstreamCpu * 100)}% / load generator ${Math.round(entry.loadGeneratorCpu * 100)}%`,
-    );
+  const holds = new Map(slowSpecs.map((spec) => [spec.id, []]));
+  for (let holdRound = 0; holdRound < options.holdRounds; holdRound++) {
+    for (const spec of slowSpecs) {
+      const target = { ...spec, process: await freshProcess(spec, holdRound) };
+      const entry = await heldStreams(target);
+      const result = entry;
+      const steady = entry.steady;
+      holds.get(spec.id).push(entry);
+      await target.process.stop();
+      if (result.failed > 0) fail(`slow streams ${target.id}: ${result.failed} of ${result.count} failed, e.g. ${result.failureSamples[0]}`);
+      if (!steady.allOpen) fail(`slow streams ${target.id}: the ${options.streams} streams were not all open within ${openTimeoutMs / 1000}s (${steady.openAtHoldStart} were; peak ${result.peakOpen})`);
+      const eld = (value) => `${round(value?.p50Ms ?? NaN)} / ${round(value?.p99Ms ?? NaN)} / ${round(value?.maxMs ?? NaN)} ms`;
+      log(
+        `  ${target.id} (round ${holdRound + 1}): ${result.ok}/${result.count} ok; all open after ${round((result.allOpenAfterMs ?? NaN) / 1000, 1)}s (upstream ${steady?.upstreamStreams ?? '?'}); held: RSS peak ${mb(steady?.rssPeak ?? NaN)} MB, event-loop delay p50/p99/max ${eld(steady?.eventLoopDelay)}, CPU ${Math.round((steady?.serverCpu ?? NaN) * 100)}%; whole phase: RSS peak ${mb(entry.rssPeak)} MB, event-loop delay ${eld(entry.eventLoopDelay)}, CPU server ${Math.round(entry.serverCpu * 100)}% / upstream ${Math.round(entry.upstreamCpu * 100)}% / load generator ${Math.round(entry.loadGeneratorCpu * 100)}%`,
+      );
+    }
+  }
+  // The round with the median held RSS peak stands for each server; every round's peak is kept.
+  for (const [id, entries] of holds) {
+    const ordered = [...entries].sort((a, b) => a.steady.rssPeak - b.steady.rssPeak);
+    const representative = ordered[Math.floor((ordered.length - 1) / 2)];
+    slow.push({ ...representative, target: id, rounds: entries.length, heldRssPeaks: entries.map((entry) => entry.steady.rssPeak) });
   }
 
   // ── CPU profile of the gateway (optional) ────────────────────────────────────────────────────
@@ -531,7 +544,7 @@ async function main() {
   if (gatewaySlow) {
     const held = gatewaySlow.steady;
     const streams = held.allOpen ? `${gatewaySlow.count}` : `only ${held.openAtHoldStart} of ${gatewaySlow.count}`;
-    verdict(`gateway RSS with ${streams} concurrent streams held open (peak)`, held.rssPeak / 1024 / 1024, TARGETS_WANTED.rssWithStreamsMB, 'lower', ' MB');
+    verdict(`gateway RSS with ${streams} concurrent streams held open (peak, median of ${gatewaySlow.rounds} round(s))`, held.rssPeak / 1024 / 1024, TARGETS_WANTED.rssWithStreamsMB, 'lower', ' MB');
   }
   verdicts.push({ name: 'errors', value: problems.length, limit: 0, pass: problems.length === 0, line: `${problems.length === 0 ? 'PASS' : 'FAIL'}  errors (non-2xx, socket errors, timeouts, bad bodies): ${problems.length === 0 ? 'none' : problems.length}` });
 
@@ -597,16 +610,16 @@ function renderMarkdown({ rows, sequentialRows, slow, verdicts, profiles, enviro
       '',
       `#### ${options.streams} concurrent slow streams (opened over ~1 s, then all held open ${options.streamSeconds}s with a chunk every ${options.streamIntervalMs} ms; measured inside the server process)`,
       '',
-      '"Held" is the window in which every stream is open (none has ended); "phase" also covers opening the connections and finishing the streams.',
+      `"Held" is the window in which every stream is open (none has ended); "phase" also covers opening the connections and finishing the streams. Each server held the streams ${options.holdRounds} time(s), interleaved, in a fresh process each; the row is the round with the median held RSS peak.`,
       '',
     );
-    lines.push('| server | ok | all open after s | upstream streams open | RSS before MB | RSS held (peak) MB | CPU held | k cycles / chunk held | event-loop delay held p50 / p99 / max ms | RSS peak, phase MB | event-loop delay, phase p50 / p99 / max ms | first byte p50 / p99 ms |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('| server | ok | all open after s | upstream streams open | RSS before MB | RSS held (peak) MB, median round | each round | CPU held | k cycles / chunk held | event-loop delay held p50 / p99 / max ms | RSS peak, phase MB | event-loop delay, phase p50 / p99 / max ms | first byte p50 / p99 ms |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const entry of slow) {
       const eld = (value) => (value ? `${fmt(value.p50Ms)} / ${fmt(value.p99Ms)} / ${fmt(value.maxMs)}` : '—');
       const held = entry.steady;
       lines.push(
-        `| ${entry.target} | ${entry.ok}/${entry.count} | ${fmt((entry.allOpenAfterMs ?? NaN) / 1000, 1)} | ${held?.upstreamStreams ?? '—'} | ${mb(entry.rssBefore)} | ${held ? mb(held.rssPeak) : '—'} | ${held ? `${Math.round(held.serverCpu * 100)}%` : '—'} | ${Number.isFinite(held?.cyclesPerChunk) ? fmt(held.cyclesPerChunk / 1000, 1) : '—'} | ${eld(held?.eventLoopDelay)} | ${mb(entry.rssPeak)} | ${eld(entry.eventLoopDelay)} | ${fmt(entry.firstByteP50Ms, 0)} / ${fmt(entry.firstByteP99Ms, 0)} |`,
+        `| ${entry.target} | ${entry.ok}/${entry.count} | ${fmt((entry.allOpenAfterMs ?? NaN) / 1000, 1)} | ${held?.upstreamStreams ?? '—'} | ${mb(entry.rssBefore)} | ${held ? mb(held.rssPeak) : '—'} | ${(entry.heldRssPeaks ?? []).map(mb).join(' / ')} | ${held ? `${Math.round(held.serverCpu * 100)}%` : '—'} | ${Number.isFinite(held?.cyclesPerChunk) ? fmt(held.cyclesPerChunk / 1000, 1) : '—'} | ${eld(held?.eventLoopDelay)} | ${mb(entry.rssPeak)} | ${eld(entry.eventLoopDelay)} | ${fmt(entry.firstByteP50Ms, 0)} / ${fmt(entry.firstByteP99Ms, 0)} |`,
       );
     }
   }

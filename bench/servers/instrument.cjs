@@ -6,6 +6,7 @@
  * process. A `shutdown` message exits normally, so `node --cpu-prof` writes its profile.
  */
 const { monitorEventLoopDelay } = require('node:perf_hooks');
+const v8 = require('node:v8');
 
 /** Event-loop delay timer resolution (ms). The histogram records whole timer intervals, so this is subtracted. */
 const ELD_RESOLUTION_MS = 10;
@@ -54,6 +55,8 @@ function serve(server, options) {
       external: memory.external,
       arrayBuffers: memory.arrayBuffers,
       cpuMicros: cpu.user + cpu.system,
+      // Committed size of each V8 heap space (new, old, code, large objects…), in bytes.
+      spaces: Object.fromEntries(v8.getHeapSpaceStatistics().map((space) => [space.space_name.replace(/_space$/, ''), space.space_size])),
       ...(options.extraStats ? options.extraStats() : {}),
     };
   };
