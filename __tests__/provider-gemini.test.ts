@@ -5,7 +5,7 @@ import { MemoryKeyStore, MemoryQuotaStore, type GenerateRequest, type ModelConfi
 import { GeminiProvider } from '../lib/providers/gemini';
 import { encodeGenerateContentRequest } from '../lib/providers/gemini/encode-request';
 import { decodeGenerateContentResponse } from '../lib/providers/gemini/decode-response';
-import { type Json, serveGateway, type RunningGateway } from './helpers/app';
+import { dataEvents, type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { startMockGemini, type MockGemini } from './helpers/mock-gemini';
 
 const KEY = 'sk-gateway-caller-key-1';
@@ -52,16 +52,6 @@ const spent = () => quotaStore.getAccount('caller').spent;
 async function post(path: string, headers: Record<string, string>, body: Json): Promise<{ status: number; text: string }> {
   const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return { status: res.status, text: await res.text() };
-}
-
-/** The `data:` payloads of an SSE body (OpenAI `[DONE]` left out). */
-function dataEvents(text: string): Json[] {
-  return text
-    .split('\n\n')
-    .filter((frame) => frame.trim().length > 0)
-    .map((frame) => frame.split('\n').find((line) => line.startsWith('data: '))!.slice('data: '.length))
-    .filter((data) => data !== '[DONE]')
-    .map((data) => JSON.parse(data) as Json);
 }
 
 /** Anthropic frames as `{event, data}`. */

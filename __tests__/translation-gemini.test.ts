@@ -11,7 +11,7 @@ import {
   splitToolId,
   TOOL_ID_MARKER,
 } from '../lib/protocols/shared/signature-carrier';
-import { type Json, serveGateway, type RunningGateway } from './helpers/app';
+import { dataEvents, type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';
 import {
   FINAL_TEXT_SIGNATURE,
@@ -88,16 +88,6 @@ const chat = (body: Json) => post('/v1/chat/completions', { authorization: `Bear
 const messages = (body: Json) => post('/v1/messages', { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' }, body);
 const generate = (model: string, body: Json, stream = false) =>
   post(`/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`, { 'x-goog-api-key': KEY }, body);
-
-/** The `data:` payloads of an SSE body (`[DONE]` left out). */
-function dataEvents(text: string): Json[] {
-  return text
-    .split('\n\n')
-    .filter((frame) => frame.trim().length > 0)
-    .map((frame) => frame.split('\n').find((line) => line.startsWith('data: '))!.slice('data: '.length))
-    .filter((data) => data !== '[DONE]')
-    .map((data) => JSON.parse(data) as Json);
-}
 
 const lastGeminiBody = () => gemini.requests.at(-1)!.body as Json;
 const geminiConfig = () => lastGeminiBody().generationConfig as Json | undefined;

@@ -79,3 +79,13 @@ export type Json = Record<string, any>;
 export async function readJson(response: Response): Promise<Json> {
   return (await response.json()) as Json;
 }
+
+/** The `data:` payloads of an SSE body (`[DONE]` left out). */
+export function dataEvents(text: string): Json[] {
+  return text
+    .split('\n\n')
+    .filter((frame) => frame.trim().length > 0)
+    .map((frame) => frame.split('\n').find((line) => line.startsWith('data: '))!.slice('data: '.length))
+    .filter((data) => data !== '[DONE]')
+    .map((data) => JSON.parse(data) as Json);
+}
