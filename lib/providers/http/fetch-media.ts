@@ -2,8 +2,9 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import createDebug from 'debug';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { GatewayConfigError, GatewayError } from '../../errors';
+import { undici } from './undici';
 
 const log = createDebug('rosetta:provider');
 
@@ -227,7 +228,7 @@ export class MediaFetcher {
       throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'allowPrivateNetworks must be a boolean.', 'allowPrivateNetworks');
     }
     this.allowPrivateNetworks = options.allowPrivateNetworks ?? false;
-    this.agent = new Agent({
+    this.agent = new undici.Agent({
       connections: 16,
       keepAliveTimeout: 10_000,
       headersTimeout: this.timeoutMs,
@@ -249,7 +250,7 @@ export class MediaFetcher {
     let url = this.checkedUrl(request.url, refuse);
     try {
       for (let redirects = 0; ; redirects++) {
-        const response = await this.agent.request({
+        const response = await undici.request(this.agent, {
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: 'GET',

@@ -1,8 +1,9 @@
 /** The HTTP client every upstream provider uses: one undici Pool per origin, timeouts, bounded retries. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errors as undiciErrors, Pool, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import createDebug from 'debug';
 import { GatewayError } from '../../errors';
+import { undici } from './undici';
 import { upstreamStatusError } from './upstream-errors';
 
 const log = createDebug('rosetta:upstream');
@@ -80,7 +81,7 @@ export function parseRetryAfter(value: string | string[] | undefined): number | 
 /** Turns a transport failure into a GatewayError: timeouts → 504, the rest → 502. */
 export function transportError(error: unknown, upstream: string): GatewayError {
   if (error instanceof GatewayError) return error;
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) {
+  if (error instanceof undici.errors.HeadersTimeoutError || error instanceof undici.errors.BodyTimeoutError || error instanceof undici.errors.ConnectTimeoutError) {
     return new GatewayError('upstream_timeout', `The upstream ${upstream} did not answer in time.`, { cause: error });
   }
   return new GatewayError('upstream', `Could not reach the upstream ${upstream}.`, { cause: error, code: 'upstream_connection_failed' });
@@ -109,7 +110,7 @@ export class UpstreamClient {
     this.headers = { 'content-type': 'application/json', ...options.headers };
     this.timeouts = { connectMs: 10_000, responseMs: 600_000, idleMs: 300_000, ...options.timeouts };
     this.retries = { max: 2, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retries };
-    this.pool = new Pool(this.origin, {
+    this.pool = new undici.Pool(this.origin, {
       connections: options.connections ?? 1024,
       connect: { timeout: this.timeouts.connectMs },
       keepAliveTimeout: 30_000,
@@ -126,7 +127,7 @@ export class UpstreamClient {
       let retryAfter: number | undefined;
       let failure: GatewayError;
       try {
-        const response = await this.pool.request({
+        const response = await undici.request(this.pool, {
           path,
           method: request.method ?? 'POST',
           headers: { ...this.headers, ...request.headers },
