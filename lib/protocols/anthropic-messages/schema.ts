@@ -1,5 +1,5 @@
 /** JSON Schema of the Anthropic messages request body: types of known fields; unknown fields pass. */
-import { compileValidator, type BodyValidator } from '../shared/validate';
+import { bodyValidator, type BodyValidator } from '../shared/validate';
 
 const nullable = (type: string | string[]) => ({ type: [...(Array.isArray(type) ? type : [type]), 'null'] });
 
@@ -69,8 +69,8 @@ export interface MessagesBody {
   metadata?: { user_id?: string | null } | null;
 }
 
-/** Validates the body's known fields; content blocks and tools are checked per type by the decoder. */
-export const validateMessagesBody: BodyValidator<MessagesBody> = compileValidator<MessagesBody>({
+/** The messages body schema; scripts/generate-validators.cjs turns it into schema.validator.ts. */
+export const messagesBodySchema = {
   type: 'object',
   required: ['model', 'max_tokens', 'messages'],
   properties: {
@@ -115,4 +115,9 @@ export const validateMessagesBody: BodyValidator<MessagesBody> = compileValidato
     },
     metadata: { ...nullable('object'), properties: { user_id: nullable('string') } },
   },
-});
+};
+
+/** Validates the body's known fields; content blocks and tools are checked per type by the decoder. */
+export const validateMessagesBody: BodyValidator<MessagesBody> = bodyValidator<MessagesBody>(
+  () => (require('./schema.validator') as typeof import('./schema.validator')).validate,
+);

@@ -1,5 +1,5 @@
 /** JSON Schema of the generateContent request body: types of known fields under both spellings; unknown fields pass. */
-import { compileValidator, type BodyValidator } from '../shared/validate';
+import { bodyValidator, type BodyValidator } from '../shared/validate';
 import { bothSpellings } from './field-names';
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
@@ -121,8 +121,8 @@ export interface RawFunctionResponse {
 /** `tools[].functionDeclarations[]`. */
 export type RawFunctionDeclaration = Record<string, unknown> & { name: string };
 
-/** Validates a generateContent body; throws a 400 naming the first bad field (in the spelling the caller used). */
-export const validateGenerateContentBody: BodyValidator<GenerateContentBody> = compileValidator<GenerateContentBody>({
+/** The generateContent body schema; scripts/generate-validators.cjs turns it into schema.validator.ts. */
+export const generateContentBodySchema = {
   type: 'object',
   required: ['contents'],
   $defs: { blob, innerPart, functionResponse, part, content, generationConfig, toolConfig },
@@ -135,4 +135,9 @@ export const validateGenerateContentBody: BodyValidator<GenerateContentBody> = c
     safetySettings: nullable('array'),
     cachedContent: nullable('string'),
   }),
-});
+};
+
+/** Validates a generateContent body; throws a 400 naming the first bad field (in the spelling the caller used). */
+export const validateGenerateContentBody: BodyValidator<GenerateContentBody> = bodyValidator<GenerateContentBody>(
+  () => (require('./schema.validator') as typeof import('./schema.validator')).validate,
+);

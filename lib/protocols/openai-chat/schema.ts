@@ -1,5 +1,5 @@
 /** JSON Schema of the chat-completions request body: types of known fields; unknown fields pass. */
-import { compileValidator, type BodyValidator } from '../shared/validate';
+import { bodyValidator, type BodyValidator } from '../shared/validate';
 
 const nullable = (type: string | string[]) => ({ type: [...(Array.isArray(type) ? type : [type]), 'null'] });
 
@@ -70,7 +70,8 @@ export interface ChatCompletionBody {
   safety_identifier?: string;
 }
 
-export const validateChatCompletionBody: BodyValidator<ChatCompletionBody> = compileValidator<ChatCompletionBody>({
+/** The chat-completions body schema; scripts/generate-validators.cjs turns it into schema.validator.ts. */
+export const chatCompletionBodySchema = {
   type: 'object',
   required: ['model', 'messages'],
   properties: {
@@ -100,4 +101,9 @@ export const validateChatCompletionBody: BodyValidator<ChatCompletionBody> = com
     user: { type: 'string' },
     safety_identifier: { type: 'string' },
   },
-});
+};
+
+/** Validates a chat-completions body or throws a 400 naming the first bad field. */
+export const validateChatCompletionBody: BodyValidator<ChatCompletionBody> = bodyValidator<ChatCompletionBody>(
+  () => (require('./schema.validator') as typeof import('./schema.validator')).validate,
+);

@@ -1,5 +1,5 @@
 /** JSON Schema of the images-generation request body: types of known fields; unknown fields pass. */
-import { compileValidator, type BodyValidator } from '../shared/validate';
+import { bodyValidator, type BodyValidator } from '../shared/validate';
 
 /** Longest prompt accepted, in characters (the GPT image models' limit). */
 export const MAX_PROMPT_LENGTH = 32_000;
@@ -24,8 +24,8 @@ export interface ImageGenerationBody {
   stream?: boolean | null;
 }
 
-/** Validates an images-generation body or throws a 400 naming the first bad field. */
-export const validateImageGenerationBody: BodyValidator<ImageGenerationBody> = compileValidator<ImageGenerationBody>({
+/** The images-generation body schema; scripts/generate-validators.cjs turns it into schema.validator.ts. */
+export const imageGenerationBodySchema = {
   type: 'object',
   required: ['model', 'prompt'],
   properties: {
@@ -41,4 +41,9 @@ export const validateImageGenerationBody: BodyValidator<ImageGenerationBody> = c
     user: nullable('string'),
     stream: nullable('boolean'),
   },
-});
+};
+
+/** Validates an images-generation body or throws a 400 naming the first bad field. */
+export const validateImageGenerationBody: BodyValidator<ImageGenerationBody> = bodyValidator<ImageGenerationBody>(
+  () => (require('./schema.validator') as typeof import('./schema.validator')).validate,
+);

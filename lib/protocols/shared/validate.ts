@@ -1,9 +1,23 @@
-/** JSON Schema validation of request bodies (ajv, compiled once per schema) with errors that name the field. */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+/**
+ * JSON Schema validation of request bodies with errors that name the field. The validators are generated ahead of
+ * time from each protocol's schema.ts (scripts/generate-validators.cjs, ajv standalone code), so no schema compiler
+ * is loaded or run by the gateway.
+ */
 import { GatewayError } from '../../errors';
 
-// inlineRefs off: a `$ref`'d subschema is one function however often it is used, not a copy per use.
-const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, inlineRefs: false });
+/** The fields of an ajv error that the messages are made from. */
+export interface ValidationError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** A validate function as ajv's standalone code writes it: true when valid, else the errors are on `errors`. */
+export interface GeneratedValidator {
+  (data: unknown): boolean;
+  errors?: ValidationError[] | null;
+}
 
 /** `/messages/0/content` → `messages[0].content`. */
 export function fieldPath(pointer: string): string {
@@ -15,9 +29,9 @@ export function fieldPath(pointer: string): string {
   return path;
 }
 
-function describe(error: ErrorObject): { param: string; message: string } {
+function describe(error: ValidationError): { param: string; message: string } {
   const base = fieldPath(error.instancePath);
-  const params = error.params as Record<string, unknown>;
+  const params = error.params;
   switch (error.keyword) {
     case 'required': {
       const param = base ? `${base}.${String(params.missingProperty)}` : String(params.missingProperty);
@@ -34,17 +48,17 @@ function describe(error: ErrorObject): { param: string; message: string } {
   }
 }
 
-/** A compiled validator that throws a 400 `GatewayError` naming the first bad field. */
+/** A body validator that throws a 400 `GatewayError` naming the first bad field. */
 export type BodyValidator<T> = (body: unknown) => asserts body is T;
 
 /**
- * A validator for a schema, compiled once, on its first use: a host that never receives a
- * protocol's requests never pays for compiling (and keeping) that protocol's validator.
+ * A `BodyValidator` around a generated validate function (a schema.validator.ts), loaded on its first use: a host
+ * that never receives a protocol's requests never holds that protocol's validator code (Gemini's is ~200 KB built).
  */
-export function compileValidator<T>(schema: Record<string, unknown>): BodyValidator<T> {
-  let validate: ValidateFunction | undefined;
+export function bodyValidator<T>(load: () => GeneratedValidator): BodyValidator<T> {
+  let validate: GeneratedValidator | undefined;
   return (body: unknown): asserts body is T => {
-    validate ??= ajv.compile(schema);
+    validate ??= load();
     if (validate(body)) return;
     const { param, message } = describe(validate.errors![0]!);
     throw new GatewayError('invalid_request', message, { param });
