@@ -122,7 +122,9 @@ export class UpstreamClient {
   /** Sends a request and returns a 2xx response, retrying where that is safe. */
   async request(request: UpstreamRequest): Promise<UpstreamResponse> {
     const path = `${this.basePath}${request.path}${request.query ? `?${new URLSearchParams(request.query)}` : ''}`;
-    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    // A Buffer, not the JSON string: undici keeps the body it was given until the response ends (a
+    // string besides the Buffer it makes of it), so a held stream would keep its prompt twice.
+    const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
     for (let attempt = 0; ; attempt++) {
       let retryAfter: number | undefined;
       let failure: GatewayError;
