@@ -145,6 +145,25 @@ describe('OpenAI-compatible upstream failures, in the caller envelope', () => {
     expect(res.body.choices[0].message.content).toBe('upstream says: flaky once');
   });
 
+  it('a body over 64 KiB (sent to undici as a stream) reaches the upstream whole, with its length, again on a retry', async () => {
+    const prompt = `${'lorem ipsum dolor sit amet, '.repeat(4000)}ünïcode ✓`;
+    const count = mock.requests.length;
+    const res = await openai({ model: 'gpt-flaky-500', messages: user(prompt) });
+    expect(res.status).toBe(200);
+    expect(res.body.choices[0].message.content).toBe(`upstream says: ${prompt}`);
+    const attempts = mock.requests.slice(count);
+    expect(attempts).toHaveLength(2);
+    for (const attempt of attempts) {
+      expect(attempt.body.messages).toEqual([{ role: 'user', content: prompt }]);
+      expect(Number(attempt.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(attempt.body)));
+      expect(attempt.headers['transfer-encoding']).toBeUndefined();
+    }
+    const streamed = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-echo', stream: true, messages: user(prompt) }) });
+    expect(streamed.status).toBe(200);
+    const text = (await streamed.text()).split('\n').filter((line) => line.startsWith('data: {')).map((line) => JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? '').join('');
+    expect(text).toBe(`upstream says: ${prompt}`);
+  });
+
   it('timeout → 504; garbage → 502; connection reset → 502', async () => {
     const slow = await request(server.url).post('/v1beta/models/gpt-slow:generateContent').set('x-goog-api-key', KEY).send({ contents: [{ parts: [{ text: 'x' }] }] });
     expect(slow.status).toBe(504);

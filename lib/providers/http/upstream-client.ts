@@ -1,4 +1,5 @@
 /** The HTTP client every upstream provider uses: one undici Pool per origin, timeouts, bounded retries. */
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher, Pool } from 'undici';
 import createDebug from 'debug';
@@ -58,6 +59,26 @@ export interface UpstreamResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
   body: Dispatcher.ResponseData['body'];
+}
+
+/**
+ * Request bodies from this size on are handed to undici as a stream, which it lets go of once
+ * written. undici keeps any other body (a string, and the Buffer it makes of it; or a Buffer) until
+ * the response has ended, so each open stream would keep its prompt there for its whole length.
+ * Smaller bodies stay Buffers: a stream costs a few microseconds more per call.
+ */
+const STREAMED_BODY_BYTES = 64 * 1024;
+
+/** A stream of one Buffer that holds no reference to it once read. */
+function oneShotStream(bytes: Buffer): Readable {
+  let pending: Buffer | undefined = bytes;
+  return new Readable({
+    read() {
+      const chunk = pending;
+      pending = undefined;
+      this.push(chunk ?? null);
+    },
+  });
 }
 
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED']);
@@ -122,9 +143,9 @@ export class UpstreamClient {
   /** Sends a request and returns a 2xx response, retrying where that is safe. */
   async request(request: UpstreamRequest): Promise<UpstreamResponse> {
     const path = `${this.basePath}${request.path}${request.query ? `?${new URLSearchParams(request.query)}` : ''}`;
-    // A Buffer, not the JSON string: undici keeps the body it was given until the response ends (a
-    // string besides the Buffer it makes of it), so a held stream would keep its prompt twice.
-    const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
+    const bytes = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
+    const streamed = bytes !== undefined && bytes.length >= STREAMED_BODY_BYTES;
+    const headers = { ...this.headers, ...request.headers, ...(streamed ? { 'content-length': String(bytes.length) } : {}) };
     for (let attempt = 0; ; attempt++) {
       let retryAfter: number | undefined;
       let failure: GatewayError;
@@ -132,8 +153,8 @@ export class UpstreamClient {
         const response = await undici.request(this.pool, {
           path,
           method: request.method ?? 'POST',
-          headers: { ...this.headers, ...request.headers },
-          body,
+          headers,
+          body: streamed ? oneShotStream(bytes) : bytes,
           signal: request.signal,
         });
         if (response.statusCode >= 200 && response.statusCode < 300) return response;
