@@ -138,6 +138,35 @@ describe('ProducedText', () => {
   });
 });
 
+describe('ChatStreamDecoder without upstream usage', () => {
+  it('estimates from everything the stream produced: text, a streamed tool call and a held parallel one', () => {
+    const estimated: string[] = [];
+    const decoder = new ChatStreamDecoder('mock', (produced) => {
+      estimated.push(produced);
+      return { inputTokens: 1, outputTokens: produced.length };
+    });
+    const out: StreamPart[] = [];
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ event: '', id: '', data: JSON.stringify({ id: 'c', model: 'm', created: 1, choices: [{ index: 0, delta, finish_reason: finish }] }) });
+    const events = [
+      chunk({ content: 'Checking. ' }),
+      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'weather', arguments: '{"city":' } }] }),
+      // A second call starts while the first's arguments are incomplete: it is held and sent whole at the end.
+      chunk({ tool_calls: [{ index: 1, id: 'b', function: { name: 'time', arguments: '{"zone":"CET"}' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] }),
+      chunk({}, 'tool_calls'),
+      { event: '', id: '', data: '[DONE]' },
+    ];
+    for (const event of events) decoder.accept(event, out);
+    expect(decoder.done).toBe(true);
+    expect(out.map((part) => part.type)).toEqual([
+      'response-start', 'text-start', 'text-delta', 'text-end',
+      'tool-call-start', 'tool-call-delta', 'tool-call-delta', 'tool-call-end',
+      'tool-call-start', 'tool-call-delta', 'tool-call-end', 'finish',
+    ]);
+    expect(estimated).toEqual(['Checking. weather{"city":"Oslo"}time{"zone":"CET"}']);
+  });
+});
+
 describe('ChatStreamEncoder', () => {
   it('writes each chunk byte for byte as JSON.stringify of the chunk would, with the head serialized once', () => {
     const encoder = new ChatStreamEncoder(true);

@@ -56,7 +56,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
   private usage: Usage | undefined;
   private readonly produced = new ProducedText();
   private readonly tools = new ToolCallStream();
-  private readonly closeText = (): Generator<StreamPart> => this.closeTextBlock();
+  private readonly closeText = (out: StreamPart[]): void => this.closeTextBlock(out);
 
   constructor(
     private readonly upstream: string,
@@ -89,8 +89,8 @@ export class ChatStreamDecoder implements StreamEventDecoder {
 
   private finish(out: StreamPart[]): void {
     if (!this.started) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it started.`, { code: 'upstream_stream_cut' });
-    for (const part of this.closeTextBlock()) out.push(part);
-    for (const part of this.tools.finish()) this.push(part, out);
+    this.closeTextBlock(out);
+    this.finishTools(out);
     const tools = this.tools.sawCalls;
     const finishReason = this.refused && !this.answered && !tools ? { unified: 'content-filter' as const, raw: 'refusal' } : mapOpenAIFinishReason(this.finishRaw, tools);
     out.push({ type: 'finish', usage: this.usage ?? this.estimate(this.produced.text()), finishReason });
@@ -110,19 +110,23 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       this.textDelta('text', delta.refusal, out);
     }
     const calls = delta.tool_calls;
-    if (calls) for (let position = 0; position < calls.length; position++) for (const part of this.tools.accept(calls[position]!, position, this.closeText)) this.push(part, out);
+    if (calls) {
+      const first = out.length;
+      for (let position = 0; position < calls.length; position++) this.tools.accept(calls[position]!, position, out, this.closeText);
+      this.countFrom(out, first);
+    }
     if (choice.finish_reason) {
       this.finishRaw = choice.finish_reason;
-      for (const part of this.closeTextBlock()) out.push(part);
-      for (const part of this.tools.finish()) this.push(part, out);
+      this.closeTextBlock(out);
+      this.finishTools(out);
     }
   }
 
   private textDelta(kind: TextBlock['kind'], text: string, out: StreamPart[]): void {
     let open = this.open;
     if (open?.kind !== kind) {
-      for (const part of this.closeTextBlock()) out.push(part);
-      for (const part of this.tools.end()) out.push(part);
+      this.closeTextBlock(out);
+      this.tools.end(out);
       open = { kind, id: `${this.blockCount++}` };
       this.open = open;
       out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
@@ -131,16 +135,22 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     out.push(kind === 'text' ? { type: 'text-delta', id: open.id, delta: text } : { type: 'reasoning-delta', id: open.id, delta: text });
   }
 
-  /** Appends a part, counting what it adds to the output. */
-  private push(part: StreamPart, out: StreamPart[]): void {
-    this.produced.addPart(part);
-    out.push(part);
+  /** Appends the held tool calls (and the end of the streaming one), counting what they add to the output. */
+  private finishTools(out: StreamPart[]): void {
+    const first = out.length;
+    this.tools.finish(out);
+    this.countFrom(out, first);
   }
 
-  private *closeTextBlock(): Generator<StreamPart> {
+  /** Counts what the parts appended from `first` on add to the output. */
+  private countFrom(out: StreamPart[], first: number): void {
+    for (let index = first; index < out.length; index++) this.produced.addPart(out[index]!);
+  }
+
+  private closeTextBlock(out: StreamPart[]): void {
     const open = this.open;
     if (!open) return;
     this.open = undefined;
-    yield open.kind === 'text' ? { type: 'text-end', id: open.id } : { type: 'reasoning-end', id: open.id };
+    out.push(open.kind === 'text' ? { type: 'text-end', id: open.id } : { type: 'reasoning-end', id: open.id });
   }
 }

@@ -68,10 +68,10 @@ export class ToolCallStream {
   }
 
   /**
-   * The parts for one delta. `closeOther` ends whatever non-tool block is open; it is called before
-   * a call starts streaming.
+   * Appends the parts for one delta to `out`. `closeOther` appends the end of whatever non-tool
+   * block is open; it is called before a call starts streaming.
    */
-  *accept(delta: ToolCallDelta, position: number, closeOther: () => Generator<StreamPart>): Generator<StreamPart> {
+  accept(delta: ToolCallDelta, position: number, out: StreamPart[], closeOther: (out: StreamPart[]) => void): void {
     const index = delta.index ?? position;
     const id = nonEmpty(delta.id);
     const name = nonEmpty(delta.function?.name);
@@ -84,11 +84,11 @@ export class ToolCallStream {
       if (this.live && !isCompleteJson(this.live.args)) {
         this.held.push(call);
       } else {
-        yield* this.end();
-        yield* closeOther();
+        this.end(out);
+        closeOther(out);
         call.live = true;
         this.live = call;
-        yield { type: 'tool-call-start', id: call.id, name: call.name };
+        out.push({ type: 'tool-call-start', id: call.id, name: call.name });
       }
     } else if (!call.name && name && !call.live) {
       call.name = name;
@@ -99,25 +99,25 @@ export class ToolCallStream {
       return;
     }
     call.args += fragment;
-    if (call.live) yield { type: 'tool-call-delta', id: call.id, delta: fragment };
+    if (call.live) out.push({ type: 'tool-call-delta', id: call.id, delta: fragment });
   }
 
-  /** Ends the streaming call, if any. */
-  *end(): Generator<StreamPart> {
+  /** Appends the end of the streaming call, if any. */
+  end(out: StreamPart[]): void {
     if (!this.live) return;
     this.live.ended = true;
-    yield { type: 'tool-call-end', id: this.live.id };
+    out.push({ type: 'tool-call-end', id: this.live.id });
     this.live = undefined;
   }
 
-  /** Ends the streaming call and sends every held call whole, in the order they began. */
-  *finish(): Generator<StreamPart> {
-    yield* this.end();
+  /** Ends the streaming call and appends every held call whole, in the order they began. */
+  finish(out: StreamPart[]): void {
+    this.end(out);
     for (const call of this.held.splice(0)) {
       call.ended = true;
-      yield { type: 'tool-call-start', id: call.id, name: call.name };
-      if (call.args.length > 0) yield { type: 'tool-call-delta', id: call.id, delta: call.args };
-      yield { type: 'tool-call-end', id: call.id };
+      out.push({ type: 'tool-call-start', id: call.id, name: call.name });
+      if (call.args.length > 0) out.push({ type: 'tool-call-delta', id: call.id, delta: call.args });
+      out.push({ type: 'tool-call-end', id: call.id });
     }
   }
 
