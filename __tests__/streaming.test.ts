@@ -1,7 +1,7 @@
 /** Streaming through the gateway: OpenAI frames byte by byte, the SDK, errors, aborts, backpressure, quota. */
 import http from 'node:http';
 import OpenAI from 'openai';
-import { countTextTokens, GatewayError, LocalProvider, MemoryKeyStore, MemoryQuotaStore, type Provider, type StreamPart } from '../lib';
+import { builtinCodecs, countTextTokens, GatewayError, LocalProvider, MemoryKeyStore, MemoryQuotaStore, type ProtocolCodec, type Provider, type StreamPart } from '../lib';
 import { buildApp, EMPTY_KEY, listen, readJson, TEST_KEY, testOptions, type RunningServer } from './helpers/app';
 
 const auth = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
@@ -208,6 +208,59 @@ describe('stream failures, aborts and backpressure', () => {
       const elements = JSON.parse(gemini) as Array<{ error?: { message: string } }>;
       expect(elements[elements.length - 1]!.error).toMatchObject({ message: 'upstream broke' });
       expect(gemini).not.toContain('after the error');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a part the caller\'s encoder cannot encode becomes an error event and a clean end, not a caller left waiting', async () => {
+    // A JavaScript host's provider with a bug: a delta that is not a string.
+    const { app, quotaStore } = scriptedApp(async function* () {
+      yield start;
+      yield { type: 'text-start', id: 't' };
+      yield { type: 'text-delta', id: 't', delta: 'fine' };
+      yield { type: 'text-delta', id: 't', delta: undefined as unknown as string };
+      yield { type: 'finish', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: { unified: 'stop' } };
+    });
+    const server = await listen(app);
+    try {
+      const response = await postStream(`${server.url}/v1/messages`, { model: 'scripted', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] }, { 'x-api-key': TEST_KEY, 'content-type': 'application/json' });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text).toContain('fine');
+      expect(text.trimEnd().split('\n\n').at(-1)).toMatch(/^event: error\ndata: .*"type":"api_error"/);
+      expect(quotaStore.getAccount('k').reserved).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an encoder that cannot encode even the error part: the connection is cut, the hold settled', async () => {
+    const chat = builtinCodecs().find((codec) => codec.name === 'openai-chat')!;
+    const broken: ProtocolCodec = {
+      ...chat,
+      encodeStream(context) {
+        const inner = chat.encodeStream!(context);
+        return { ...inner, encode: (part) => (part.type === 'response-start' ? inner.encode(part) : (() => { throw new TypeError('broken encoder'); })()) };
+      },
+    };
+    const { provider } = scriptedProvider(async function* () {
+      yield start;
+      yield { type: 'text-start', id: 't' };
+      yield { type: 'text-delta', id: 't', delta: 'never sent' };
+      yield { type: 'finish', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: { unified: 'stop' } };
+    });
+    const quotaStore = new MemoryQuotaStore({ balances: { k: 1_000_000 } });
+    const { app } = buildApp({ keyStore: new MemoryKeyStore([{ key: TEST_KEY, id: 'k' }]), quotaStore, providers: [provider], models: [{ id: 'scripted', provider: 'scripted' }], codecs: [broken] });
+    const server = await listen(app);
+    try {
+      // Cut before or after the headers went out (they leave with the first chunk): fetch or the body read fails.
+      const outcome = await postStream(`${server.url}/v1/chat/completions`, { model: 'scripted', stream: true, messages: [{ role: 'user', content: 'x' }] })
+        .then((response) => response.text())
+        .then(() => 'ended', () => 'cut');
+      expect(outcome).toBe('cut');
+      await sleep(20);
+      expect(quotaStore.getAccount('k').reserved).toBe(0);
     } finally {
       await server.close();
     }

@@ -260,11 +260,21 @@ class RequestPipeline {
       const encoder = codec.encodeStream!(context);
       response.writeHead(200, { ...SSE_HEADERS, 'x-request-id': context.requestId, ...encoder.headers });
       // Each part: meter it, encode it, queue its text (one socket write per tick), then the next one.
-      // A failure or an early end after the first part becomes an `error` part: the response has started.
+      // A failure or an early end after the first part becomes an `error` part: the response has
+      // started. So does a part that cannot be metered or encoded (a provider's malformed part); if the error
+      // part cannot be encoded either, `fail` cuts the connection rather than leave the caller waiting.
       let part: StreamPart = start;
       for (;;) {
-        meter.observe(part);
-        const text = encoder.encode(part);
+        let text: string;
+        try {
+          meter.observe(part);
+          text = encoder.encode(part);
+        } catch (error) {
+          if (part.type === 'error') throw error;
+          logRequest('%s a %s part could not be encoded: %O', context.requestId, part.type, error);
+          part = { type: 'error', error: toGatewayError(error) };
+          continue;
+        }
         if (text.length > 0 && !writer.write(text)) await drained(response);
         if (part.type === 'finish' || part.type === 'error' || signal.aborted) break;
         let next: IteratorResult<StreamPart>;
@@ -330,6 +340,11 @@ class RequestPipeline {
   private fail(codec: ProtocolCodec, context: EncodeContext, response: ServerResponse, thrown: unknown, started: number): void {
     const error = toGatewayError(thrown);
     if (error.kind === 'internal') logRequest('%s internal error: %O', context.requestId, error.cause ?? error);
+    if (response.headersSent) {
+      // A stream that broke beyond an error part: end the connection, never leave the caller waiting.
+      if (!response.writableEnded) response.destroy();
+      return;
+    }
     const headers: Record<string, string> = { 'x-request-id': context.requestId, ...error.headers };
     if (error.retryAfter !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfter));
     sendJson(response, codec.encodeError(error, context), headers);
