@@ -1,7 +1,19 @@
-/** Upstreams that report no usage: the call is charged an estimate, never zero. */
+/** Upstreams and providers that report no usage: the call is charged an estimate, never zero. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AnthropicProvider, GeminiProvider, OpenAIProvider, type GenerateRequest } from '../lib';
+import {
+  AnthropicProvider,
+  countRequestTokens,
+  countTextTokens,
+  GeminiProvider,
+  MemoryQuotaStore,
+  OpenAIProvider,
+  type GenerateRequest,
+  type Provider,
+  type ProviderStreamPart,
+  type Usage,
+} from '../lib';
+import { dataEvents, serveGateway, TEST_KEY, testOptions, type Json } from './helpers/app';
 
 /** One loopback server answering each protocol's non-streamed call with the text "four words of output" and no usage at all. */
 async function usagelessUpstream() {
@@ -49,6 +61,96 @@ describe('a non-streamed answer without usage figures is charged an estimate', (
       expect(response.usage.outputTokens).toBe(4);
     } finally {
       await provider.close();
+    }
+  });
+});
+
+/**
+ * A provider whose stream finishes without usage figures (or with only some): the gateway counts
+ * what is missing — the output from the parts it relayed, the input from the request — shows it to
+ * the caller and charges it.
+ */
+describe('a stream that finishes without usage figures', () => {
+  const answer = ['Four words ', 'of output'];
+  /** A host's provider that streams `answer` and finishes with `usage` as given (none: no usage at all). */
+  const provider = (usage?: Partial<Usage>): Provider => ({
+    specificationVersion: 'v1',
+    name: 'bare',
+    async *stream(): AsyncGenerator<ProviderStreamPart> {
+      yield { type: 'response-start', id: 'r1', model: 'bare-1', created: 1 };
+      yield { type: 'text-start', id: '0' };
+      for (const delta of answer) yield { type: 'text-delta', id: '0', delta };
+      yield { type: 'text-end', id: '0' };
+      yield usage ? { type: 'finish', usage, finishReason: { unified: 'stop' } } : { type: 'finish', finishReason: { unified: 'stop' } };
+    },
+  });
+  const prompt = 'Say something in four words.';
+  const canonical: GenerateRequest = { model: 'bare-1', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }] };
+  const input = countRequestTokens(canonical);
+  const output = countTextTokens(answer.join(''));
+
+  async function serve(usage?: Partial<Usage>) {
+    const quotaStore = new MemoryQuotaStore();
+    const running = await serveGateway(testOptions({ providers: [provider(usage)], models: [{ id: 'bare-1', provider: 'bare' }], quotaStore }));
+    return { ...running, spent: () => quotaStore.getAccount('rich').spent };
+  }
+  const chat = (url: string, stream: boolean) =>
+    fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'bare-1', stream, ...(stream ? { stream_options: { include_usage: true } } : {}), messages: [{ role: 'user', content: prompt }] }),
+    });
+
+  it('no usage: an OpenAI caller sees the counted figures in its usage chunk, and they are what is charged', async () => {
+    const gateway = await serve();
+    try {
+      const events = dataEvents(await (await chat(gateway.url, true)).text());
+      expect(events.map((chunk) => chunk.choices[0]?.delta?.content ?? '').join('')).toBe(answer.join(''));
+      expect(events.at(-1)!.usage).toMatchObject({ prompt_tokens: input, completion_tokens: output, total_tokens: input + output });
+      expect(gateway.spent()).toBe(input + output);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('no usage: an Anthropic caller sees the counted output in message_delta', async () => {
+    const gateway = await serve();
+    try {
+      const response = await fetch(`${gateway.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'bare-1', max_tokens: 100, stream: true, messages: [{ role: 'user', content: prompt }] }),
+      });
+      const events = dataEvents(await response.text());
+      expect(events.find((event) => event.type === 'message_delta')!.usage).toMatchObject({ output_tokens: output });
+      expect(gateway.spent()).toBe(input + output);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('only an output figure: the input is counted; only an input figure: the output is', async () => {
+    for (const [usage, charged] of [[{ outputTokens: 50 }, input + 50], [{ inputTokens: 40 }, 40 + output]] as const) {
+      const gateway = await serve(usage);
+      try {
+        const events = dataEvents(await (await chat(gateway.url, true)).text());
+        expect(events.at(-1)!.usage).toMatchObject({ total_tokens: charged });
+        expect(gateway.spent()).toBe(charged);
+      } finally {
+        await gateway.close();
+      }
+    }
+  });
+
+  it('no usage, non-streamed (the stream is collected): the response carries the counted figures', async () => {
+    const gateway = await serve();
+    try {
+      const body = (await (await chat(gateway.url, false)).json()) as Json;
+      expect(body.choices[0].message.content).toBe(answer.join(''));
+      expect(body.usage).toMatchObject({ prompt_tokens: input, completion_tokens: output });
+      expect(gateway.spent()).toBe(input + output);
+    } finally {
+      await gateway.close();
     }
   });
 });

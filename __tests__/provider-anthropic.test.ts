@@ -4,7 +4,9 @@ import request from 'supertest';
 import { GatewayConfigError, MemoryKeyStore, MemoryQuotaStore, type GenerateRequest, type ModelConfig } from '../lib';
 import { AnthropicProvider } from '../lib/providers/anthropic';
 import { MessageStreamDecoder } from '../lib/providers/anthropic/decode-stream';
-import type { StreamPart } from '../lib/canonical';
+import type { ProviderStreamPart } from '../lib/canonical';
+import { StreamMeter } from '../lib/stream/meter';
+import { countRequestTokens, countTextTokens } from '../lib/tokenizer';
 import { encodeMessagesRequest } from '../lib/providers/anthropic/encode-request';
 import { type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';
@@ -514,10 +516,9 @@ describe('AnthropicProvider on its own', () => {
 describe('MessageStreamDecoder without usage figures (an Anthropic-compatible server that sends none)', () => {
   const event = (name: string, data: Record<string, unknown>) => ({ event: name, data: JSON.stringify({ type: name, ...data }), id: undefined });
 
-  it('leaves the input count to the gateway and estimates the output from what was produced, instead of charging zero', () => {
-    const estimate = jest.fn((produced: string) => ({ inputTokens: 12, outputTokens: produced.length }));
-    const decoder = new MessageStreamDecoder('compat', estimate);
-    const out: StreamPart[] = [];
+  it('leaves both counts out of its finish for the gateway to count, instead of charging zero', () => {
+    const decoder = new MessageStreamDecoder('compat');
+    const out: ProviderStreamPart[] = [];
     decoder.accept(event('message_start', { message: { id: 'msg_1', model: 'm', content: [] } }), out);
     decoder.accept(event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }), out);
     decoder.accept(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Hello' } }), out);
@@ -527,20 +528,46 @@ describe('MessageStreamDecoder without usage figures (an Anthropic-compatible se
     decoder.accept(event('message_stop', {}), out);
     expect(out[0]).toMatchObject({ type: 'response-start', usage: {} });
     expect((out[0] as { usage?: { inputTokens?: number } }).usage?.inputTokens).toBeUndefined();
-    expect(estimate).toHaveBeenCalledWith('Hello there');
-    expect(out.at(-1)).toEqual({ type: 'finish', usage: { inputTokens: 12, outputTokens: 11 }, finishReason: { unified: 'stop', raw: 'end_turn' } });
+    expect(out.at(-1)).toEqual({ type: 'finish', usage: {}, finishReason: { unified: 'stop', raw: 'end_turn' } });
     expect(decoder.done).toBe(true);
+    // What the gateway's meter makes of it: the request and the text counted with the tokenizer.
+    const request: GenerateRequest = { model: 'm', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }] };
+    const meter = new StreamMeter(request, 99);
+    const relayed = out.map((part) => meter.observe(part));
+    expect(relayed[0]).toMatchObject({ type: 'response-start', usage: { inputTokens: 99 } });
+    expect(relayed.at(-1)).toEqual({ type: 'finish', usage: { inputTokens: countRequestTokens(request), outputTokens: countTextTokens('Hello there') }, finishReason: { unified: 'stop', raw: 'end_turn' } });
+  });
+
+  it('reports the figures it has when only one came: an input count without an output count, and the reverse', () => {
+    const stream = (startUsage: Record<string, number>, deltaUsage: Record<string, number>) => {
+      const decoder = new MessageStreamDecoder('compat');
+      const out: ProviderStreamPart[] = [];
+      decoder.accept(event('message_start', { message: { id: 'msg_1', model: 'm', content: [], usage: startUsage } }), out);
+      decoder.accept(event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }), out);
+      decoder.accept(event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Four words of output' } }), out);
+      decoder.accept(event('content_block_stop', { index: 0 }), out);
+      decoder.accept(event('message_delta', { delta: { stop_reason: 'end_turn' }, usage: deltaUsage }), out);
+      decoder.accept(event('message_stop', {}), out);
+      const meter = new StreamMeter(request, 99);
+      return { finish: out.at(-1), relayed: out.map((part) => meter.observe(part)).at(-1) };
+    };
+    const request: GenerateRequest = { model: 'm', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say four words.' }] }] };
+    const inputOnly = stream({ input_tokens: 30, cache_read_input_tokens: 5 }, {});
+    expect(inputOnly.finish).toMatchObject({ type: 'finish', usage: { inputTokens: 35, cacheReadTokens: 5 } });
+    expect(inputOnly.finish).not.toHaveProperty('usage.outputTokens');
+    expect(inputOnly.relayed).toMatchObject({ usage: { inputTokens: 35, cacheReadTokens: 5, outputTokens: countTextTokens('Four words of output') } });
+    const outputOnly = stream({}, { output_tokens: 7 });
+    expect(outputOnly.finish).toEqual({ type: 'finish', usage: { outputTokens: 7 }, finishReason: { unified: 'stop', raw: 'end_turn' } });
+    expect(outputOnly.relayed).toMatchObject({ usage: { inputTokens: countRequestTokens(request), outputTokens: 7 } });
   });
 
   it('keeps the reported figures when they came', () => {
-    const estimate = jest.fn(() => ({ inputTokens: 1, outputTokens: 1 }));
-    const decoder = new MessageStreamDecoder('anthropic', estimate);
-    const out: StreamPart[] = [];
+    const decoder = new MessageStreamDecoder('anthropic');
+    const out: ProviderStreamPart[] = [];
     decoder.accept(event('message_start', { message: { id: 'msg_1', model: 'm', content: [], usage: { input_tokens: 30, output_tokens: 1 } } }), out);
     decoder.accept(event('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } }), out);
     decoder.accept(event('message_stop', {}), out);
     expect(out[0]).toMatchObject({ type: 'response-start', usage: { inputTokens: 30 } });
     expect(out.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 30, outputTokens: 7 } });
-    expect(estimate).not.toHaveBeenCalled();
   });
 });

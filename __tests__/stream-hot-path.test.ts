@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { OpenAIProvider } from '../lib';
-import type { StreamPart } from '../lib/canonical';
+import type { GenerateRequest, ProviderStreamPart, StreamPart } from '../lib/canonical';
+import { StreamMeter } from '../lib/stream/meter';
 import { CoalescingWriter } from '../lib/http/send';
-import { ProducedText } from '../lib/tokenizer';
+import { countRequestTokens, countTextTokens, ProducedText } from '../lib/tokenizer';
 import { ChatStreamEncoder } from '../lib/protocols/openai-chat/encode-stream';
 import { decodeEventStream } from '../lib/providers/http/sse';
 import type { UpstreamResponse } from '../lib/providers/http/upstream-client';
@@ -105,7 +106,7 @@ describe('an upstream stream that ends after [DONE]', () => {
     const provider = new OpenAIProvider({ baseUrl: upstream.url, apiKey: 'sk-upstream' });
     try {
       for (let call = 0; call < 3; call++) {
-        const parts: StreamPart[] = [];
+        const parts: ProviderStreamPart[] = [];
         // As the gateway does: stop at `finish` (the iterator's return() runs at once).
         for await (const part of provider.stream({ model: 'm', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }, { upstreamModel: 'm', signal: new AbortController().signal, requestId: `req_${call}` })) {
           parts.push(part);
@@ -139,13 +140,9 @@ describe('ProducedText', () => {
 });
 
 describe('ChatStreamDecoder without upstream usage', () => {
-  it('estimates from everything the stream produced: text, a streamed tool call and a held parallel one', () => {
-    const estimated: string[] = [];
-    const decoder = new ChatStreamDecoder('mock', (produced) => {
-      estimated.push(produced);
-      return { inputTokens: 1, outputTokens: produced.length };
-    });
-    const out: StreamPart[] = [];
+  it('finishes without usage, and the meter counts everything the stream produced: text, a streamed tool call and a held parallel one', () => {
+    const decoder = new ChatStreamDecoder('mock');
+    const out: ProviderStreamPart[] = [];
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ event: '', id: '', data: JSON.stringify({ id: 'c', model: 'm', created: 1, choices: [{ index: 0, delta, finish_reason: finish }] }) });
     const events = [
       chunk({ content: 'Checking. ' }),
@@ -163,7 +160,13 @@ describe('ChatStreamDecoder without upstream usage', () => {
       'tool-call-start', 'tool-call-delta', 'tool-call-delta', 'tool-call-end',
       'tool-call-start', 'tool-call-delta', 'tool-call-end', 'finish',
     ]);
-    expect(estimated).toEqual(['Checking. weather{"city":"Oslo"}time{"zone":"CET"}']);
+    expect(out.at(-1)).toEqual({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' } });
+    const request: GenerateRequest = { model: 'm', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather and time in Oslo?' }] }] };
+    const meter = new StreamMeter(request, 999);
+    const relayed = out.map((part) => meter.observe(part));
+    const usage = { inputTokens: countRequestTokens(request), outputTokens: countTextTokens('Checking. weather{"city":"Oslo"}time{"zone":"CET"}') };
+    expect(relayed.at(-1)).toEqual({ type: 'finish', usage, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } });
+    expect(meter.usage()).toEqual(usage);
   });
 });
 
@@ -207,8 +210,7 @@ describe('decodeEventStream (the upstream stream driver)', () => {
   const event = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
   const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' };
   const text = (content: string) => event({ ...head, choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-  const estimate = () => ({ inputTokens: 1, outputTokens: 1 });
-  const decoderFor = () => new ChatStreamDecoder('mock', estimate);
+  const decoderFor = () => new ChatStreamDecoder('mock');
   const tick = () => new Promise((resolve) => setImmediate(resolve));
 
   it('gives the parts of every read in order; after [DONE] the rest of the body is read, not destroyed', async () => {

@@ -188,6 +188,7 @@ export interface GenerateResponse {
  * A streamed response is an async iterable of these parts, in order:
  * `response-start`, then for each content block a `*-start`, deltas and `*-end` (blocks do not
  * interleave), then exactly one `finish`. An `error` part may end the stream instead of `finish`.
+ * These are what codecs encode, usage complete; a provider yields {@link ProviderStreamPart}s.
  */
 export type StreamPart =
   | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage> }
@@ -202,6 +203,18 @@ export type StreamPart =
   | { type: 'tool-call-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'finish'; usage: Usage; finishReason: FinishReason }
   | { type: 'error'; error: Error };
+
+/**
+ * A `finish` part as a provider may give it: figures the upstream did not report are left out
+ * (`usage` itself may be), and the gateway counts them before the part goes on — the output from
+ * the parts it relayed, the input from the request (or the `response-start` figure). So a stream's
+ * output text is gathered once, by the gateway, not again by every provider for the case where
+ * the usage is missing.
+ */
+export type ProviderFinishPart = { type: 'finish'; usage?: Partial<Usage>; finishReason: FinishReason };
+
+/** What a provider's stream yields: {@link StreamPart}s, with `finish` as {@link ProviderFinishPart}. */
+export type ProviderStreamPart = Exclude<StreamPart, { type: 'finish' }> | ProviderFinishPart;
 
 /** An image-generation request (OpenAI images protocol). */
 export interface ImageRequest {

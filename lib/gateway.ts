@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import createDebug from 'debug';
-import type { GenerateRequest, StreamPart } from './canonical';
+import type { GenerateRequest, ProviderStreamPart } from './canonical';
 import { GatewayConfigError, GatewayError, toGatewayError } from './errors';
 import { drainBody, readJsonBody } from './http/read-body';
 import { CoalescingWriter, sendJson } from './http/send';
@@ -253,31 +253,30 @@ class RequestPipeline {
       }
     });
 
-    const start = first.type === 'response-start' ? { ...first, model: model.id, usage: { inputTokens: held.inputTokens, ...first.usage } } : first;
-    const meter = new StreamMeter(held.inputTokens);
+    const meter = new StreamMeter(held.request, held.inputTokens);
     const writer = new CoalescingWriter(response);
     try {
       const encoder = codec.encodeStream!(context);
       response.writeHead(200, { ...SSE_HEADERS, 'x-request-id': context.requestId, ...encoder.headers });
-      // Each part: meter it, encode it, queue its text (one socket write per tick), then the next one.
-      // A failure or an early end after the first part becomes an `error` part: the response has
-      // started. So does a part that cannot be metered or encoded (a provider's malformed part); if the error
-      // part cannot be encoded either, `fail` cuts the connection rather than leave the caller waiting.
-      let part: StreamPart = start;
+      // Each part: meter it (which completes its usage figures), encode it, queue its text (one
+      // socket write per tick), then the next one. A failure or an early end after the first part
+      // becomes an `error` part: the response has started. So does a part that cannot be metered
+      // or encoded (a provider's malformed part); if the error part cannot be encoded either,
+      // `fail` cuts the connection rather than leave the caller waiting.
+      let part: ProviderStreamPart = first.type === 'response-start' ? { ...first, model: model.id } : first;
       for (;;) {
         let text: string;
         try {
-          meter.observe(part);
-          text = encoder.encode(part);
+          text = encoder.encode(meter.observe(part));
         } catch (error) {
           if (part.type === 'error') throw error;
-          logRequest('%s a %s part could not be encoded: %O', context.requestId, part.type, error);
+          logRequest('%s a %s part could not be metered or encoded: %O', context.requestId, part.type, error);
           part = { type: 'error', error: toGatewayError(error) };
           continue;
         }
         if (text.length > 0 && !writer.write(text)) await drained(response);
         if (part.type === 'finish' || part.type === 'error' || signal.aborted) break;
-        let next: IteratorResult<StreamPart>;
+        let next: IteratorResult<ProviderStreamPart>;
         try {
           next = await iterator.next();
         } catch (error) {
@@ -468,7 +467,7 @@ class RequestPipeline {
       const context: ProviderCallContext = { upstreamModel: candidate.upstreamModel, signal, requestId };
       const call = { ...request, model: candidate.id };
       logProvider('%s → %s/%s max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
-      return { response: await (provider.generate ? provider.generate(call, context) : collectStream(provider.stream!(call, context))) };
+      return { response: await (provider.generate ? provider.generate(call, context) : collectStream(provider.stream!(call, context), call)) };
     });
   }
 

@@ -1,5 +1,5 @@
 /** Token counting with a real BPE tokenizer (gpt-tokenizer, o200k_base), loaded on first use. */
-import type { ContentPart, GenerateRequest, GenerateResponse, StreamPart, Usage } from './canonical';
+import type { ContentPart, GenerateRequest, GenerateResponse, ProviderStreamPart, Usage } from './canonical';
 
 interface Tokenizer {
   encode(text: string): number[];
@@ -163,10 +163,11 @@ export function decodeTokenSteps(tokens: number[]): Iterable<string> {
 const PIECES_PER_JOIN = 256;
 
 /**
- * Text a stream produced, gathered piece by piece for a token count that is only needed when the
- * usage is missing (the upstream reported none, or the stream was cut short). Appending with `+=`
- * would keep a 32-byte rope node per piece for the stream's whole life; this keeps the pieces in an
- * array and joins them every 256, so a long stream holds little more than its text.
+ * Text a stream produced, gathered piece by piece (by the gateway's `StreamMeter`, once per stream)
+ * for a token count that is only needed when the usage is missing (the upstream reported none, or
+ * the stream was cut short). Appending with `+=` would keep a 32-byte rope node per piece for the
+ * stream's whole life; this keeps the pieces in an array and joins them every 256, so a long
+ * stream holds little more than its text.
  */
 export class ProducedText {
   private joined = '';
@@ -179,7 +180,7 @@ export class ProducedText {
   }
 
   /** Adds what a stream part adds to the output: a delta's text, a tool call's name. */
-  addPart(part: StreamPart): void {
+  addPart(part: ProviderStreamPart): void {
     if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call-delta') this.add(part.delta);
     else if (part.type === 'tool-call-start') this.add(part.name);
   }
@@ -208,10 +209,5 @@ export function withEstimatedUsage(response: GenerateResponse, request: Generate
     if (part.type === 'text' || part.type === 'reasoning') produced += part.text;
     else if (part.type === 'tool-call') produced += part.name + part.arguments;
   }
-  return { ...response, usage: usageEstimator(request)(produced) };
-}
-
-/** The usage of a call to `request` that produced the given text, counted with the tokenizer (for upstreams that report none). */
-export function usageEstimator(request: GenerateRequest): (produced: string) => Usage {
-  return (produced) => ({ inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) });
+  return { ...response, usage: { inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) } };
 }

@@ -1,5 +1,5 @@
 /** The upstream-provider contract: what a provider must do for the gateway to route calls to it. */
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../canonical';
+import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../canonical';
 import type { MaybePromise } from '../stores/types';
 
 /** What the gateway hands a provider with each call. */
@@ -25,7 +25,11 @@ export interface Provider {
   /** A short name for logs and `provider/model` ids, e.g. `local`, `openai`. */
   readonly name: string;
   generate?(request: GenerateRequest, context: ProviderCallContext): MaybePromise<GenerateResponse>;
-  stream?(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart>;
+  /**
+   * The call's answer as canonical parts. The `finish` part may leave out usage figures the
+   * upstream did not report; the gateway counts them ({@link ProviderStreamPart}).
+   */
+  stream?(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart>;
   generateImage?(request: ImageRequest, context: ProviderCallContext): MaybePromise<ImageResponse>;
   /** Counts the input tokens of a request (used for quota estimates and count-tokens endpoints). */
   countTokens?(request: GenerateRequest, context: Omit<ProviderCallContext, 'signal'>): MaybePromise<number>;

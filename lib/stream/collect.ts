@@ -1,9 +1,15 @@
 /** Accumulates a canonical stream into a complete response (for providers that only stream). */
-import type { ContentPart, FinishReason, GenerateResponse, StreamPart, Usage } from '../canonical';
+import type { ContentPart, FinishReason, GenerateRequest, GenerateResponse, ProviderStreamPart, Usage } from '../canonical';
 import { GatewayError } from '../errors';
+import { StreamMeter } from './meter';
 
-/** Reads a stream to its `finish` part and returns the equivalent non-streamed response. */
-export async function collectStream(parts: AsyncIterable<StreamPart>): Promise<GenerateResponse> {
+/**
+ * Reads a stream of a call to `request` to its `finish` part and returns the equivalent
+ * non-streamed response. Usage figures the `finish` leaves out are counted as for a stream
+ * ({@link StreamMeter}): the output from the parts, the input from the request.
+ */
+export async function collectStream(parts: AsyncIterable<ProviderStreamPart>, request: GenerateRequest): Promise<GenerateResponse> {
+  const meter = new StreamMeter(request, 0);
   const content: ContentPart[] = [];
   const open = new Map<string, ContentPart>();
   let id = '';
@@ -11,7 +17,8 @@ export async function collectStream(parts: AsyncIterable<StreamPart>): Promise<G
   let created = Math.floor(Date.now() / 1000);
   let usage: Usage | undefined;
   let finishReason: FinishReason | undefined;
-  for await (const part of parts) {
+  for await (const provided of parts) {
+    const part = meter.observe(provided);
     switch (part.type) {
       case 'response-start':
         ({ id, model, created } = part);

@@ -1,34 +1,70 @@
 /** Watches a canonical stream on its way to the caller: what it cost, even when it is cut short. */
-import type { StreamPart, Usage } from '../canonical';
-import { countTextTokens, ProducedText } from '../tokenizer';
+import createDebug from 'debug';
+import type { GenerateRequest, ProviderStreamPart, StreamPart, Usage } from '../canonical';
+import { countRequestTokens, countTextTokens, ProducedText } from '../tokenizer';
+
+const log = createDebug('rosetta:quota');
 
 /**
- * Records the `finish` usage of a stream, or, when the stream ends without one (the caller left,
- * the upstream broke), the output actually produced so far, counted with the tokenizer.
+ * Meters a provider's stream part by part, and completes the usage figures on the parts that carry
+ * them. It gathers the stream's output text — the only copy kept: providers leave out the figures
+ * their upstream did not report and do not gather the text themselves.
+ *
+ * - `response-start` without an input count gets `inputTokens`, the gateway's own estimate, so the
+ *   caller's protocol has a figure to show.
+ * - `finish` gets what it leaves out: the output counted from what was produced, the input from the
+ *   `response-start` figure if the provider gave one, else the request counted with the tokenizer.
+ * - A stream that ends without `finish` (the caller left, the upstream broke) is charged the input
+ *   as known and the output produced so far ({@link usage}).
  */
 export class StreamMeter {
   private finishUsage: Usage | undefined;
+  /** The provider's own input count, from `response-start`. */
+  private reportedInput: number | undefined;
   private readonly produced = new ProducedText();
 
-  /** `inputTokens`: the gateway's own estimate, replaced by the provider's figure when its stream starts with one. */
-  constructor(private inputTokens: number) {}
+  /** `inputTokens`: the gateway's estimate of the request, used until the provider gives a figure. */
+  constructor(
+    private readonly request: GenerateRequest,
+    private readonly inputTokens: number,
+  ) {}
 
-  observe(part: StreamPart): void {
+  /** Records a part; returns it as it goes on to the caller, its usage figures complete. */
+  observe(part: ProviderStreamPart): StreamPart {
     switch (part.type) {
-      case 'response-start':
-        if (part.usage?.inputTokens !== undefined) this.inputTokens = part.usage.inputTokens;
-        break;
-      case 'finish':
-        this.finishUsage = part.usage;
-        break;
+      case 'response-start': {
+        const reported = part.usage?.inputTokens;
+        if (reported !== undefined) {
+          this.reportedInput = reported;
+          return part;
+        }
+        return { ...part, usage: { ...part.usage, inputTokens: this.inputTokens } };
+      }
+      case 'finish': {
+        const usage = this.complete(part.usage);
+        this.finishUsage = usage;
+        return usage === part.usage ? (part as StreamPart) : { ...part, usage };
+      }
       default:
         this.produced.addPart(part);
-        break;
+        return part;
     }
   }
 
-  /** The usage to charge: the provider's own figures when it finished, else input plus what was produced. */
+  /** The usage to charge: the `finish` figures (completed) when the stream finished, else input plus what was produced. */
   usage(): Usage {
-    return this.finishUsage ?? { inputTokens: this.inputTokens, outputTokens: countTextTokens(this.produced.text()) };
+    return this.finishUsage ?? { inputTokens: this.reportedInput ?? this.inputTokens, outputTokens: countTextTokens(this.produced.text()) };
+  }
+
+  /** A finish's usage with the figures it lacks counted (the same object when it lacks none). */
+  private complete(usage: Partial<Usage> | undefined): Usage {
+    if (usage?.inputTokens !== undefined && usage.outputTokens !== undefined) return usage as Usage;
+    const missing = usage?.outputTokens === undefined ? (usage?.inputTokens === undefined ? 'input and output' : 'output') : 'input';
+    log('the provider reported no %s count; counted with the tokenizer', missing);
+    return {
+      ...usage,
+      inputTokens: usage?.inputTokens ?? this.reportedInput ?? countRequestTokens(this.request),
+      outputTokens: usage?.outputTokens ?? countTextTokens(this.produced.text()),
+    };
   }
 }

@@ -1,13 +1,12 @@
 /** Anthropic Messages server-sent events → the canonical stream. */
 import type { SseEvent } from '../http/sse-parser';
 import createDebug from 'debug';
-import type { FinishReason, StreamPart, Usage } from '../../canonical';
+import type { FinishReason, ProviderStreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { upstreamMessage } from '../http/upstream-errors';
 import { decodeAnthropicUsage, type AnthropicContentBlock, type AnthropicMessageResponse, type AnthropicUsage } from './decode-response';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import type { StreamEventDecoder } from '../http/sse';
-import { ProducedText } from '../../tokenizer';
 
 const log = createDebug('rosetta:provider');
 
@@ -87,7 +86,7 @@ function openBlock(block: AnthropicContentBlock, id: string): OpenBlock | undefi
 }
 
 /** Appends the start part of a block, with the text or thinking its `content_block_start` already carries. */
-function appendStart(open: OpenBlock, block: AnthropicContentBlock, out: StreamPart[]): void {
+function appendStart(open: OpenBlock, block: AnthropicContentBlock, out: ProviderStreamPart[]): void {
   switch (open.kind) {
     case 'text':
       out.push({ type: 'text-start', id: open.id });
@@ -102,7 +101,7 @@ function appendStart(open: OpenBlock, block: AnthropicContentBlock, out: StreamP
   }
 }
 
-function endPart(open: OpenBlock): StreamPart {
+function endPart(open: OpenBlock): ProviderStreamPart {
   switch (open.kind) {
     case 'text':
       return { type: 'text-end', id: open.id };
@@ -114,7 +113,7 @@ function endPart(open: OpenBlock): StreamPart {
 }
 
 /** Appends the canonical part of one `content_block_delta`, if any (a signature is kept for the block's end). */
-function appendDelta(open: OpenBlock, delta: NonNullable<StreamEvent['delta']>, out: StreamPart[]): void {
+function appendDelta(open: OpenBlock, delta: NonNullable<StreamEvent['delta']>, out: ProviderStreamPart[]): void {
   switch (delta.type) {
     case 'text_delta':
       if (open.kind === 'text' && delta.text) out.push({ type: 'text-delta', id: open.id, delta: delta.text });
@@ -146,15 +145,10 @@ export class MessageStreamDecoder implements StreamEventDecoder {
   private stopReason: string | null | undefined;
   private stopSequence: string | null | undefined;
   private readonly open = new Map<number, OpenBlock>();
-  private readonly produced = new ProducedText();
 
-  /** `estimate` stands in for usage figures the upstream does not send (an Anthropic-compatible server may send none). */
-  constructor(
-    private readonly upstream: string,
-    private readonly estimate: (produced: string) => Usage,
-  ) {}
+  constructor(private readonly upstream: string) {}
 
-  accept(event: SseEvent, out: StreamPart[]): void {
+  accept(event: SseEvent, out: ProviderStreamPart[]): void {
     const upstream = this.upstream;
     const data = parseEvent(event, upstream);
     const name = event.event ?? data.type;
@@ -192,17 +186,13 @@ export class MessageStreamDecoder implements StreamEventDecoder {
           return;
         }
         this.open.set(index, opened);
-        const first = out.length;
         appendStart(opened, block, out);
-        this.count(out, first);
         return;
       }
       case 'content_block_delta': {
         const block = this.open.get(data.index ?? 0);
         if (!block || !data.delta) return;
-        const first = out.length;
         appendDelta(block, data.delta, out);
-        this.count(out, first);
         return;
       }
       case 'content_block_stop': {
@@ -235,19 +225,16 @@ export class MessageStreamDecoder implements StreamEventDecoder {
     throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
   }
 
-  /** The reported usage; a count the upstream never sent is estimated rather than charged as zero. */
-  private finalUsage(): Usage {
-    const final = decodeAnthropicUsage(this.usage);
-    if (this.usage.input_tokens != null && this.usage.output_tokens != null) return final;
-    const estimated = this.estimate(this.produced.text());
-    log('upstream %s: the stream reported no %s count; estimated', this.upstream, this.usage.output_tokens == null ? 'output' : 'input');
-    if (this.usage.input_tokens == null) final.inputTokens += estimated.inputTokens;
-    if (this.usage.output_tokens == null) final.outputTokens = estimated.outputTokens;
+  /**
+   * The reported usage. A count the upstream never sent (an Anthropic-compatible server may send
+   * none) is left out for the gateway to count, rather than charged as zero; without an input
+   * count, the input is the whole request counted, cached or not, so the cache figures are kept
+   * only as detail.
+   */
+  private finalUsage(): Partial<Usage> {
+    const final: Partial<Usage> = decodeAnthropicUsage(this.usage);
+    if (this.usage.input_tokens == null) delete final.inputTokens;
+    if (this.usage.output_tokens == null) delete final.outputTokens;
     return final;
-  }
-
-  /** Adds the text of the parts appended from `first` on to what was produced. */
-  private count(out: StreamPart[], first: number): void {
-    for (let index = first; index < out.length; index++) this.produced.addPart(out[index]!);
   }
 }

@@ -1,9 +1,9 @@
 /** The Anthropic Messages provider: Claude models over POST /v1/messages, streamed or not. */
-import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canonical';
+import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { decodeEventStream } from '../http/sse';
-import { usageEstimator, withEstimatedUsage } from '../../tokenizer';
+import { withEstimatedUsage } from '../../tokenizer';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
@@ -102,7 +102,7 @@ export class AnthropicProvider implements Provider {
     return response.usage?.output_tokens != null ? decoded : withEstimatedUsage(decoded, request);
   }
 
-  stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart> {
+  stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const open = () => {
       const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
       const query = anthropicBetaQuery(request);
@@ -114,8 +114,7 @@ export class AnthropicProvider implements Provider {
         headers: this.requestHeaders(request, context, 'text/event-stream'),
       });
     };
-    const estimate = usageEstimator(request);
-    return decodeEventStream(open, new MessageStreamDecoder(this.name, estimate), this.name, context.signal);
+    return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, context.signal);
   }
 
   close(): Promise<void> {

@@ -1,13 +1,12 @@
 /** A streamGenerateContent `alt=sse` stream (each event a GenerateContentResponse with only the new parts) → the canonical stream. */
 import type { SseEvent } from '../http/sse-parser';
-import type { FinishReason, StreamPart, Usage } from '../../canonical';
+import type { FinishReason, ProviderStreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { callIdMinter, decodeFunctionCall, decodeGeminiUsage, geminiMetadata } from './decode-response';
 import { logProvider } from './log';
 import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason';
 import { streamEventError } from './upstream-error';
 import type { StreamEventDecoder } from '../http/sse';
-import { ProducedText } from '../../tokenizer';
 import type { GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from './wire-types';
 
 type BlockKind = 'text' | 'reasoning';
@@ -40,7 +39,7 @@ function parseEvent(data: string, upstream: string): GenerateContentResponse {
  * a whole tool call: start, one delta with the JSON arguments, end (with its signature). The first
  * event's usage gives the prompt count (and cache reads) on `response-start`. Gemini has no
  * terminal event, so the decoder is never `done`: when the body ends, `end` closes the open block
- * and appends `finish`, with the last usage (or `estimate` if none came) and the finish reason (the
+ * and appends `finish`, with the last usage (none if none came: the gateway counts it) and the finish reason (the
  * last finishReason, else a blocked prompt's). An `error` event throws its status's GatewayError; a
  * body that ends without either throws a 502.
  */
@@ -53,16 +52,14 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
   private blockReason: string | undefined;
   private usage: Usage | undefined;
   private sawToolCalls = false;
-  private readonly produced = new ProducedText();
   private mintId: () => string = callIdMinter(undefined);
 
   constructor(
     private readonly upstream: string,
     private readonly fallbackModel: string,
-    private readonly estimate: (produced: string) => Usage,
   ) {}
 
-  accept(event: SseEvent, out: StreamPart[]): void {
+  accept(event: SseEvent, out: ProviderStreamPart[]): void {
     if (event.data.trim().length === 0) return;
     const chunk = parseEvent(event.data, this.upstream);
     if (chunk.error !== undefined && chunk.error !== null) throw streamEventError(chunk.error, event.data, this.upstream);
@@ -91,17 +88,17 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     }
   }
 
-  end(out: StreamPart[]): void {
+  end(out: ProviderStreamPart[]): void {
     let finish: FinishReason | undefined;
     if (this.finishRaw !== undefined) finish = mapGeminiFinishReason(this.finishRaw, this.sawToolCalls);
     else if (this.blockReason !== undefined) finish = blockedPromptFinish(this.blockReason);
     if (!finish) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
     this.close(out);
-    out.push({ type: 'finish', usage: this.usage ?? this.estimate(this.produced.text()), finishReason: finish });
+    out.push(this.usage ? { type: 'finish', usage: this.usage, finishReason: finish } : { type: 'finish', finishReason: finish });
   }
 
   /** Appends the end of the open block, if any, with its signature. */
-  private close(out: StreamPart[]): void {
+  private close(out: ProviderStreamPart[]): void {
     const open = this.open;
     if (!open) return;
     this.open = undefined;
@@ -109,7 +106,7 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     out.push(open.kind === 'text' ? { type: 'text-end', id: open.id, ...metadata } : { type: 'reasoning-end', id: open.id, ...metadata });
   }
 
-  private textPart(kind: BlockKind, text: string, signature: string | undefined, out: StreamPart[]): void {
+  private textPart(kind: BlockKind, text: string, signature: string | undefined, out: ProviderStreamPart[]): void {
     if (text.length === 0 && !signature) return;
     if (this.open && (this.open.kind !== kind || (this.open.signature && signature))) this.close(out);
     let open = this.open;
@@ -119,18 +116,16 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
       out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
     }
     if (text.length > 0) {
-      this.produced.add(text);
       out.push(kind === 'text' ? { type: 'text-delta', id: open.id, delta: text } : { type: 'reasoning-delta', id: open.id, delta: text });
     }
     if (signature) open.signature = signature;
   }
 
-  private part(raw: GeminiPart, out: StreamPart[]): void {
+  private part(raw: GeminiPart, out: ProviderStreamPart[]): void {
     if (raw.functionCall) {
       this.close(out);
       const call = decodeFunctionCall(raw.functionCall, raw.thoughtSignature, this.mintId);
       this.sawToolCalls = true;
-      this.produced.add(call.name + call.arguments);
       out.push({ type: 'tool-call-start', id: call.id, name: call.name });
       out.push({ type: 'tool-call-delta', id: call.id, delta: call.arguments });
       out.push({ type: 'tool-call-end', id: call.id, ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}) });

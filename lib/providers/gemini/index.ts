@@ -1,9 +1,9 @@
 /** The Gemini provider: the Gemini Developer API's generateContent and streamGenerateContent (`alt=sse`). */
-import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canonical';
+import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../http/fetch-media';
-import { usageEstimator, withEstimatedUsage } from '../../tokenizer';
+import { withEstimatedUsage } from '../../tokenizer';
 import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient, UpstreamResponse } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
@@ -81,7 +81,7 @@ export class GeminiProvider implements Provider {
     return response.usageMetadata ? decoded : withEstimatedUsage(decoded, request);
   }
 
-  stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart> {
+  stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const open = async (): Promise<UpstreamResponse> => {
       const body = encodeGenerateContentRequest(await this.withInlineImages(request, context.signal), context.upstreamModel);
       try {
@@ -96,8 +96,7 @@ export class GeminiProvider implements Provider {
         throw remapCredentialFailure(error, this.name);
       }
     };
-    const estimate = usageEstimator(request);
-    return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel, estimate), this.name, context.signal);
+    return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel), this.name, context.signal);
   }
 
   async close(): Promise<void> {

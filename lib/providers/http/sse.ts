@@ -1,5 +1,5 @@
 /** Server-sent events from an upstream response body (parsed from its Buffers by {@link SseParser}), decoded into canonical parts. */
-import type { StreamPart } from '../../canonical';
+import type { ProviderStreamPart } from '../../canonical';
 import { SseParser, type SseEvent } from './sse-parser';
 import { transportError, type UpstreamResponse } from './upstream-client';
 
@@ -12,11 +12,11 @@ export interface StreamEventDecoder {
    * Appends the parts one event makes. Throws a GatewayError for an error event or a malformed one.
    * `event` is the parser's and is reused: it is valid only during the call.
    */
-  accept(event: SseEvent, out: StreamPart[]): void;
+  accept(event: SseEvent, out: ProviderStreamPart[]): void;
   /** True once the protocol's terminal event came and `finish` was appended: the rest of the body is not read for parts. */
   readonly done: boolean;
   /** Appends the closing parts when the body ended without the terminal event, or throws (a stream cut short). */
-  end(out: StreamPart[]): void;
+  end(out: ProviderStreamPart[]): void;
 }
 
 /** How much of an upstream body is still read after the terminal event, so its connection can be reused. */
@@ -48,7 +48,7 @@ export function decodeEventStream(
   decoder: StreamEventDecoder,
   upstream: string,
   signal: AbortSignal,
-): AsyncIterableIterator<StreamPart> {
+): AsyncIterableIterator<ProviderStreamPart> {
   return new UpstreamEventStream(open, decoder, upstream, signal);
 }
 
@@ -68,10 +68,10 @@ const ignore = () => undefined;
  * the body is read in the background ({@link releaseBody}) so the connection is reused; otherwise
  * the body is destroyed when the consumer stops.
  */
-class UpstreamEventStream implements AsyncIterableIterator<StreamPart> {
+class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart> {
   private body: Body | undefined;
   private opening: Promise<void> | undefined;
-  private readonly queue: StreamPart[] = [];
+  private readonly queue: ProviderStreamPart[] = [];
   private head = 0;
   private failure: unknown;
   /** No part will be added to the queue any more. */
@@ -79,7 +79,7 @@ class UpstreamEventStream implements AsyncIterableIterator<StreamPart> {
   /** The terminal event came and nothing failed. */
   private completed = false;
   private released = false;
-  private waiter: { resolve: (result: IteratorResult<StreamPart>) => void; reject: (error: unknown) => void } | undefined;
+  private waiter: { resolve: (result: IteratorResult<ProviderStreamPart>) => void; reject: (error: unknown) => void } | undefined;
   /** Hands each event to the decoder as the parser completes it; those after the terminal event are skipped. */
   private readonly onEvent = (event: SseEvent) => {
     if (!this.decoder.done) this.decoder.accept(event, this.queue);
@@ -97,7 +97,7 @@ class UpstreamEventStream implements AsyncIterableIterator<StreamPart> {
     return this;
   }
 
-  next(): Promise<IteratorResult<StreamPart>> {
+  next(): Promise<IteratorResult<ProviderStreamPart>> {
     if (this.body === undefined && !this.ended) {
       this.opening ??= this.start();
       return this.opening.then(() => this.next());
@@ -117,7 +117,7 @@ class UpstreamEventStream implements AsyncIterableIterator<StreamPart> {
     });
   }
 
-  return(): Promise<IteratorResult<StreamPart>> {
+  return(): Promise<IteratorResult<ProviderStreamPart>> {
     this.ended = true;
     this.queue.length = 0;
     this.head = 0;
@@ -150,7 +150,7 @@ class UpstreamEventStream implements AsyncIterableIterator<StreamPart> {
   }
 
   /** The end of the queue: the failure, or done. The body is released either way. */
-  private settle(): Promise<IteratorResult<StreamPart>> {
+  private settle(): Promise<IteratorResult<ProviderStreamPart>> {
     this.release();
     if (this.failure !== undefined) {
       const failure = this.failure;

@@ -1,14 +1,13 @@
 /** OpenAI chat-completions server-sent events → the canonical stream. */
 import type { SseEvent } from '../http/sse-parser';
 import createDebug from 'debug';
-import type { StreamPart, Usage } from '../../canonical';
+import type { ProviderStreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { decodeOpenAIUsage, reasoningText, type OpenAIUsage } from './decode-response';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { chatStreamError } from './stream-error';
 import { ToolCallStream, type ToolCallDelta } from './tool-call-stream';
 import type { StreamEventDecoder } from '../http/sse';
-import { ProducedText } from '../../tokenizer';
 
 const log = createDebug('rosetta:provider');
 
@@ -40,9 +39,9 @@ function parseChunk(event: SseEvent, upstream: string): Chunk {
  * content-filter when it is the whole answer, as non-streamed), reasoning (`reasoning_content` or
  * `reasoning`, the common extensions) and tool calls (see {@link ToolCallStream}) become blocks; the
  * finish part waits for the usage chunk that follows `finish_reason`, until `[DONE]`. Upstream usage
- * missing (a server ignoring `include_usage`) → `estimate`. A body that ends without `[DONE]` after
- * a `finish_reason` finishes as well, and so does `[DONE]` without a `finish_reason` (some servers
- * omit one or the other). An `error` chunk throws the GatewayError it stands for (see
+ * missing (a server ignoring `include_usage`) → a `finish` without usage, which the gateway counts.
+ * A body that ends without `[DONE]` after a `finish_reason` finishes as well, and so does `[DONE]`
+ * without a `finish_reason` (some servers omit one or the other). An `error` chunk throws the GatewayError it stands for (see
  * {@link chatStreamError}); a stream cut before `finish_reason` and `[DONE]` throws a 502.
  */
 export class ChatStreamDecoder implements StreamEventDecoder {
@@ -54,16 +53,12 @@ export class ChatStreamDecoder implements StreamEventDecoder {
   private refused = false;
   private answered = false;
   private usage: Usage | undefined;
-  private readonly produced = new ProducedText();
   private readonly tools = new ToolCallStream();
-  private readonly closeText = (out: StreamPart[]): void => this.closeTextBlock(out);
+  private readonly closeText = (out: ProviderStreamPart[]): void => this.closeTextBlock(out);
 
-  constructor(
-    private readonly upstream: string,
-    private readonly estimate: (produced: string) => Usage,
-  ) {}
+  constructor(private readonly upstream: string) {}
 
-  accept(event: SseEvent, out: StreamPart[]): void {
+  accept(event: SseEvent, out: ProviderStreamPart[]): void {
     if (event.data === '[DONE]') {
       if (this.finishRaw === undefined) log('upstream %s: [DONE] without a finish_reason; finished as it stands', this.upstream);
       this.finish(out);
@@ -82,22 +77,22 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     if (choice) this.decodeChoice(choice, out);
   }
 
-  end(out: StreamPart[]): void {
+  end(out: ProviderStreamPart[]): void {
     if (this.finishRaw === undefined) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
     this.finish(out);
   }
 
-  private finish(out: StreamPart[]): void {
+  private finish(out: ProviderStreamPart[]): void {
     if (!this.started) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it started.`, { code: 'upstream_stream_cut' });
     this.closeTextBlock(out);
-    this.finishTools(out);
+    this.tools.finish(out);
     const tools = this.tools.sawCalls;
     const finishReason = this.refused && !this.answered && !tools ? { unified: 'content-filter' as const, raw: 'refusal' } : mapOpenAIFinishReason(this.finishRaw, tools);
-    out.push({ type: 'finish', usage: this.usage ?? this.estimate(this.produced.text()), finishReason });
+    out.push(this.usage ? { type: 'finish', usage: this.usage, finishReason } : { type: 'finish', finishReason });
     this.done = true;
   }
 
-  private decodeChoice(choice: NonNullable<Chunk['choices']>[number], out: StreamPart[]): void {
+  private decodeChoice(choice: NonNullable<Chunk['choices']>[number], out: ProviderStreamPart[]): void {
     const delta = choice.delta ?? {};
     const reasoning = reasoningText(delta);
     if (reasoning) this.textDelta('reasoning', reasoning, out);
@@ -110,19 +105,15 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       this.textDelta('text', delta.refusal, out);
     }
     const calls = delta.tool_calls;
-    if (calls) {
-      const first = out.length;
-      for (let position = 0; position < calls.length; position++) this.tools.accept(calls[position]!, position, out, this.closeText);
-      this.countFrom(out, first);
-    }
+    if (calls) for (let position = 0; position < calls.length; position++) this.tools.accept(calls[position]!, position, out, this.closeText);
     if (choice.finish_reason) {
       this.finishRaw = choice.finish_reason;
       this.closeTextBlock(out);
-      this.finishTools(out);
+      this.tools.finish(out);
     }
   }
 
-  private textDelta(kind: TextBlock['kind'], text: string, out: StreamPart[]): void {
+  private textDelta(kind: TextBlock['kind'], text: string, out: ProviderStreamPart[]): void {
     let open = this.open;
     if (open?.kind !== kind) {
       this.closeTextBlock(out);
@@ -131,23 +122,10 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       this.open = open;
       out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
     }
-    this.produced.add(text);
     out.push(kind === 'text' ? { type: 'text-delta', id: open.id, delta: text } : { type: 'reasoning-delta', id: open.id, delta: text });
   }
 
-  /** Appends the held tool calls (and the end of the streaming one), counting what they add to the output. */
-  private finishTools(out: StreamPart[]): void {
-    const first = out.length;
-    this.tools.finish(out);
-    this.countFrom(out, first);
-  }
-
-  /** Counts what the parts appended from `first` on add to the output. */
-  private countFrom(out: StreamPart[], first: number): void {
-    for (let index = first; index < out.length; index++) this.produced.addPart(out[index]!);
-  }
-
-  private closeTextBlock(out: StreamPart[]): void {
+  private closeTextBlock(out: ProviderStreamPart[]): void {
     const open = this.open;
     if (!open) return;
     this.open = undefined;

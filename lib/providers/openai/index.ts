@@ -1,8 +1,8 @@
 /** The OpenAI-compatible provider: OpenAI itself and every server speaking chat completions (vLLM, llama.cpp, Ollama, OpenRouter…). */
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../../canonical';
+import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import type { ModelConfig } from '../../models';
-import { usageEstimator, withEstimatedUsage } from '../../tokenizer';
+import { withEstimatedUsage } from '../../tokenizer';
 import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
@@ -78,13 +78,12 @@ export class OpenAIProvider implements Provider {
     return response.usage ? decoded : withEstimatedUsage(decoded, request);
   }
 
-  stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<StreamPart> {
+  stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const open = () => {
       const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
       return this.client.request({ path: '/chat/completions', body, signal: context.signal, headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } });
     };
-    const estimate = usageEstimator(request);
-    return decodeEventStream(open, new ChatStreamDecoder(this.name, estimate), this.name, context.signal);
+    return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, context.signal);
   }
 
   async generateImage(request: ImageRequest, context: ProviderCallContext): Promise<ImageResponse> {

@@ -1,6 +1,6 @@
 /** Tool-call deltas of a chat-completions stream → whole canonical tool-call blocks that never interleave. */
 import createDebug from 'debug';
-import type { StreamPart } from '../../canonical';
+import type { ProviderStreamPart } from '../../canonical';
 
 const log = createDebug('rosetta:provider');
 
@@ -71,7 +71,7 @@ export class ToolCallStream {
    * Appends the parts for one delta to `out`. `closeOther` appends the end of whatever non-tool
    * block is open; it is called before a call starts streaming.
    */
-  accept(delta: ToolCallDelta, position: number, out: StreamPart[], closeOther: (out: StreamPart[]) => void): void {
+  accept(delta: ToolCallDelta, position: number, out: ProviderStreamPart[], closeOther: (out: ProviderStreamPart[]) => void): void {
     const index = delta.index ?? position;
     const id = nonEmpty(delta.id);
     const name = nonEmpty(delta.function?.name);
@@ -103,7 +103,7 @@ export class ToolCallStream {
   }
 
   /** Appends the end of the streaming call, if any. */
-  end(out: StreamPart[]): void {
+  end(out: ProviderStreamPart[]): void {
     if (!this.live) return;
     this.live.ended = true;
     out.push({ type: 'tool-call-end', id: this.live.id });
@@ -111,7 +111,7 @@ export class ToolCallStream {
   }
 
   /** Ends the streaming call and appends every held call whole, in the order they began. */
-  finish(out: StreamPart[]): void {
+  finish(out: ProviderStreamPart[]): void {
     this.end(out);
     for (const call of this.held.splice(0)) {
       call.ended = true;
