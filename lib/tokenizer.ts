@@ -159,15 +159,19 @@ export function decodeTokenSteps(tokens: number[]): Iterable<string> {
   return (load() as Tokenizer & { decodeGenerator(tokens: number[]): Iterable<string> }).decodeGenerator(tokens);
 }
 
-/** Pieces gathered before they are joined into one string. */
-const PIECES_PER_JOIN = 256;
+/**
+ * Pieces gathered before they are joined into one string. A piece is a string of its own (a
+ * 16-byte header, its characters rounded up to 8 bytes) plus its slot in the array, so a delta of a
+ * few characters costs 3–5 × its text until joined; joined every 16, a stream holds little more
+ * than its text (a 32-byte rope node per 16 pieces), for one extra copy of each character.
+ */
+const PIECES_PER_JOIN = 16;
 
 /**
  * Text a stream produced, gathered piece by piece (by the gateway's `StreamMeter`, once per stream)
  * for a token count that is only needed when the usage is missing (the upstream reported none, or
  * the stream was cut short). Appending with `+=` would keep a 32-byte rope node per piece for the
- * stream's whole life; this keeps the pieces in an array and joins them every 256, so a long
- * stream holds little more than its text.
+ * stream's whole life; this keeps the pieces in an array and joins them every 16.
  */
 export class ProducedText {
   private joined = '';
