@@ -215,23 +215,36 @@ describe('stream failures, aborts and backpressure', () => {
 
   it('a part the caller\'s encoder cannot encode becomes an error event and a clean end, not a caller left waiting', async () => {
     // A JavaScript host's provider with a bug: a delta that is not a string.
-    const { app, quotaStore } = scriptedApp(async function* () {
-      yield start;
-      yield { type: 'text-start', id: 't' };
-      yield { type: 'text-delta', id: 't', delta: 'fine' };
-      yield { type: 'text-delta', id: 't', delta: undefined as unknown as string };
-      yield { type: 'finish', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: { unified: 'stop' } };
-    });
-    const server = await listen(app);
+    const withDelta = (bad: unknown) =>
+      scriptedApp(async function* () {
+        yield start;
+        yield { type: 'text-start', id: 't' };
+        yield { type: 'text-delta', id: 't', delta: 'fine' };
+        yield { type: 'text-delta', id: 't', delta: bad as string };
+        yield { type: 'finish', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: { unified: 'stop' } };
+      });
+    const anthropic = withDelta(undefined);
+    const server = await listen(anthropic.app);
     try {
       const response = await postStream(`${server.url}/v1/messages`, { model: 'scripted', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] }, { 'x-api-key': TEST_KEY, 'content-type': 'application/json' });
       expect(response.status).toBe(200);
       const text = await response.text();
       expect(text).toContain('fine');
       expect(text.trimEnd().split('\n\n').at(-1)).toMatch(/^event: error\ndata: .*"type":"api_error"/);
-      expect(quotaStore.getAccount('k').reserved).toBe(0);
+      expect(anthropic.quotaStore.getAccount('k').reserved).toBe(0);
     } finally {
       await server.close();
+    }
+    // A chat-completions caller and a number for a delta: never `"content":42`, an error event instead.
+    const chat = withDelta(42);
+    const chatServer = await listen(chat.app);
+    try {
+      const text = await (await postStream(`${chatServer.url}/v1/chat/completions`, { model: 'scripted', stream: true, messages: [{ role: 'user', content: 'x' }] })).text();
+      const events = dataLines(text).map((payload) => JSON.parse(payload));
+      expect(events.map((event) => event.choices?.[0]?.delta?.content).filter((content) => content !== undefined && content !== '')).toEqual(['fine']);
+      expect(events.at(-1).error).toMatchObject({ type: 'server_error' });
+    } finally {
+      await chatServer.close();
     }
   });
 

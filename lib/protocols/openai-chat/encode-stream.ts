@@ -9,6 +9,15 @@ import { mapFinishReason } from './map-finish-reason';
 
 const DONE = 'data: [DONE]\n\n';
 
+/**
+ * A delta's text as a JSON string. A part whose delta is not a string (a JavaScript provider's bug)
+ * throws, so the gateway answers with an error event instead of an undefined in the JSON.
+ */
+function quoted(delta: string): string {
+  if (typeof delta !== 'string') throw new TypeError(`a stream delta is ${typeof delta}, not a string`);
+  return JSON.stringify(delta);
+}
+
 function wantsUsage(context: EncodeContext): boolean {
   const body = context.call?.request.origin?.body as { stream_options?: { include_usage?: unknown } | null } | undefined;
   return body?.stream_options?.include_usage === true;
@@ -53,7 +62,7 @@ export class ChatStreamEncoder implements StreamEncoder {
     this.framePrefix = flat(head);
   }
 
-  /** A content chunk whose delta is already JSON. */
+  /** A content chunk whose delta is already JSON (see {@link quoted}). */
   private frame(deltaJson: string): string {
     return this.framePrefix + deltaJson + this.frameSuffix;
   }
@@ -64,9 +73,9 @@ export class ChatStreamEncoder implements StreamEncoder {
         this.setHead(chatCompletionId(part.id), part.created, part.model);
         return this.frame('{"role":"assistant","content":"","refusal":null}');
       case 'text-delta':
-        return this.frame(`{"content":${JSON.stringify(part.delta)}}`);
+        return this.frame(`{"content":${quoted(part.delta)}}`);
       case 'reasoning-delta':
-        return this.frame(`{"reasoning_content":${JSON.stringify(part.delta)}}`);
+        return this.frame(`{"reasoning_content":${quoted(part.delta)}}`);
       case 'tool-call-start': {
         const index = this.toolIndexes.size;
         this.toolIndexes.set(part.id, index);
