@@ -39,9 +39,9 @@ function parseEvent(data: string, upstream: string): GenerateContentResponse {
  * a whole tool call: start, one delta with the JSON arguments, end (with its signature). The first
  * event's usage gives the prompt count (and cache reads) on `response-start`. Gemini has no
  * terminal event, so the decoder is never `done`: when the body ends, `end` closes the open block
- * and appends `finish`, with the last usage (none if none came: the gateway counts it) and the finish reason (the
- * last finishReason, else a blocked prompt's). An `error` event throws its status's GatewayError; a
- * body that ends without either throws a 502.
+ * and appends `finish`, with the last usage (none if none came: the gateway counts it) and the
+ * finish reason (the last finishReason, else a blocked prompt's). An `error` event throws its
+ * status's GatewayError; a body that ends without either throws a 502.
  */
 export class GenerateContentStreamDecoder implements StreamEventDecoder {
   readonly done: boolean = false;
