@@ -154,3 +154,42 @@ describe('a stream that finishes without usage figures', () => {
     }
   });
 });
+
+describe('a non-streamed Anthropic-compatible answer with only some usage figures', () => {
+  /** Answers every call with "four words of output" and the given usage block. */
+  async function partialUpstream(usage: Record<string, number>) {
+    const server = http.createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'four words of output' }], stop_reason: 'end_turn', stop_sequence: null, usage }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const provider = new AnthropicProvider({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k' });
+    return {
+      provider,
+      close: async () => {
+        await provider.close();
+        await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+      },
+    };
+  }
+
+  it('counts the missing figure and keeps the reported one: an output count without an input count, and the reverse', async () => {
+    const outputOnly = await partialUpstream({ output_tokens: 7 });
+    try {
+      // Before: the missing input was charged as 0.
+      expect((await outputOnly.provider.generate(request, context())).usage).toEqual({ inputTokens: countRequestTokens(request), outputTokens: 7 });
+    } finally {
+      await outputOnly.close();
+    }
+    const inputOnly = await partialUpstream({ input_tokens: 30, cache_read_input_tokens: 5 });
+    try {
+      // Before: the reported input was replaced by the tokenizer's count.
+      expect((await inputOnly.provider.generate(request, context())).usage).toEqual({ inputTokens: 35, cacheReadTokens: 5, outputTokens: countTextTokens('four words of output') });
+    } finally {
+      await inputOnly.close();
+    }
+  });
+});

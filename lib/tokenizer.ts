@@ -203,15 +203,31 @@ export class ProducedText {
 }
 
 /**
- * A response's usage when the upstream reported none (some OpenAI-compatible servers and proxies
- * omit it): the request's input and the first choice's output counted with the tokenizer, so the
- * call is charged what it plausibly cost rather than nothing.
+ * `usage` with the figures an upstream left out (all of them when it is undefined) counted with the
+ * tokenizer, so a call is charged what it plausibly cost rather than nothing: the input is
+ * `input()`, the output the tokens of `produced()`. Each is called only when its figure is missing;
+ * a complete `usage` comes back as it is.
  */
-export function withEstimatedUsage(response: GenerateResponse, request: GenerateRequest): GenerateResponse {
-  let produced = '';
-  for (const part of response.choices[0]?.content ?? []) {
-    if (part.type === 'text' || part.type === 'reasoning') produced += part.text;
-    else if (part.type === 'tool-call') produced += part.name + part.arguments;
-  }
-  return { ...response, usage: { inputTokens: countRequestTokens(request), outputTokens: countTextTokens(produced) } };
+export function completeUsage(usage: Partial<Usage> | undefined, input: () => number, produced: () => string): Usage {
+  if (usage?.inputTokens !== undefined && usage.outputTokens !== undefined) return usage as Usage;
+  return { ...usage, inputTokens: usage?.inputTokens ?? input(), outputTokens: usage?.outputTokens ?? countTextTokens(produced()) };
+}
+
+/**
+ * A non-streamed response whose upstream reported only `reported` of its usage (the figures of
+ * `response.usage` that are real; nothing: some OpenAI-compatible servers and proxies omit it),
+ * completed as {@link completeUsage} does: the request's input and the first choice's output
+ * counted with the tokenizer. With every figure reported, the response comes back as it is.
+ */
+export function withEstimatedUsage(response: GenerateResponse, request: GenerateRequest, reported?: Partial<Usage>): GenerateResponse {
+  const produced = () => {
+    let text = '';
+    for (const part of response.choices[0]?.content ?? []) {
+      if (part.type === 'text' || part.type === 'reasoning') text += part.text;
+      else if (part.type === 'tool-call') text += part.name + part.arguments;
+    }
+    return text;
+  };
+  const usage = completeUsage(reported, () => countRequestTokens(request), produced);
+  return usage === reported ? response : { ...response, usage };
 }

@@ -1,7 +1,7 @@
 /** Watches a canonical stream on its way to the caller: what it cost, even when it is cut short. */
 import createDebug from 'debug';
 import type { GenerateRequest, ProviderStreamPart, StreamPart, Usage } from '../canonical';
-import { countRequestTokens, countTextTokens, ProducedText } from '../tokenizer';
+import { completeUsage, countRequestTokens, countTextTokens, ProducedText } from '../tokenizer';
 
 const log = createDebug('rosetta:quota');
 
@@ -58,13 +58,8 @@ export class StreamMeter {
 
   /** A finish's usage with the figures it lacks counted (the same object when it lacks none). */
   private complete(usage: Partial<Usage> | undefined): Usage {
-    if (usage?.inputTokens !== undefined && usage.outputTokens !== undefined) return usage as Usage;
-    const missing = usage?.outputTokens === undefined ? (usage?.inputTokens === undefined ? 'input and output' : 'output') : 'input';
-    log('the provider reported no %s count; counted with the tokenizer', missing);
-    return {
-      ...usage,
-      inputTokens: usage?.inputTokens ?? this.reportedInput ?? countRequestTokens(this.request),
-      outputTokens: usage?.outputTokens ?? countTextTokens(this.produced.text()),
-    };
+    const complete = completeUsage(usage, () => this.reportedInput ?? countRequestTokens(this.request), () => this.produced.text());
+    if (complete !== usage) log('the provider did not report every usage figure; the rest counted with the tokenizer');
+    return complete;
   }
 }

@@ -53,6 +53,19 @@ export function decodeAnthropicUsage(usage: AnthropicUsage | null | undefined): 
   return result;
 }
 
+/**
+ * The figures an Anthropic usage block actually reports, canonical: a count the upstream never sent
+ * (an Anthropic-compatible server may send none) is left out for the gateway to count rather than
+ * taken as zero. Without an input count, the input is then the whole request counted, cached or
+ * not, so the cache figures are kept only as detail.
+ */
+export function reportedAnthropicUsage(usage: AnthropicUsage | null | undefined): Partial<Usage> {
+  const reported: Partial<Usage> = decodeAnthropicUsage(usage);
+  if (usage?.input_tokens == null) delete reported.inputTokens;
+  if (usage?.output_tokens == null) delete reported.outputTokens;
+  return reported;
+}
+
 /** One response block → canonical parts; server-tool blocks and other types without a canonical twin are dropped and logged. */
 export function decodeContentBlock(block: AnthropicContentBlock, index: number): ContentPart[] {
   switch (block.type) {

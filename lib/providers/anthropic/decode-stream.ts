@@ -1,10 +1,10 @@
 /** Anthropic Messages server-sent events → the canonical stream. */
 import type { SseEvent } from '../http/sse-parser';
 import createDebug from 'debug';
-import type { FinishReason, ProviderStreamPart, Usage } from '../../canonical';
+import type { FinishReason, ProviderStreamPart } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { upstreamMessage } from '../http/upstream-errors';
-import { decodeAnthropicUsage, type AnthropicContentBlock, type AnthropicMessageResponse, type AnthropicUsage } from './decode-response';
+import { decodeAnthropicUsage, reportedAnthropicUsage, type AnthropicContentBlock, type AnthropicMessageResponse, type AnthropicUsage } from './decode-response';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import type { StreamEventDecoder } from '../http/sse';
 
@@ -212,7 +212,7 @@ export class MessageStreamDecoder implements StreamEventDecoder {
         for (const block of this.open.values()) out.push(endPart(block));
         this.open.clear();
         const finishReason: FinishReason = mapAnthropicStopReason(this.stopReason, this.stopSequence);
-        out.push({ type: 'finish', usage: this.finalUsage(), finishReason });
+        out.push({ type: 'finish', usage: reportedAnthropicUsage(this.usage), finishReason });
         this.done = true;
         return;
       }
@@ -225,16 +225,4 @@ export class MessageStreamDecoder implements StreamEventDecoder {
     throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
   }
 
-  /**
-   * The reported usage. A count the upstream never sent (an Anthropic-compatible server may send
-   * none) is left out for the gateway to count, rather than charged as zero; without an input
-   * count, the input is the whole request counted, cached or not, so the cache figures are kept
-   * only as detail.
-   */
-  private finalUsage(): Partial<Usage> {
-    const final: Partial<Usage> = decodeAnthropicUsage(this.usage);
-    if (this.usage.input_tokens == null) delete final.inputTokens;
-    if (this.usage.output_tokens == null) delete final.outputTokens;
-    return final;
-  }
 }

@@ -7,7 +7,7 @@ import { withEstimatedUsage } from '../../tokenizer';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
-import { decodeMessageResponse, type AnthropicMessageResponse } from './decode-response';
+import { decodeMessageResponse, reportedAnthropicUsage, type AnthropicMessageResponse } from './decode-response';
 import { MessageStreamDecoder } from './decode-stream';
 import { supportsAdaptiveThinking } from './adaptive-thinking';
 import { anthropicBetaHeader, anthropicBetaQuery, encodeMessagesRequest, type EncodeMessagesOptions } from './encode-request';
@@ -98,8 +98,8 @@ export class AnthropicProvider implements Provider {
       signal: context.signal,
       headers: this.requestHeaders(request, context, 'application/json'),
     });
-    const decoded = decodeMessageResponse(response, context.upstreamModel);
-    return response.usage?.output_tokens != null ? decoded : withEstimatedUsage(decoded, request);
+    // The figures the upstream left out are counted (each on its own: an input count is kept without an output count).
+    return withEstimatedUsage(decodeMessageResponse(response, context.upstreamModel), request, reportedAnthropicUsage(response.usage));
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
