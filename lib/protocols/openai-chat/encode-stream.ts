@@ -24,14 +24,6 @@ function wantsUsage(context: EncodeContext): boolean {
 }
 
 /**
- * Encodes a stream; with `stream_options.include_usage` a usage chunk with empty `choices` precedes `[DONE]`.
- * A tool call sent whole (start, one delta, end) carries its end's Gemini signature in its id, as non-streamed.
- *
- * Every chunk is `{ id, object, created, model, system_fingerprint, choices, usage? }` and all but
- * `choices` (and the last chunk's `usage`) are the same for the whole stream, so that head is
- * serialized once, at `response-start`; per chunk only the delta is.
- */
-/**
  * One flat string from pieces. The strings a stream keeps for its whole life are joined rather than
  * concatenated: `a + b + …` builds a tree of string nodes (32 bytes each, walked again on every
  * chunk that starts with it), `join` one sequential string.
@@ -40,6 +32,14 @@ function flat(pieces: string[]): string {
   return pieces.join('');
 }
 
+/**
+ * Encodes a stream; with `stream_options.include_usage` a usage chunk with empty `choices` precedes `[DONE]`.
+ * A tool call sent whole (start, one delta, end) carries its end's Gemini signature in its id, as non-streamed.
+ *
+ * Every chunk is `{ id, object, created, model, system_fingerprint, choices, usage? }` and all but
+ * `choices` (and the last chunk's `usage`) are the same for the whole stream, so that head is
+ * serialized once, at `response-start`; per chunk only the delta is.
+ */
 export class ChatStreamEncoder implements StreamEncoder {
   /** `data: {"id":…,"system_fingerprint":null,` — every chunk starts with it. */
   private head = '';
