@@ -28,6 +28,8 @@
  *   --no-pin                   BENCH_NO_PIN=1         do not pin processes with taskset
  *   --load-core / --server-core / --upstream-core <n>   (0 / 1 / 0)
  *   --upstream-connections <n> BENCH_UPSTREAM_CONNECTIONS  upstream pool size of the gateway and the relays (1024)
+ *   --memory-reducer           BENCH_MEMORY_REDUCER=1 keep V8's memory reducer in the servers (default: --no-memory-reducer;
+ *                                                     see docs/performance.md, "Idle spells and V8's memory reducer")
  *   --out <file>               BENCH_OUT              JSON results (bench/results/latest.json)
  */
 import { spawnSync } from 'node:child_process';
@@ -95,6 +97,7 @@ const options = {
   serverCore: numberOption('server-core', 'BENCH_SERVER_CORE', 1, 1),
   upstreamCore: numberOption('upstream-core', 'BENCH_UPSTREAM_CORE', 0, 0),
   upstreamConnections: Math.round(numberOption('upstream-connections', 'BENCH_UPSTREAM_CONNECTIONS', 1024, 1024)),
+  memoryReducer: truthy(flags['memory-reducer']) || truthy(env.BENCH_MEMORY_REDUCER),
   out: path.resolve(flags.out ?? env.BENCH_OUT ?? path.join(here, 'results', 'latest.json')),
 };
 
@@ -108,6 +111,15 @@ const TARGETS_WANTED = {
   addedFirstByteMs: 0.5,
   rssWithStreamsMB: 150,
 };
+
+/**
+ * Node flags of every server the bench starts. An idle spell (a process waits while the other
+ * targets run their rounds) lets V8's memory reducer run a full collection that drops the hidden
+ * classes no live object uses; the optimized code that embedded them is thrown away, and a process
+ * hit by it stays ~10–25% slower for the rest of the run. Whether it fires in a given process is
+ * chance, so each target's numbers would depend on its luck, not its code. Off by default.
+ */
+const SERVER_NODE_ARGS = options.memoryReducer ? [] : ['--no-memory-reducer'];
 
 const log = (...parts) => console.log(...parts);
 const mb = (bytes) => round(bytes / 1024 / 1024, 1);
@@ -163,7 +175,7 @@ async function main() {
   const mockEnv = { BENCH_SLOW_INTERVAL_MS: String(options.streamIntervalMs) };
   const servers = [];
   const start = async (spec) => {
-    const server = await startServer({ pin, ...spec });
+    const server = await startServer({ pin, nodeArgs: SERVER_NODE_ARGS, ...spec });
     servers.push(server);
     return server;
   };
@@ -416,7 +428,7 @@ async function main() {
         core: options.serverCore,
         pin,
         env: upstreamEnv,
-        nodeArgs: ['--cpu-prof', '--cpu-prof-dir', options.profileDir, '--cpu-prof-name', name, '--cpu-prof-interval', '250'],
+        nodeArgs: [...SERVER_NODE_ARGS, '--cpu-prof', '--cpu-prof-dir', options.profileDir, '--cpu-prof-name', name, '--cpu-prof-interval', '250'],
       });
       const target = { ...same, process: profiled };
       let from;
@@ -558,6 +570,7 @@ async function main() {
     loadAverageAfter: loadAfter.map((value) => round(value, 2)),
     commit: gitCommit(),
     taskset: pin,
+    serverNodeArgs: SERVER_NODE_ARGS,
     layout,
   };
   const markdown = renderMarkdown({ rows, sequentialRows, slow, verdicts, profiles, environment });
@@ -627,7 +640,7 @@ function renderMarkdown({ rows, sequentialRows, slow, verdicts, profiles, enviro
   for (const profile of profiles) lines.push('', formatSummary(profile.summary, `Profile: gateway, ${profile.title} (${path.basename(profile.file)})`));
   lines.push(
     '',
-    `_${environment.date}, Node ${environment.node}, ${environment.cpu} × ${environment.cores}, load average ${environment.loadAverageBefore.join(' ')} before / ${environment.loadAverageAfter.join(' ')} after, ${environment.taskset ? 'pinned with taskset' : 'UNPINNED'}, commit ${environment.commit ?? '?'}._`,
+    `_${environment.date}, Node ${environment.node}, ${environment.cpu} × ${environment.cores}, load average ${environment.loadAverageBefore.join(' ')} before / ${environment.loadAverageAfter.join(' ')} after, ${environment.taskset ? 'pinned with taskset' : 'UNPINNED'}, servers run with ${environment.serverNodeArgs.length > 0 ? environment.serverNodeArgs.join(' ') : "V8's defaults (memory reducer on)"}, commit ${environment.commit ?? '?'}._`,
   );
   return lines.join('\n');
 }
