@@ -104,4 +104,49 @@ describe('mounting in a host app', () => {
     await gateway.close();
     expect(closed.sort()).toEqual(['keys', 'quota']);
   });
+  it("keeps the headers a host middleware set before it, and replaces only those it names itself", async () => {
+    const app = express(); // x-powered-by stays on: Express sets it before any middleware runs
+    app.use((_request, response, next) => {
+      response.setHeader('Access-Control-Allow-Origin', '*');
+      response.setHeader('Content-Type', 'text/plain');
+      response.setHeader('X-Request-Id', 'from-the-host');
+      next();
+    });
+    app.use('/ai', createGateway(testOptions()));
+    for (const sent of [
+      await request(app).post('/ai/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send(chat),
+      await request(app).post('/ai/v1/chat/completions').send(chat),
+    ]) {
+      expect(sent.headers['access-control-allow-origin']).toBe('*');
+      expect(sent.headers['x-powered-by']).toBe('Express');
+      expect(sent.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(sent.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+      expect(sent.headers['content-length']).toBe(String(Buffer.byteLength(sent.text)));
+    }
+    const refused = await request(app).post('/ai/v1/chat/completions').send(chat);
+    expect(refused.status).toBe(401);
+    const rawHeaders = (refused as unknown as { res: { rawHeaders: string[] } }).res.rawHeaders;
+    expect(rawHeaders.filter((name) => name.toLowerCase() === 'x-request-id')).toHaveLength(1);
+  });
+
+  it('runs what a host adds to the returned Router for the paths the gateway passes on', async () => {
+    const gateway = createGateway(testOptions());
+    const seen: string[] = [];
+    gateway.use((request, _response, next) => {
+      seen.push(request.path);
+      next();
+    });
+    gateway.get('/health', (_request, response) => { response.json({ healthy: true }); });
+    const app = express();
+    app.use('/ai', gateway);
+    app.use((_request, response) => { response.status(404).json({ hostNotFound: true }); });
+
+    const ok = await request(app).post('/ai/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
+    expect(ok.status).toBe(200);
+    const health = await request(app).get('/ai/health');
+    expect(health.body).toEqual({ healthy: true });
+    const unknown = await request(app).get('/ai/elsewhere');
+    expect(unknown.body).toEqual({ hostNotFound: true });
+    expect(seen).toEqual(['/health', '/elsewhere']);
+  });
 });
