@@ -25,6 +25,31 @@ describe('chat-completions streaming, raw frames', () => {
   beforeAll(async () => { server = await listen(buildApp().app); });
   afterAll(() => server.close());
 
+  it("answers a stream with Connection: keep-alive, or close when the client asked to close", async () => {
+    const body = JSON.stringify({ model: 'rosetta-echo', stream: true, messages: [{ role: 'user', content: 'Stream me, please.' }] });
+    const agent = new http.Agent({ keepAlive: true });
+    const ask = (connection: string) => new Promise<{ header: string | undefined; text: string }>((resolve, reject) => {
+      const call = http.request(`${server.url}/v1/chat/completions`, { method: 'POST', agent, headers: { ...auth, connection } }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => { text += chunk; });
+        response.on('end', () => resolve({ header: response.headers.connection, text }));
+      });
+      call.on('error', reject);
+      call.end(body);
+    });
+    try {
+      const kept = await ask('keep-alive');
+      expect(kept.header).toBe('keep-alive');
+      expect(kept.text.endsWith('data: [DONE]\n\n')).toBe(true);
+      const closed = await ask('close');
+      expect(closed.header).toBe('close');
+      expect(closed.text.endsWith('data: [DONE]\n\n')).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('role first, content deltas, finish chunk, [DONE]; SSE headers', async () => {
     const response = await postStream(`${server.url}/v1/chat/completions`, { model: 'rosetta-echo', stream: true, messages: [{ role: 'user', content: 'Stream me, please.' }] });
     expect(response.status).toBe(200);

@@ -46,11 +46,14 @@ interface HeldCall {
 /** Failures a fallback model may cure: the upstream's fault, not the request's. */
 const FALLBACK_KINDS: ReadonlySet<string> = new Set(['upstream', 'upstream_timeout', 'overloaded']);
 
-/** Headers of every streamed response (a codec may override them). */
+/**
+ * Headers of every streamed response (a codec may override them). No `connection` header: Node
+ * sends `keep-alive` itself, or `close` when the client asked to close; naming it here would
+ * override the client's `Connection: close`.
+ */
 const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
-  connection: 'keep-alive',
   'x-accel-buffering': 'no',
 });
 
