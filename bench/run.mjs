@@ -28,7 +28,8 @@
  *   --no-pin                   BENCH_NO_PIN=1         do not pin processes with taskset
  *   --load-core / --server-core / --upstream-core <n>   (0 / 1 / 0)
  *   --upstream-connections <n> BENCH_UPSTREAM_CONNECTIONS  upstream pool size of the gateway and the relays (1024)
- *   --memory-reducer           BENCH_MEMORY_REDUCER=1 keep V8's memory reducer in the servers (default: --no-memory-reducer;
+ *   --memory-reducer           BENCH_MEMORY_REDUCER=1 keep V8's memory reducer in the load and sequential phases (default:
+ *                                                     --no-memory-reducer; the slow-stream hold always runs with V8's defaults;
  *                                                     see docs/performance.md, "Idle spells and V8's memory reducer")
  *   --out <file>               BENCH_OUT              JSON results (bench/results/latest.json)
  */
@@ -117,7 +118,8 @@ const TARGETS_WANTED = {
  * targets run their rounds) lets V8's memory reducer run a full collection that drops the hidden
  * classes no live object uses; the optimized code that embedded them is thrown away, and a process
  * hit by it stays ~10–25% slower for the rest of the run. Whether it fires in a given process is
- * chance, so each target's numbers would depend on its luck, not its code. Off by default.
+ * chance, so each target's numbers would depend on its luck, not its code. Off by default in the
+ * throughput and sequential phases; the slow-stream hold (memory) runs with V8's defaults.
  */
 const SERVER_NODE_ARGS = options.memoryReducer ? [] : ['--no-memory-reducer'];
 
@@ -303,7 +305,9 @@ async function main() {
   const slowSpecs = [catalogue.find((target) => target.id === 'gateway-openai'), catalogue.find((target) => target.kind === 'floor')];
   const freshProcess = (spec, round) => {
     const script = spec.server === 'gateway' ? 'gateway.cjs' : spec.script;
-    return start({ name: `${spec.id}-streams-${round + 1}`, script: path.join(here, 'servers', script), core: options.serverCore, env: { ...upstreamEnv, ...spec.env } });
+    // V8's defaults here: this phase measures memory, and the memory reducer is part of what a
+    // process's RSS is (with it off, the floor relay held 157–161 MB in two runs, 150–155 before).
+    return start({ name: `${spec.id}-streams-${round + 1}`, script: path.join(here, 'servers', script), core: options.serverCore, env: { ...upstreamEnv, ...spec.env }, nodeArgs: [] });
   };
   const batch = 100;
   const rampMs = 1000;
@@ -640,7 +644,7 @@ function renderMarkdown({ rows, sequentialRows, slow, verdicts, profiles, enviro
   for (const profile of profiles) lines.push('', formatSummary(profile.summary, `Profile: gateway, ${profile.title} (${path.basename(profile.file)})`));
   lines.push(
     '',
-    `_${environment.date}, Node ${environment.node}, ${environment.cpu} × ${environment.cores}, load average ${environment.loadAverageBefore.join(' ')} before / ${environment.loadAverageAfter.join(' ')} after, ${environment.taskset ? 'pinned with taskset' : 'UNPINNED'}, servers run with ${environment.serverNodeArgs.length > 0 ? environment.serverNodeArgs.join(' ') : "V8's defaults (memory reducer on)"}, commit ${environment.commit ?? '?'}._`,
+    `_${environment.date}, Node ${environment.node}, ${environment.cpu} × ${environment.cores}, load average ${environment.loadAverageBefore.join(' ')} before / ${environment.loadAverageAfter.join(' ')} after, ${environment.taskset ? 'pinned with taskset' : 'UNPINNED'}, servers run with ${environment.serverNodeArgs.length > 0 ? `${environment.serverNodeArgs.join(' ')} (the slow-stream hold with V8's defaults)` : "V8's defaults (memory reducer on)"}, commit ${environment.commit ?? '?'}._`,
   );
   return lines.join('\n');
 }
