@@ -195,6 +195,40 @@ describe('OpenAI-compatible upstream failures, in the caller envelope', () => {
     expect(quotaStore.getAccount('caller').reserved).toBe(0);
   });
 
+  it('a streamed caller that disconnects before the first byte aborts the upstream request', async () => {
+    const abortedBefore = mock.aborted;
+    await new Promise<void>((resolve) => {
+      const call = http.request(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } });
+      call.on('error', () => undefined);
+      call.end(JSON.stringify({ model: 'gpt-slow', stream: true, messages: user('x') }));
+      setTimeout(() => { call.destroy(); resolve(); }, 100);
+    });
+    for (let waited = 0; waited < 2000 && mock.aborted === abortedBefore; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(mock.aborted).toBeGreaterThan(abortedBefore);
+    expect(quotaStore.getAccount('caller').reserved).toBe(0);
+  });
+
+  it('makes no AbortController for a call through a built-in provider (the cancellation is cheaper, and made into a signal only on demand)', async () => {
+    const Original = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        made += 1;
+      }
+    };
+    try {
+      const plain = await openai({ model: 'gpt-echo', messages: user('no controller') });
+      expect(plain.status).toBe(200);
+      const streamed = await openai({ model: 'gpt-echo', stream: true, messages: user('no controller') });
+      expect(streamed.status).toBe(200);
+      expect(streamed.text).toContain('data: [DONE]');
+    } finally {
+      globalThis.AbortController = Original;
+    }
+    expect(made).toBe(0);
+  });
+
   it('relays images', async () => {
     const res = await fetch(`${server.url}/v1/images/generations`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-image', prompt: 'a fox', n: 2, size: '1024x1024' }) });
     const body = await readJson(res);

@@ -15,7 +15,7 @@ import { resolveOptions, type GatewayOptions, type ResolvedOptions } from './opt
 import { builtinCodecs } from './protocols/registry';
 import type { CallResult, DecodedCall, EncodeContext, HttpRequestView, ProtocolCodec, RouteMatch } from './protocols/types';
 import { builtinProviders } from './providers/registry';
-import type { ProviderCallContext } from './providers/types';
+import { CallCancellation, providerCallContext } from './providers/cancellation';
 import { affordableOutputTokens, chargeForImage, chargeForUsage, estimateGenerate, estimateImage, type CostEstimate } from './quota';
 import type { Principal, Reservation } from './stores/types';
 import { countRequestTokens, estimateRequestTokens } from './tokenizer';
@@ -184,9 +184,9 @@ class RequestPipeline {
     const requestId = newRequestId();
     const context: EncodeContext = { requestId };
     const started = performance.now();
-    const abort = new AbortController();
+    const cancellation = new CallCancellation();
     response.on('close', () => {
-      if (!response.writableFinished) abort.abort(new GatewayError('invalid_request', 'The client closed the connection.'));
+      if (!response.writableFinished) cancellation.abort(new GatewayError('invalid_request', 'The client closed the connection.'));
     });
     let reservation: Reservation | undefined;
     try {
@@ -204,11 +204,11 @@ class RequestPipeline {
         const held = await this.reserveGenerate(call.request, model, principal, requestId);
         reservation = held.reservation;
         if (call.request.stream) {
-          await this.stream(codec, context, held, model, abort.signal, response);
+          await this.stream(codec, context, held, model, cancellation, response);
           if (logRequest.enabled) logRequest('%s %s %s stream %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
           return;
         }
-        const served = await this.generate(held.request, model, abort.signal, requestId);
+        const served = await this.generate(held.request, model, cancellation, requestId);
         result = { operation: 'generate', response: { ...served.response, model: served.model.id } };
         await this.settle(reservation, chargeForUsage(result.response.usage, served.model));
       } else if (call.operation === 'count-tokens') {
@@ -219,7 +219,7 @@ class RequestPipeline {
         reservation = await this.reserve(principal, estimateImage(call.request, model), model, 'image', requestId);
         const provider = model.provider;
         logProvider('%s → %s/%s image n=%d %dx%d', requestId, provider.name, model.upstreamModel, call.request.n, call.request.width, call.request.height);
-        const images = await provider.generateImage!({ ...call.request, model: model.id }, { upstreamModel: model.upstreamModel, signal: abort.signal, requestId });
+        const images = await provider.generateImage!({ ...call.request, model: model.id }, providerCallContext(cancellation, model.upstreamModel, requestId));
         result = { operation: 'image', response: images };
         await this.settle(reservation, chargeForImage(images, model));
       }
@@ -237,10 +237,10 @@ class RequestPipeline {
    * sent, so a failure up to then is an ordinary HTTP error (the caller's catch releases the hold).
    * After that the reservation is this method's: it settles what was produced, however the stream ends.
    */
-  private async stream(codec: ProtocolCodec, context: EncodeContext, held: HeldCall, requested: ResolvedModel, signal: AbortSignal, response: ServerResponse): Promise<void> {
+  private async stream(codec: ProtocolCodec, context: EncodeContext, held: HeldCall, requested: ResolvedModel, signal: CallCancellation, response: ServerResponse): Promise<void> {
     const { model, iterator, first } = await this.withFallbacks(requested, signal, async (candidate) => {
       const request = { ...held.request, model: candidate.id };
-      const providerContext = { upstreamModel: candidate.upstreamModel, signal, requestId: context.requestId };
+      const providerContext = providerCallContext(signal, candidate.upstreamModel, context.requestId);
       const provider = candidate.provider;
       logProvider('%s → %s/%s stream max_output=%d', context.requestId, provider.name, candidate.upstreamModel, request.maxOutputTokens);
       const parts = provider.stream ? provider.stream(request, providerContext) : replayResponse(provider.generate!(request, providerContext));
@@ -464,10 +464,10 @@ class RequestPipeline {
   }
 
   /** A non-streamed text call, with fallbacks. */
-  private generate(request: GenerateRequest, requested: ResolvedModel, signal: AbortSignal, requestId: string) {
+  private generate(request: GenerateRequest, requested: ResolvedModel, signal: CallCancellation, requestId: string) {
     return this.withFallbacks(requested, signal, async (candidate) => {
       const provider = candidate.provider;
-      const context: ProviderCallContext = { upstreamModel: candidate.upstreamModel, signal, requestId };
+      const context = providerCallContext(signal, candidate.upstreamModel, requestId);
       const call = { ...request, model: candidate.id };
       logProvider('%s → %s/%s max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
       return { response: await (provider.generate ? provider.generate(call, context) : collectStream(provider.stream!(call, context), call)) };
@@ -479,7 +479,7 @@ class RequestPipeline {
    * cure (5xx, timeout, connection failure) and the caller is still there. Nothing has been sent to
    * the caller while this runs.
    */
-  private async withFallbacks<T>(requested: ResolvedModel, signal: AbortSignal, attempt: (model: ResolvedModel) => Promise<T>): Promise<T & { model: ResolvedModel }> {
+  private async withFallbacks<T>(requested: ResolvedModel, signal: CallCancellation, attempt: (model: ResolvedModel) => Promise<T>): Promise<T & { model: ResolvedModel }> {
     for (const [index, candidate] of requested.chain.entries()) {
       try {
         return { ...(await attempt(candidate)), model: candidate };

@@ -1,6 +1,7 @@
 /** The Anthropic Messages provider: Claude models over POST /v1/messages, streamed or not. */
 import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
+import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
 import { decodeEventStream } from '../http/sse';
 import { withEstimatedUsage } from '../../tokenizer';
@@ -95,7 +96,7 @@ export class AnthropicProvider implements Provider {
       path: '/v1/messages',
       ...(query ? { query } : {}),
       body,
-      signal: context.signal,
+      signal: callSignal(context),
       headers: this.requestHeaders(request, context, 'application/json'),
     });
     // The figures the upstream left out are counted (each on its own: an input count is kept without an output count).
@@ -110,11 +111,11 @@ export class AnthropicProvider implements Provider {
         path: '/v1/messages',
         ...(query ? { query } : {}),
         body,
-        signal: context.signal,
+        signal: callSignal(context),
         headers: this.requestHeaders(request, context, 'text/event-stream'),
       });
     };
-    return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, context.signal);
+    return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, callSignal(context));
   }
 
   close(): Promise<void> {

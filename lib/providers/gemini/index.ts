@@ -1,6 +1,7 @@
 /** The Gemini provider: the Gemini Developer API's generateContent and streamGenerateContent (`alt=sse`). */
 import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
+import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../http/fetch-media';
 import { withEstimatedUsage } from '../../tokenizer';
@@ -73,7 +74,7 @@ export class GeminiProvider implements Provider {
     const body = encodeGenerateContentRequest(await this.withInlineImages(request, context.signal), context.upstreamModel);
     let response: GenerateContentResponse;
     try {
-      response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal: context.signal });
+      response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal: callSignal(context) });
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
     }
@@ -89,14 +90,14 @@ export class GeminiProvider implements Provider {
           path: modelPath(context.upstreamModel, 'streamGenerateContent'),
           query: { alt: 'sse' },
           body,
-          signal: context.signal,
+          signal: callSignal(context),
           headers: { accept: 'text/event-stream' },
         });
       } catch (error) {
         throw remapCredentialFailure(error, this.name);
       }
     };
-    return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel), this.name, context.signal);
+    return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel), this.name, callSignal(context));
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 /** Server-sent events from an upstream response body (parsed from its Buffers by {@link SseParser}), decoded into canonical parts. */
 import type { ProviderStreamPart } from '../../canonical';
+import type { CallSignal } from '../cancellation';
 import { SseParser, type SseEvent } from './sse-parser';
 import { transportError, type UpstreamResponse } from './upstream-client';
 
@@ -47,7 +48,7 @@ export function decodeEventStream(
   open: () => Promise<UpstreamResponse>,
   decoder: StreamEventDecoder,
   upstream: string,
-  signal: AbortSignal,
+  signal: CallSignal,
 ): AsyncIterableIterator<ProviderStreamPart> {
   return new UpstreamEventStream(open, decoder, upstream, signal);
 }
@@ -90,7 +91,7 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart> {
     private readonly open: () => Promise<UpstreamResponse>,
     private readonly decoder: StreamEventDecoder,
     private readonly upstream: string,
-    private readonly signal: AbortSignal,
+    private readonly signal: CallSignal,
   ) {}
 
   [Symbol.asyncIterator](): this {

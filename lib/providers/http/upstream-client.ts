@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher, Pool } from 'undici';
 import createDebug from 'debug';
 import { GatewayError } from '../../errors';
+import { abortSignalOf, type CallSignal } from '../cancellation';
 import { undici } from './undici';
 import { upstreamStatusError } from './upstream-errors';
 
@@ -51,7 +52,8 @@ export interface UpstreamRequest {
   query?: Record<string, string>;
   body?: unknown;
   headers?: Record<string, string>;
-  signal: AbortSignal;
+  /** Cancels the call: an `AbortSignal`, or the gateway's cheaper per-call cancellation. */
+  signal: CallSignal;
 }
 
 /** A successful (2xx) response whose body has not been read yet. */
@@ -156,7 +158,8 @@ export class UpstreamClient {
           method: request.method ?? 'POST',
           headers,
           body: streamed ? oneShotStream(bytes) : bytes,
-          signal: request.signal,
+          // undici takes an AbortSignal or an EventEmitter-like object (a CallCancellation) alike.
+          signal: request.signal as AbortSignal,
         });
         if (response.statusCode >= 200 && response.statusCode < 300) return response;
         const text = await response.body.text().catch(() => '');
@@ -173,7 +176,7 @@ export class UpstreamClient {
       const delay = retryAfter !== undefined ? retryAfter * 1000 : backoff;
       if (delay > this.retries.maxDelayMs) throw failure;
       log('%s: retry %d in %dms after %s (%d)', this.name, attempt + 1, Math.round(delay), failure.kind, failure.status);
-      await sleep(delay, undefined, { signal: request.signal });
+      await sleep(delay, undefined, { signal: abortSignalOf(request.signal) });
     }
   }
 

@@ -1,6 +1,7 @@
 /** The OpenAI-compatible provider: OpenAI itself and every server speaking chat completions (vLLM, llama.cpp, Ollama, OpenRouter…). */
 import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
+import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
 import { withEstimatedUsage } from '../../tokenizer';
 import { decodeEventStream } from '../http/sse';
@@ -73,7 +74,7 @@ export class OpenAIProvider implements Provider {
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
-    const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: context.signal, headers: { 'x-request-id': context.requestId } });
+    const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers: { 'x-request-id': context.requestId } });
     const decoded = decodeChatResponse(response, context.upstreamModel);
     return response.usage ? decoded : withEstimatedUsage(decoded, request);
   }
@@ -81,14 +82,14 @@ export class OpenAIProvider implements Provider {
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const open = () => {
       const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
-      return this.client.request({ path: '/chat/completions', body, signal: context.signal, headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } });
+      return this.client.request({ path: '/chat/completions', body, signal: callSignal(context), headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } });
     };
-    return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, context.signal);
+    return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, callSignal(context));
   }
 
   async generateImage(request: ImageRequest, context: ProviderCallContext): Promise<ImageResponse> {
     const body = encodeImageRequest(request, context.upstreamModel);
-    const response = await this.client.requestJson<Parameters<typeof decodeImageResponse>[0]>({ path: '/images/generations', body, signal: context.signal });
+    const response = await this.client.requestJson<Parameters<typeof decodeImageResponse>[0]>({ path: '/images/generations', body, signal: callSignal(context) });
     return decodeImageResponse(response, this.name);
   }
 
