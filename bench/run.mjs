@@ -305,8 +305,9 @@ async function main() {
   const slowSpecs = [catalogue.find((target) => target.id === 'gateway-openai'), catalogue.find((target) => target.kind === 'floor')];
   const freshProcess = (spec, round) => {
     const script = spec.server === 'gateway' ? 'gateway.cjs' : spec.script;
-    // V8's defaults here: this phase measures memory, and the memory reducer is part of what a
-    // process's RSS is (with it off, the floor relay held 157–161 MB in two runs, 150–155 before).
+    // V8's defaults here: this phase measures memory as a deployment runs, and the memory reducer
+    // is part of what a process's RSS is. (Its effect on the held peak is within the ±7 MB the
+    // rounds spread: with it off the floor held 151–161 MB in three runs, with it on 151–155 MB.)
     return start({ name: `${spec.id}-streams-${round + 1}`, script: path.join(here, 'servers', script), core: options.serverCore, env: { ...upstreamEnv, ...spec.env }, nodeArgs: [] });
   };
   const batch = 100;
