@@ -182,30 +182,26 @@ describe('OpenAI-compatible upstream failures, in the caller envelope', () => {
     expect(quotaStore.getAccount('caller').reserved).toBe(0);
   });
 
-  it('a caller that disconnects aborts the upstream request', async () => {
+  /** Sends a chat call to the slow model, hangs up after 100 ms, and checks the upstream request was aborted and the hold freed. */
+  async function disconnectAndCheckAborted(body: Record<string, unknown>): Promise<void> {
     const abortedBefore = mock.aborted;
     await new Promise<void>((resolve) => {
       const call = http.request(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } });
       call.on('error', () => undefined);
-      call.end(JSON.stringify({ model: 'gpt-slow', messages: user('x') }));
+      call.end(JSON.stringify({ model: 'gpt-slow', messages: user('x'), ...body }));
       setTimeout(() => { call.destroy(); resolve(); }, 100);
     });
     for (let waited = 0; waited < 2000 && mock.aborted === abortedBefore; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(mock.aborted).toBeGreaterThan(abortedBefore);
     expect(quotaStore.getAccount('caller').reserved).toBe(0);
+  }
+
+  it('a caller that disconnects aborts the upstream request', async () => {
+    await disconnectAndCheckAborted({});
   });
 
   it('a streamed caller that disconnects before the first byte aborts the upstream request', async () => {
-    const abortedBefore = mock.aborted;
-    await new Promise<void>((resolve) => {
-      const call = http.request(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } });
-      call.on('error', () => undefined);
-      call.end(JSON.stringify({ model: 'gpt-slow', stream: true, messages: user('x') }));
-      setTimeout(() => { call.destroy(); resolve(); }, 100);
-    });
-    for (let waited = 0; waited < 2000 && mock.aborted === abortedBefore; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
-    expect(mock.aborted).toBeGreaterThan(abortedBefore);
-    expect(quotaStore.getAccount('caller').reserved).toBe(0);
+    await disconnectAndCheckAborted({ stream: true });
   });
 
   it('makes no AbortController for a call through a built-in provider (the cancellation is cheaper, and made into a signal only on demand)', async () => {
