@@ -520,9 +520,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const router = express.Router();
   router.use((request, response, next) => pipeline.dispatch(request, response, next));
   // While the gateway's own layer is the Router's only one, a request goes straight to it: a second
-  // routing pass (the host app's Router has just run one) costs ~4% of a non-streamed call, most of it
-  // slow property lookups on a request whose hidden class Express made unique. Anything a host adds
-  // to the Router (gateway.use(…), gateway.get(…)) brings its own handling back.
+  // routing pass (the host app's Router has just run one) is mostly slow property lookups on a
+  // request whose hidden class Express made unique (docs/performance.md). Anything a host adds to
+  // the Router (gateway.use(…), gateway.get(…)) brings its own handling back.
   const handled = router as Router & { handle(request: Request, response: Response, out: NextFunction): void; stack: unknown[] };
   const routed = handled.handle;
   handled.handle = function handle(this: typeof handled, request, response, out) {
