@@ -8,7 +8,7 @@ describe('CallCancellation', () => {
     const removed = () => calls.push('removed');
     cancellation.once('abort', () => calls.push('a'));
     cancellation.on('abort', removed);
-    cancellation.addListener('abort', () => calls.push('b'));
+    cancellation.once('abort', () => calls.push('b'));
     cancellation.removeListener('abort', removed);
     const reason = new Error('gone');
     cancellation.abort(reason);

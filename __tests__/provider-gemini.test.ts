@@ -92,6 +92,27 @@ describe('Gemini upstream: each inbound protocol, not streamed', () => {
     });
   });
 
+  it('makes no AbortController for a call without image URLs, streamed or not', async () => {
+    const Original = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        made += 1;
+      }
+    };
+    try {
+      const plain = await openai({ model: 'gem-echo', messages: user('no controller') });
+      expect(plain.status).toBe(200);
+      const streamed = await openai({ model: 'gem-echo', stream: true, messages: user('no controller') });
+      expect(streamed.status).toBe(200);
+      expect(streamed.text).toContain('data: [DONE]');
+    } finally {
+      globalThis.AbortController = Original;
+    }
+    expect(made).toBe(0);
+  });
+
   it('serves an Anthropic caller: multi-turn merged into user/model turns, system instruction, usage', async () => {
     const before = spent();
     const res = await anthropic({

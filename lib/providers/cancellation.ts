@@ -37,18 +37,15 @@ export class CallCancellation {
     if (listeners) for (const listener of listeners) listener();
   }
 
-  /** The part of the `EventEmitter` interface undici uses on a signal: `'abort'` only, called once. */
+  /** The part of the `EventEmitter` interface undici uses on a signal (`'abort'` only, called once): `once` and `removeListener`. */
   once(_event: 'abort', listener: AbortListener): this {
     if (this.aborted) return this;
     (this.listeners ??= []).push(listener);
     return this;
   }
 
+  /** undici checks that a signal has `on` before it takes it. */
   on(event: 'abort', listener: AbortListener): this {
-    return this.once(event, listener);
-  }
-
-  addListener(event: 'abort', listener: AbortListener): this {
     return this.once(event, listener);
   }
 

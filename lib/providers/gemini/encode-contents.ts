@@ -5,6 +5,7 @@ import { mediaUrlKind, type FetchedMedia, type MediaFetchRequest } from '../http
 import { logProvider } from './log';
 import { parseJsonObject } from './parse-json-object';
 import type { GeminiContent, GeminiPart } from './wire-types';
+import { abortSignalOf, type CallSignal } from '../cancellation';
 
 /** A tool call seen earlier in the history: its name, and whether its id was minted by Gemini (then it is sent back). */
 interface KnownCall {
@@ -130,7 +131,7 @@ function needsInlining(part: ContentPart): part is ImagePart & { source: { kind:
  * parallel (one per distinct URL); the first failure (a 400 naming the part) cancels the rest.
  * The messages are copied, never changed in place; without such images they are returned as they are.
  */
-export async function inlineImageUrls(messages: readonly Message[], download: ImageDownloader, signal: AbortSignal): Promise<readonly Message[]> {
+export async function inlineImageUrls(messages: readonly Message[], download: ImageDownloader, signal: CallSignal): Promise<readonly Message[]> {
   const wanted = new Map<string, { url: string; declaredType?: string; at: string }>();
   const keyOf = (part: ImagePart & { source: { kind: 'url' } }) => `${part.source.mediaType ?? ''} ${part.source.url}`;
   const note = (part: ContentPart, at: string) => {
@@ -146,7 +147,7 @@ export async function inlineImageUrls(messages: readonly Message[], download: Im
   );
   if (wanted.size === 0) return messages;
   const cancel = new AbortController();
-  const combined = AbortSignal.any([signal, cancel.signal]);
+  const combined = AbortSignal.any([abortSignalOf(signal), cancel.signal]);
   const fetched = new Map<string, MediaSource>();
   try {
     await Promise.all(
@@ -170,7 +171,7 @@ export async function inlineImageUrls(messages: readonly Message[], download: Im
  * The request with its image URLs inlined (see {@link inlineImageUrls}). A Gemini caller's
  * request is left alone: its own body is passed through, `fileData` and all.
  */
-export async function inlineRequestImageUrls(request: GenerateRequest, download: ImageDownloader, signal: AbortSignal): Promise<GenerateRequest> {
+export async function inlineRequestImageUrls(request: GenerateRequest, download: ImageDownloader, signal: CallSignal): Promise<GenerateRequest> {
   if (request.origin?.protocol === 'gemini') return request;
   const messages = await inlineImageUrls(request.messages, download, signal);
   return messages === request.messages ? request : { ...request, messages: [...messages] };

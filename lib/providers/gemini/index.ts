@@ -1,7 +1,7 @@
 /** The Gemini provider: the Gemini Developer API's generateContent and streamGenerateContent (`alt=sse`). */
 import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
-import { callSignal } from '../cancellation';
+import { callSignal, type CallSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../http/fetch-media';
 import { withEstimatedUsage } from '../../tokenizer';
@@ -65,13 +65,13 @@ export class GeminiProvider implements Provider {
   }
 
   /** The request with its image URLs downloaded and inlined, when `inlineImageUrls` is on. */
-  private async withInlineImages(request: GenerateRequest, signal: AbortSignal): Promise<GenerateRequest> {
+  private async withInlineImages(request: GenerateRequest, signal: CallSignal): Promise<GenerateRequest> {
     const media = this.media;
     return media ? inlineRequestImageUrls(request, (download) => media.fetch(download), signal) : request;
   }
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
-    const body = encodeGenerateContentRequest(await this.withInlineImages(request, context.signal), context.upstreamModel);
+    const body = encodeGenerateContentRequest(await this.withInlineImages(request, callSignal(context)), context.upstreamModel);
     let response: GenerateContentResponse;
     try {
       response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal: callSignal(context) });
@@ -84,7 +84,7 @@ export class GeminiProvider implements Provider {
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const open = async (): Promise<UpstreamResponse> => {
-      const body = encodeGenerateContentRequest(await this.withInlineImages(request, context.signal), context.upstreamModel);
+      const body = encodeGenerateContentRequest(await this.withInlineImages(request, callSignal(context)), context.upstreamModel);
       try {
         return await this.client.request({
           path: modelPath(context.upstreamModel, 'streamGenerateContent'),
