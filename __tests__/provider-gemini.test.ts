@@ -5,7 +5,7 @@ import { MemoryKeyStore, MemoryQuotaStore, type GenerateRequest, type ModelConfi
 import { GeminiProvider } from '../lib/providers/gemini';
 import { encodeGenerateContentRequest } from '../lib/providers/gemini/encode-request';
 import { decodeGenerateContentResponse } from '../lib/providers/gemini/decode-response';
-import { dataEvents, type Json, serveGateway, type RunningGateway } from './helpers/app';
+import { countAbortControllers, dataEvents, type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { startMockGemini, type MockGemini } from './helpers/mock-gemini';
 
 const KEY = 'sk-gateway-caller-key-1';
@@ -93,23 +93,13 @@ describe('Gemini upstream: each inbound protocol, not streamed', () => {
   });
 
   it('makes no AbortController for a call without image URLs, streamed or not', async () => {
-    const Original = globalThis.AbortController;
-    let made = 0;
-    globalThis.AbortController = class extends Original {
-      constructor() {
-        super();
-        made += 1;
-      }
-    };
-    try {
+    const made = await countAbortControllers(async () => {
       const plain = await openai({ model: 'gem-echo', messages: user('no controller') });
       expect(plain.status).toBe(200);
       const streamed = await openai({ model: 'gem-echo', stream: true, messages: user('no controller') });
       expect(streamed.status).toBe(200);
       expect(streamed.text).toContain('data: [DONE]');
-    } finally {
-      globalThis.AbortController = Original;
-    }
+    });
     expect(made).toBe(0);
   });
 

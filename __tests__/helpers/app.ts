@@ -89,3 +89,21 @@ export function dataEvents(text: string): Json[] {
     .filter((data) => data !== '[DONE]')
     .map((data) => JSON.parse(data) as Json);
 }
+
+/** Runs `calls` and returns how many `AbortController`s were made meanwhile (the global is swapped for a counting subclass, then restored). */
+export async function countAbortControllers(calls: () => Promise<void>): Promise<number> {
+  const Original = globalThis.AbortController;
+  let made = 0;
+  globalThis.AbortController = class extends Original {
+    constructor() {
+      super();
+      made += 1;
+    }
+  };
+  try {
+    await calls();
+  } finally {
+    globalThis.AbortController = Original;
+  }
+  return made;
+}
