@@ -377,6 +377,23 @@ describe('match', () => {
 });
 
 describe('decode', () => {
+  it('works out the snake_case spelling of a field once, not again on every request', () => {
+    // Each field a request does not send is looked up under both spellings; the snake one used to
+    // be a regular-expression replace per field and request (most of a small request's decoding).
+    const body = { contents: [{ parts: [{ text: 'Hi' }] }], generationConfig: { temperature: 0.5 } };
+    decode(body);
+    const replace = jest.spyOn(String.prototype, 'replace');
+    try {
+      const decoded = decode(body);
+      expect(decoded.temperature).toBe(0.5);
+      const snakeSpellings = replace.mock.calls.filter(([pattern]) => pattern instanceof RegExp && pattern.source === '[A-Z]');
+      expect(snakeSpellings).toEqual([]);
+    } finally {
+      replace.mockRestore();
+    }
+    expect(decode({ contents: [{ parts: [{ text: 'Hi' }] }], generation_config: { max_output_tokens: 3 } }).maxOutputTokens).toBe(3);
+  });
+
   it('sets the model from the path, stream false, and the origin', () => {
     const decoded = decode(contractBody, 'vendor/echo');
     expect(decoded.model).toBe('vendor/echo');

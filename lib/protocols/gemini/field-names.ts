@@ -1,8 +1,21 @@
 /** The two spellings of a Gemini request field (camelCase, and the snake_case the REST API also accepts). */
 
-/** `inlineData` → `inline_data`. */
+/** Snake-case spellings already worked out: field names are constants of this codec, so the map stays small. */
+const snakeSpellings = new Map<string, string>();
+const MAX_REMEMBERED_SPELLINGS = 512;
+
+/**
+ * `inlineData` → `inline_data`. Remembered: a request asks for the snake spelling of every field it
+ * does not send (most of `generationConfig`'s), and a regular-expression replace for each one was
+ * the larger part of decoding a small Gemini request.
+ */
 export function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  let snake = snakeSpellings.get(name);
+  if (snake === undefined) {
+    snake = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    if (snakeSpellings.size < MAX_REMEMBERED_SPELLINGS) snakeSpellings.set(name, snake);
+  }
+  return snake;
 }
 
 /**
