@@ -1,5 +1,7 @@
 /** The per-call cancellation: what undici and providers see of it. */
 import { CallCancellation, callSignal, providerCallContext } from '../lib/providers/cancellation';
+import type { GenerateResponse, Provider } from '../lib';
+import { serveGateway, TEST_KEY, testOptions } from './helpers/app';
 
 describe('CallCancellation', () => {
   it('calls its listeners once on abort, not those removed, and none added after', () => {
@@ -47,5 +49,37 @@ describe('CallCancellation', () => {
 
     const hostMade = { upstreamModel: 'm', requestId: 'r', signal: new AbortController().signal };
     expect(callSignal(hostMade)).toBe(hostMade.signal);
+  });
+});
+
+describe('a call that is answered', () => {
+  it('is not cancelled when its connection closes afterwards, streamed or not', async () => {
+    const signals: AbortSignal[] = [];
+    const provider: Provider = {
+      specificationVersion: 'v1',
+      name: 'watched',
+      async generate(request, context): Promise<GenerateResponse> {
+        signals.push(context.signal);
+        return { id: 'r1', model: request.model, created: 1, choices: [{ index: 0, content: [{ type: 'text', text: 'hi' }], finishReason: { unified: 'stop' } }], usage: { inputTokens: 1, outputTokens: 1 } };
+      },
+    };
+    const running = await serveGateway(testOptions({ providers: [provider], models: [{ id: 'watched', provider: 'watched' }] }));
+    try {
+      for (const stream of [false, true]) {
+        const response = await fetch(`${running.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}`, connection: 'close' },
+          body: JSON.stringify({ model: 'watched', messages: [{ role: 'user', content: 'hello' }], stream }),
+        });
+        expect(response.status).toBe(200);
+        expect(await response.text()).toContain('hi');
+      }
+      // Both responses are over and their connections closed by now; give the 'close' events a turn.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(signals).toHaveLength(2);
+      expect(signals.map((signal) => signal.aborted)).toEqual([false, false]);
+    } finally {
+      await running.close();
+    }
   });
 });

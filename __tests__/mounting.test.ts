@@ -1,7 +1,8 @@
+import http from 'node:http';
 import express from 'express';
 import request from 'supertest';
 import { createGateway, MemoryKeyStore, type KeyStore } from '../lib';
-import { TEST_KEY, testOptions } from './helpers/app';
+import { listen, TEST_KEY, testOptions } from './helpers/app';
 
 const chat = { model: 'rosetta-echo', messages: [{ role: 'user', content: 'hello' }] };
 
@@ -127,6 +128,73 @@ describe('mounting in a host app', () => {
     expect(refused.status).toBe(401);
     const rawHeaders = (refused as unknown as { res: { rawHeaders: string[] } }).res.rawHeaders;
     expect(rawHeaders.filter((name) => name.toLowerCase() === 'x-request-id')).toHaveLength(1);
+  });
+
+  it('routes by the URL below the mount point: with a query string, a trailing slash, and an absolute-form target', async () => {
+    const app = express();
+    app.use('/ai', createGateway(testOptions()));
+    app.use((_request, response) => { response.status(404).json({ hostNotFound: true }); });
+    const queried = await request(app).post('/ai/v1/chat/completions/?trace=1').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
+    expect(queried.status).toBe(200);
+    expect(queried.body.object).toBe('chat.completion');
+
+    // A request line naming the whole URL (as sent to a proxy) is routed by its path too.
+    const running = await listen(app);
+    try {
+      const { port } = new URL(running.url);
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const sent = http.request(
+          { host: '127.0.0.1', port, method: 'POST', path: `${running.url}/ai/v1/chat/completions?trace=1`, headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}` } },
+          (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (body += chunk));
+            response.on('end', () => resolve({ status: response.statusCode!, body }));
+          },
+        );
+        sent.on('error', reject);
+        sent.end(JSON.stringify(chat));
+      });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body).object).toBe('chat.completion');
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('parses the query string only for a codec that reads it', async () => {
+    const app = express();
+    app.use(createGateway(testOptions()));
+    const Original = globalThis.URLSearchParams;
+    let parsed = 0;
+    globalThis.URLSearchParams = class extends Original {
+      constructor(...init: ConstructorParameters<typeof URLSearchParams>) {
+        super(...init);
+        parsed += 1;
+      }
+    };
+    try {
+      const chatCall = await request(app).post('/v1/chat/completions?trace=1').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
+      expect(chatCall.status).toBe(200);
+      expect(parsed).toBe(0);
+      const geminiCall = await request(app).post(`/v1beta/models/rosetta-echo:generateContent?key=${TEST_KEY}`).send({ contents: [{ parts: [{ text: 'hi' }] }] });
+      expect(geminiCall.status).toBe(200);
+      expect(parsed).toBeGreaterThan(0);
+    } finally {
+      globalThis.URLSearchParams = Original;
+    }
+  });
+
+  it('gives every call its own request id', async () => {
+    const app = express();
+    app.use(createGateway(testOptions()));
+    const ids = new Set<string>();
+    for (let index = 0; index < 40; index++) {
+      const sent = await request(app).post('/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
+      expect(sent.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+      ids.add(sent.headers['x-request-id']);
+    }
+    expect(ids.size).toBe(40);
   });
 
   it('runs what a host adds to the returned Router for the paths the gateway passes on', async () => {

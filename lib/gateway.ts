@@ -2,7 +2,7 @@
  * createGateway() and the one request path, top to bottom:
  * route → read body → authenticate → decode → resolve model → reserve quota → provider → settle quota → encode.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import createDebug from 'debug';
@@ -83,8 +83,20 @@ interface ModelListMatch {
   modelId?: string;
 }
 
+/** Random bytes for request ids, drawn 16 at a time (one `randomBytes` call per 256 ids). */
+const ID_BYTES = 16;
+let idPool = Buffer.alloc(0);
+let idOffset = 0;
+
+/** `req_` and 32 random hex digits. */
 function newRequestId(): string {
-  return `req_${randomUUID().replace(/-/g, '')}`;
+  if (idOffset + ID_BYTES > idPool.length) {
+    idPool = randomBytes(ID_BYTES * 256);
+    idOffset = 0;
+  }
+  const id = idPool.toString('hex', idOffset, idOffset + ID_BYTES);
+  idOffset += ID_BYTES;
+  return `req_${id}`;
 }
 
 function looksLikeRequest(value: unknown): boolean {
@@ -103,10 +115,38 @@ function decodePathSegment(segment: string): string {
   }
 }
 
+/**
+ * The path of a request as routed (below the gateway's mount point, without the query). Read from
+ * `request.url` rather than Express's `request.path` getter, which parses the URL again; an
+ * absolute-form target (`POST http://host/v1/…`, sent to proxies) goes through Express's parser.
+ */
+function pathOf(request: Request): string {
+  const url = request.url;
+  if (url.charCodeAt(0) !== 0x2f /* '/' */) return request.path;
+  const queryStart = url.indexOf('?');
+  return queryStart === -1 ? url : url.slice(0, queryStart);
+}
+
+/** The view codecs read. Its `query` is parsed on first read: only Gemini's key and stream format, and model-list paging, look at it. */
 function requestView(request: Request, path: string, body: unknown): HttpRequestView {
-  const queryStart = request.originalUrl.indexOf('?');
-  const query = new URLSearchParams(queryStart === -1 ? '' : request.originalUrl.slice(queryStart + 1));
-  return { method: request.method, path, headers: request.headers, query, body };
+  const url = request.url;
+  let query: URLSearchParams | undefined;
+  return {
+    method: request.method,
+    path,
+    headers: request.headers,
+    get query() {
+      if (query === undefined) {
+        const queryStart = url.indexOf('?');
+        query = new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1));
+      }
+      return query;
+    },
+    set query(value: URLSearchParams) {
+      query = value;
+    },
+    body,
+  };
 }
 
 /** Runs calls for one gateway; holds no state shared with any other gateway. */
@@ -159,7 +199,7 @@ class RequestPipeline {
 
   /** Route: a codec's POST route, a model-list GET route, or not ours (next()). */
   dispatch(request: Request, response: Response, next: NextFunction): void {
-    const path = normalizePath(request.path);
+    const path = normalizePath(pathOf(request));
     for (const codec of this.config.codecs) {
       const match = codec.match(path);
       if (!match) continue;
@@ -185,8 +225,12 @@ class RequestPipeline {
     const context: EncodeContext = { requestId };
     const started = performance.now();
     const cancellation = new CallCancellation();
+    // The caller leaving before the call is over cancels the upstream call. A flag of our own is
+    // cheaper than asking the response whether it finished (docs/performance.md, "Why the gateway's
+    // extra work costs so much").
+    let answered = false;
     response.on('close', () => {
-      if (!response.writableFinished) cancellation.abort(new GatewayError('invalid_request', 'The client closed the connection.'));
+      if (!answered) cancellation.abort(new GatewayError('invalid_request', 'The client closed the connection.'));
     });
     let reservation: Reservation | undefined;
     try {
@@ -209,7 +253,7 @@ class RequestPipeline {
           return;
         }
         const served = await this.generate(held.request, model, cancellation, requestId);
-        result = { operation: 'generate', response: { ...served.response, model: served.model.id } };
+        result = { operation: 'generate', response: { ...served.value, model: served.model.id } };
         await this.settle(reservation, chargeForUsage(result.response.usage, served.model));
       } else if (call.operation === 'count-tokens') {
         const model = this.models.resolve(call.request.model, principal, 'text');
@@ -229,6 +273,8 @@ class RequestPipeline {
     } catch (thrown) {
       if (reservation) await this.release(reservation);
       this.fail(codec, context, response, thrown, started);
+    } finally {
+      answered = true;
     }
   }
 
@@ -238,7 +284,7 @@ class RequestPipeline {
    * After that the reservation is this method's: it settles what was produced, however the stream ends.
    */
   private async stream(codec: ProtocolCodec, context: EncodeContext, held: HeldCall, requested: ResolvedModel, signal: CallCancellation, response: ServerResponse): Promise<void> {
-    const { model, iterator, first } = await this.withFallbacks(requested, signal, async (candidate) => {
+    const opened = await this.withFallbacks(requested, signal, async (candidate) => {
       const request = { ...held.request, model: candidate.id };
       const providerContext = providerCallContext(signal, candidate.upstreamModel, context.requestId);
       const provider = candidate.provider;
@@ -255,6 +301,7 @@ class RequestPipeline {
         throw error;
       }
     });
+    const { model, value: { iterator, first } } = opened;
 
     const meter = new StreamMeter(held.request, held.inputTokens);
     const writer = new CoalescingWriter(response);
@@ -470,7 +517,7 @@ class RequestPipeline {
       const context = providerCallContext(signal, candidate.upstreamModel, requestId);
       const call = { ...request, model: candidate.id };
       logProvider('%s → %s/%s max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
-      return { response: await (provider.generate ? provider.generate(call, context) : collectStream(provider.stream!(call, context), call)) };
+      return provider.generate ? provider.generate(call, context) : collectStream(provider.stream!(call, context), call);
     });
   }
 
@@ -479,14 +526,16 @@ class RequestPipeline {
    * cure (5xx, timeout, connection failure) and the caller is still there. Nothing has been sent to
    * the caller while this runs.
    */
-  private async withFallbacks<T>(requested: ResolvedModel, signal: CallCancellation, attempt: (model: ResolvedModel) => Promise<T>): Promise<T & { model: ResolvedModel }> {
-    for (const [index, candidate] of requested.chain.entries()) {
+  private async withFallbacks<T>(requested: ResolvedModel, signal: CallCancellation, attempt: (model: ResolvedModel) => Promise<T>): Promise<{ value: T; model: ResolvedModel }> {
+    const chain = requested.chain;
+    for (let index = 0; index < chain.length; index++) {
+      const candidate = chain[index]!;
       try {
-        return { ...(await attempt(candidate)), model: candidate };
+        return { value: await attempt(candidate), model: candidate };
       } catch (error) {
-        const last = index === requested.chain.length - 1;
+        const last = index === chain.length - 1;
         if (last || signal.aborted || !(error instanceof GatewayError) || !FALLBACK_KINDS.has(error.kind)) throw error;
-        logProvider('%s failed (%s %d); falling back to %s', candidate.id, error.kind, error.status, requested.chain[index + 1]!.id);
+        logProvider('%s failed (%s %d); falling back to %s', candidate.id, error.kind, error.status, chain[index + 1]!.id);
       }
     }
     throw new GatewayError('internal', 'The model has no provider to try.');
