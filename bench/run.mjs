@@ -6,17 +6,20 @@
  * Processes and cores (2-core machine, defaults):
  *   core 0: this process — the load generator (autocannon, the sequential and slow-stream clients)
  *           and the mock upstream that the relays and the gateway call;
- *   core 1: the server under test, each in its own process — the "direct" mock (a second instance
+ *   core 1: the servers under test, each in its own processes — the "direct" mock (a second instance
  *           of the mock upstream), Express + undici (the floor), Express + got, Express + fetch,
- *           and the gateway (built package, one process serving all three protocols).
- * Targets are measured in interleaved rounds (A B C … A B C …) and reported as medians over rounds.
+ *           and the gateway (built package, each process serving all three protocols).
+ * Targets are measured in interleaved rounds (A B C … A B C …), each round visiting every process
+ * of every target, and reported as medians over rounds and processes.
  *
  * Options (flag or environment variable):
  *   --quick                    BENCH_QUICK=1          ~1-minute smoke run
- *   --duration <s>             BENCH_DURATION         seconds per target per round (6; quick 1)
- *   --rounds <n>               BENCH_ROUNDS           interleaved rounds (5; quick 2)
+ *   --duration <s>             BENCH_DURATION         seconds per target, process and round (4; quick 1)
+ *   --rounds <n>               BENCH_ROUNDS           interleaved rounds (3; quick 2)
+ *   --processes <n>            BENCH_PROCESSES        server processes per target, each measured every round (3; quick 1);
+ *                                                     see docs/performance.md, "One process is one draw"
  *   --connections <n>          BENCH_CONNECTIONS      autocannon connections (32)
- *   --warmup <s>               BENCH_WARMUP           warm-up seconds per target and mode (3; quick 0.75)
+ *   --warmup <s>               BENCH_WARMUP           warm-up seconds per target, process and mode (3; quick 0.75)
  *   --sequential <n>           BENCH_SEQUENTIAL       sequential requests per target and mode (300; quick 60)
  *   --streams <n>              BENCH_STREAMS          concurrent slow streams (1000)
  *   --stream-seconds <s>       BENCH_STREAM_SECONDS   how long the slow streams are held open together, a chunk per 100 ms (5; quick 2)
@@ -80,8 +83,9 @@ function numberOption(flag, variable, full, quickValue) {
 
 const options = {
   quick,
-  durationSeconds: numberOption('duration', 'BENCH_DURATION', 6, 1),
-  rounds: Math.max(1, Math.round(numberOption('rounds', 'BENCH_ROUNDS', 5, 2))),
+  durationSeconds: numberOption('duration', 'BENCH_DURATION', 4, 1),
+  rounds: Math.max(1, Math.round(numberOption('rounds', 'BENCH_ROUNDS', 3, 2))),
+  processes: Math.max(1, Math.round(numberOption('processes', 'BENCH_PROCESSES', 3, 1))),
   connections: Math.max(1, Math.round(numberOption('connections', 'BENCH_CONNECTIONS', 32, 32))),
   warmupSeconds: numberOption('warmup', 'BENCH_WARMUP', 3, 0.75),
   sequentialRequests: Math.max(10, Math.round(numberOption('sequential', 'BENCH_SEQUENTIAL', 300, 60))),
@@ -197,13 +201,20 @@ async function main() {
     { id: 'gateway-gemini', label: 'gateway: Gemini generateContent → OpenAI (cross)', kind: 'gateway-cross', protocol: 'gemini', server: 'gateway' },
   ];
   const targets = catalogue.filter((target) => !options.only || target.kind === 'direct' || target.kind === 'floor' || options.only.includes(target.id));
-  let gateway;
+  // Each target gets `options.processes` server processes (the direct mock stays one: it is the
+  // reference for added latency and runs no JIT-heavy code); the gateway targets share theirs.
+  // `target.process` is the first, used by the sequential phase.
+  let gateways;
+  const several = (make) => Promise.all(Array.from({ length: options.processes }, (_, index) => make(index)));
   for (const target of targets) {
-    if (target.start) target.process = target.start();
+    if (target.start) target.processes = [target.start()];
     else if (target.server === 'gateway') {
-      gateway ??= await start({ name: 'gateway', script: path.join(here, 'servers/gateway.cjs'), core: options.serverCore, env: upstreamEnv });
-      target.process = gateway;
-    } else target.process = await start({ name: target.id, script: path.join(here, 'servers', target.script), core: options.serverCore, env: { ...upstreamEnv, ...target.env } });
+      gateways ??= await several((index) => start({ name: `gateway-${index + 1}`, script: path.join(here, 'servers/gateway.cjs'), core: options.serverCore, env: upstreamEnv }));
+      target.processes = gateways;
+    } else {
+      target.processes = await several((index) => start({ name: `${target.id}-${index + 1}`, script: path.join(here, 'servers', target.script), core: options.serverCore, env: { ...upstreamEnv, ...target.env } }));
+    }
+    target.process = target.processes[0];
   }
   const floor = targets.find((target) => target.kind === 'floor');
   const direct = targets.find((target) => target.kind === 'direct');
@@ -216,28 +227,32 @@ async function main() {
     log(`✗ ${message}`);
   };
 
-  // Pre-flight: every target answers every mode correctly.
+  // Pre-flight: every process of every target answers every mode correctly.
   for (const target of targets) {
-    for (const mode of MODES) {
-      const request = requestFor(target.protocol, mode);
-      const outcome = await timedRequest({ agent: false, port: target.process.port, request });
-      if (!outcome.ok) throw new Error(`pre-flight: ${target.id} ${mode} failed — ${outcome.error}`);
+    for (const server of target.processes) {
+      for (const mode of MODES) {
+        const request = requestFor(target.protocol, mode);
+        const outcome = await timedRequest({ agent: false, port: server.port, request });
+        if (!outcome.ok) throw new Error(`pre-flight: ${target.id} (${server.name}) ${mode} failed — ${outcome.error}`);
+      }
     }
   }
   log('pre-flight: every target answers both modes correctly');
 
   // ── throughput under load, interleaved ───────────────────────────────────────────────────────
   const runs = [];
-  const measure = async (target, mode, seconds, phase, roundIndex) => {
+  const measure = async (target, mode, seconds, phase, roundIndex, processIndex = 0) => {
     const request = requestFor(target.protocol, mode);
-    const [serverBefore, upstreamBefore] = await Promise.all([target.process.stats(), upstream.stats()]);
-    const counter = perf && phase === 'load' ? await countCpu(target.process.pid) : undefined;
-    const result = await loadRound({ url: target.process.url, request, connections: options.connections, durationSeconds: seconds });
+    const server = target.processes?.[processIndex] ?? target.process;
+    const [serverBefore, upstreamBefore] = await Promise.all([server.stats(), upstream.stats()]);
+    const counter = perf && phase === 'load' ? await countCpu(server.pid) : undefined;
+    const result = await loadRound({ url: server.url, request, connections: options.connections, durationSeconds: seconds });
     const counted = await counter?.stop();
-    const [serverAfter, upstreamAfter] = await Promise.all([target.process.stats(), upstream.stats()]);
+    const [serverAfter, upstreamAfter] = await Promise.all([server.stats(), upstream.stats()]);
     const run = {
       phase,
       round: roundIndex,
+      process: processIndex,
       target: target.id,
       mode,
       ...result,
@@ -257,16 +272,22 @@ async function main() {
     return run;
   };
 
-  log(`\nwarm-up: ${options.warmupSeconds}s per target and mode`);
-  for (const target of targets) for (const mode of MODES) await measure(target, mode, options.warmupSeconds, 'warmup', 0);
+  // In the summary, a target's process p is compared with the floor's process p of the same round
+  // (and with the direct mock's one run of that round).
+  const processIndexes = (target) => target.processes.map((_, index) => index);
+  log(`\nwarm-up: ${options.warmupSeconds}s per target, process and mode`);
+  for (const target of targets) for (const index of processIndexes(target)) for (const mode of MODES) await measure(target, mode, options.warmupSeconds, 'warmup', 0, index);
 
-  log(`\nload: ${options.rounds} interleaved rounds × ${targets.length} targets × ${MODES.length} modes × ${options.durationSeconds}s, ${options.connections} connections`);
+  log(`\nload: ${options.rounds} interleaved rounds × ${targets.length} targets × ${options.processes} process(es) × ${MODES.length} modes × ${options.durationSeconds}s, ${options.connections} connections`);
   for (let roundIndex = 1; roundIndex <= options.rounds; roundIndex++) {
     for (const mode of MODES) {
       const line = [];
       for (const target of targets) {
-        const run = await measure(target, mode, options.durationSeconds, 'load', roundIndex);
-        line.push(`${target.id} ${Math.round(run.rps)}`);
+        const measured = [];
+        for (const index of processIndexes(target)) {
+          measured.push(Math.round((await measure(target, mode, options.durationSeconds, 'load', roundIndex, index)).rps));
+        }
+        line.push(`${target.id} ${measured.join('/')}`);
       }
       log(`  round ${roundIndex} ${mode.padEnd(9)} req/s: ${line.join(' · ')}`);
     }
@@ -481,12 +502,13 @@ async function main() {
 
   // ── summary ──────────────────────────────────────────────────────────────────────────────────
   const loadRuns = runs.filter((run) => run.phase === 'load');
-  const runOf = (id, mode, roundIndex) => loadRuns.find((run) => run.target === id && run.mode === mode && run.round === roundIndex);
+  const runOf = (id, mode, roundIndex, processIndex) => loadRuns.find((run) => run.target === id && run.mode === mode && run.round === roundIndex && run.process === processIndex);
   const rows = [];
   for (const mode of MODES) {
     for (const target of targets) {
       const mine = loadRuns.filter((run) => run.target === target.id && run.mode === mode);
-      const perRound = (fn) => median(mine.map((run) => fn(run, runOf(direct.id, mode, run.round), runOf(floor.id, mode, run.round))));
+      // Each run against the same round's direct run and the floor's run by the process of the same index.
+      const perRound = (fn) => median(mine.map((run) => fn(run, runOf(direct.id, mode, run.round, 0), runOf(floor.id, mode, run.round, run.process))));
       rows.push({
         target: target.id,
         label: target.label,
@@ -509,7 +531,16 @@ async function main() {
         upstreamConnectionsPer1k:
           target.kind === 'direct' ? NaN : (1000 * mine.reduce((sum, run) => sum + run.upstreamNewConnections, 0)) / Math.max(1, mine.reduce((sum, run) => sum + run.upstreamRequests, 0)),
         rounds: mine.map((run) => round(run.rps, 0)),
-        roundRatiosToFloor: mine.map((run) => round(run.rps / runOf(floor.id, mode, run.round).rps, 3)),
+        roundRatiosToFloor: mine.map((run) => round(run.rps / runOf(floor.id, mode, run.round, run.process).rps, 3)),
+        // Per server process: its median requests/s and its median cycles and instructions per request.
+        processes: processIndexes(target).map((index) => {
+          const its = mine.filter((run) => run.process === index);
+          return {
+            rps: round(median(its.map((run) => run.rps)), 0),
+            cyclesPerRequest: round(median(its.map((run) => run.cyclesPerRequest ?? NaN)), 0),
+            instructionsPerRequest: round(median(its.map((run) => run.instructionsPerRequest ?? NaN)), 0),
+          };
+        }),
       });
     }
   }
@@ -607,12 +638,16 @@ function signed(value, digits = 2) {
 
 function renderMarkdown({ rows, sequentialRows, slow, verdicts, profiles, environment }) {
   const lines = [];
-  lines.push(`#### Under load (medians of interleaved rounds; ${options.connections} connections, ${options.rounds} × ${options.durationSeconds}s per target and mode)`, '');
-  lines.push('| target | mode | req/s | p50 ms | p99 ms | added p50 vs direct | × floor | errors | server CPU | RSS MB | new upstream conns / 1k req | k cycles / req | × floor by cycles |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push(
+    `#### Under load (medians over interleaved rounds and server processes; ${options.connections} connections, ${options.processes} process(es) per target, ${options.rounds} × ${options.durationSeconds}s per target, process and mode)`,
+    '',
+  );
+  lines.push('| target | mode | req/s | req/s by process | p50 ms | p99 ms | added p50 vs direct | × floor | errors | server CPU | RSS MB | new upstream conns / 1k req | k cycles / req | k cycles / req by process | × floor by cycles |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
+    const byProcess = (field, scale = 1) => row.processes.map((entry) => (Number.isFinite(entry[field]) ? Math.round(entry[field] / scale) : '—')).join(' / ');
     lines.push(
-      `| ${row.label} | ${row.mode === 'stream' ? 'stream' : 'non-stream'} | ${Math.round(row.rps)} | ${fmt(row.p50Ms)} | ${fmt(row.p99Ms)} | ${row.kind === 'direct' ? '—' : signed(row.addedP50Ms)} | ${fmt(row.ratioToFloor)} | ${row.errors} | ${Math.round(row.serverCpu * 100)}% | ${row.rssMB} | ${fmt(row.upstreamConnectionsPer1k, 1)} | ${Number.isFinite(row.cyclesPerRequest) ? Math.round(row.cyclesPerRequest / 1000) : '—'} | ${row.kind === 'direct' ? '—' : fmt(row.cycleRatioToFloor)} |`,
+      `| ${row.label} | ${row.mode === 'stream' ? 'stream' : 'non-stream'} | ${Math.round(row.rps)} | ${byProcess('rps')} | ${fmt(row.p50Ms)} | ${fmt(row.p99Ms)} | ${row.kind === 'direct' ? '—' : signed(row.addedP50Ms)} | ${fmt(row.ratioToFloor)} | ${row.errors} | ${Math.round(row.serverCpu * 100)}% | ${row.rssMB} | ${fmt(row.upstreamConnectionsPer1k, 1)} | ${Number.isFinite(row.cyclesPerRequest) ? Math.round(row.cyclesPerRequest / 1000) : '—'} | ${byProcess('cyclesPerRequest', 1000)} | ${row.kind === 'direct' ? '—' : fmt(row.cycleRatioToFloor)} |`,
     );
   }
   lines.push('', `#### Sequential (one connection, ${options.sequentialRequests} requests per target and mode)`, '');
