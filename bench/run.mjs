@@ -172,7 +172,7 @@ async function main() {
     ? {
         pinned: true,
         [`core ${options.loadCore}`]: `load generator (this process: autocannon, sequential and slow-stream clients)${options.upstreamCore === options.loadCore ? ' + mock upstream called by the relays and the gateway' : ''}`,
-        [`core ${options.serverCore}`]: `server under test, each in its own process (direct mock, Express+undici, Express+got, Express+fetch, gateway)${options.upstreamCore === options.serverCore ? ' + mock upstream called by the relays and the gateway' : ''}`,
+        [`core ${options.serverCore}`]: `servers under test, one under load at a time (direct mock; ${options.processes} process(es) each of Express+undici, Express+got, Express+fetch, gateway)${options.upstreamCore === options.serverCore ? ' + mock upstream called by the relays and the gateway' : ''}`,
       }
     : { pinned: false, note: 'taskset unavailable or --no-pin: all processes unpinned' };
   if (pin && options.upstreamCore !== options.loadCore && options.upstreamCore !== options.serverCore) layout[`core ${options.upstreamCore}`] = 'mock upstream called by the relays and the gateway';
@@ -241,9 +241,11 @@ async function main() {
 
   // ── throughput under load, interleaved ───────────────────────────────────────────────────────
   const runs = [];
-  const measure = async (target, mode, seconds, phase, roundIndex, processIndex = 0) => {
+  // `processIndex` picks one of the target's load-phase processes; without it, `target.process` (the
+  // slow-stream hold and the profile pass targets with a fresh process of their own there).
+  const measure = async (target, mode, seconds, phase, roundIndex, processIndex) => {
     const request = requestFor(target.protocol, mode);
-    const server = target.processes?.[processIndex] ?? target.process;
+    const server = processIndex === undefined ? target.process : target.processes[processIndex];
     const [serverBefore, upstreamBefore] = await Promise.all([server.stats(), upstream.stats()]);
     const counter = perf && phase === 'load' ? await countCpu(server.pid) : undefined;
     const result = await loadRound({ url: server.url, request, connections: options.connections, durationSeconds: seconds });
@@ -252,7 +254,7 @@ async function main() {
     const run = {
       phase,
       round: roundIndex,
-      process: processIndex,
+      process: processIndex ?? 0,
       target: target.id,
       mode,
       ...result,
