@@ -11,6 +11,7 @@ export interface HttpRequestView {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** The query string; the gateway parses it on first read, so a codec that never reads it costs nothing. */
   query: URLSearchParams;
   /** Parsed JSON body (`undefined` for GET). */
   body: unknown;
