@@ -33,7 +33,10 @@ export function keyOf(object: Record<string, unknown>, name: string, parentKey?:
  * Only called at known places: keys inside user data (function args, schemas) are never renamed.
  */
 export function field<T>(object: Record<string, unknown>, name: string): T | undefined {
-  const value = object[keyOf(object, name)];
+  // Looked up directly rather than through keyOf: most calls ask for a field the request does not
+  // send, and each lookup of a missing key walks to Object.prototype.
+  let value = object[name];
+  if (value === undefined) value = object[snakeCase(name)];
   return value === null || value === undefined ? undefined : (value as T);
 }
 
