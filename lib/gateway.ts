@@ -284,7 +284,7 @@ class RequestPipeline {
    * After that the reservation is this method's: it settles what was produced, however the stream ends.
    */
   private async stream(codec: ProtocolCodec, context: EncodeContext, held: HeldCall, requested: ResolvedModel, signal: CallCancellation, response: ServerResponse): Promise<void> {
-    const opened = await this.withFallbacks(requested, signal, async (candidate) => {
+    const { model, value: { iterator, first } } = await this.withFallbacks(requested, signal, async (candidate) => {
       const request = { ...held.request, model: candidate.id };
       const providerContext = providerCallContext(signal, candidate.upstreamModel, context.requestId);
       const provider = candidate.provider;
@@ -301,7 +301,6 @@ class RequestPipeline {
         throw error;
       }
     });
-    const { model, value: { iterator, first } } = opened;
 
     const meter = new StreamMeter(held.request, held.inputTokens);
     const writer = new CoalescingWriter(response);

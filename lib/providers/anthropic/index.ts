@@ -104,6 +104,7 @@ export class AnthropicProvider implements Provider {
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
+    const signal = callSignal(context);
     const open = () => {
       const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
       const query = anthropicBetaQuery(request);
@@ -111,11 +112,11 @@ export class AnthropicProvider implements Provider {
         path: '/v1/messages',
         ...(query ? { query } : {}),
         body,
-        signal: callSignal(context),
+        signal,
         headers: this.requestHeaders(request, context, 'text/event-stream'),
       });
     };
-    return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, callSignal(context));
+    return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, signal);
   }
 
   close(): Promise<void> {

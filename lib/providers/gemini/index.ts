@@ -71,10 +71,11 @@ export class GeminiProvider implements Provider {
   }
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
-    const body = encodeGenerateContentRequest(await this.withInlineImages(request, callSignal(context)), context.upstreamModel);
+    const signal = callSignal(context);
+    const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel);
     let response: GenerateContentResponse;
     try {
-      response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal: callSignal(context) });
+      response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal });
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
     }
@@ -83,21 +84,22 @@ export class GeminiProvider implements Provider {
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
+    const signal = callSignal(context);
     const open = async (): Promise<UpstreamResponse> => {
-      const body = encodeGenerateContentRequest(await this.withInlineImages(request, callSignal(context)), context.upstreamModel);
+      const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel);
       try {
         return await this.client.request({
           path: modelPath(context.upstreamModel, 'streamGenerateContent'),
           query: { alt: 'sse' },
           body,
-          signal: callSignal(context),
+          signal,
           headers: { accept: 'text/event-stream' },
         });
       } catch (error) {
         throw remapCredentialFailure(error, this.name);
       }
     };
-    return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel), this.name, callSignal(context));
+    return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel), this.name, signal);
   }
 
   async close(): Promise<void> {

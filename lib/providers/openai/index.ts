@@ -80,11 +80,12 @@ export class OpenAIProvider implements Provider {
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
+    const signal = callSignal(context);
     const open = () => {
       const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
-      return this.client.request({ path: '/chat/completions', body, signal: callSignal(context), headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } });
+      return this.client.request({ path: '/chat/completions', body, signal, headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } });
     };
-    return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, callSignal(context));
+    return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal);
   }
 
   async generateImage(request: ImageRequest, context: ProviderCallContext): Promise<ImageResponse> {
