@@ -5,7 +5,7 @@ import { MemoryKeyStore, MemoryQuotaStore, type GenerateRequest, type ModelConfi
 import { GeminiProvider } from '../lib/providers/gemini';
 import { encodeGenerateContentRequest } from '../lib/providers/gemini/encode-request';
 import { decodeGenerateContentResponse } from '../lib/providers/gemini/decode-response';
-import { countAbortControllers, dataEvents, type Json, serveGateway, type RunningGateway } from './helpers/app';
+import { abortControllersOfChatCalls, dataEvents, type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { startMockGemini, type MockGemini } from './helpers/mock-gemini';
 
 const KEY = 'sk-gateway-caller-key-1';
@@ -93,14 +93,7 @@ describe('Gemini upstream: each inbound protocol, not streamed', () => {
   });
 
   it('makes no AbortController for a call without image URLs, streamed or not', async () => {
-    const made = await countAbortControllers(async () => {
-      const plain = await openai({ model: 'gem-echo', messages: user('no controller') });
-      expect(plain.status).toBe(200);
-      const streamed = await openai({ model: 'gem-echo', stream: true, messages: user('no controller') });
-      expect(streamed.status).toBe(200);
-      expect(streamed.text).toContain('data: [DONE]');
-    });
-    expect(made).toBe(0);
+    expect(await abortControllersOfChatCalls(openai, 'gem-echo')).toBe(0);
   });
 
   it('serves an Anthropic caller: multi-turn merged into user/model turns, system instruction, usage', async () => {

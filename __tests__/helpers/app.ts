@@ -90,6 +90,21 @@ export function dataEvents(text: string): Json[] {
     .map((data) => JSON.parse(data) as Json);
 }
 
+/**
+ * How many `AbortController`s a chat-completions call to `model` makes, non-streamed then streamed
+ * (each call checked for success): `send` posts a body to the gateway's `/v1/chat/completions`.
+ */
+export async function abortControllersOfChatCalls(send: (body: Record<string, unknown>) => PromiseLike<{ status: number; text: string }>, model: string): Promise<number> {
+  return countAbortControllers(async () => {
+    const messages = [{ role: 'user', content: 'no controller' }];
+    const plain = await send({ model, messages });
+    expect(plain.status).toBe(200);
+    const streamed = await send({ model, stream: true, messages });
+    expect(streamed.status).toBe(200);
+    expect(streamed.text).toContain('data: [DONE]');
+  });
+}
+
 /** Runs `calls` and returns how many `AbortController`s were made meanwhile (the global is swapped for a counting subclass, then restored). */
 export async function countAbortControllers(calls: () => Promise<void>): Promise<number> {
   const Original = globalThis.AbortController;
