@@ -13,7 +13,7 @@ let server: RunningServer;
 let quotaStore: MemoryQuotaStore;
 
 const models: ModelConfig[] = [
-  ...['echo', 'tools', 'fail-400', 'fail-401', 'fail-404', 'fail-429', 'fail-500', 'fail-503', 'garbage', 'cut', 'reset', 'flaky-500', 'no-usage'].map((upstream) => ({ id: `gpt-${upstream}`, provider: 'openai', upstreamModel: upstream })),
+  ...['echo', 'tools', 'fail-400', 'fail-401', 'fail-404', 'fail-429', 'fail-500', 'fail-503', 'garbage', 'cut', 'reset', 'flaky-500', 'no-usage', 'extras', 'text-tools'].map((upstream) => ({ id: `gpt-${upstream}`, provider: 'openai', upstreamModel: upstream })),
   { id: 'gpt-slow', provider: 'impatient', upstreamModel: 'slow' },
   { id: 'gpt-image', provider: 'openai', type: 'image', upstreamModel: 'gpt-image-1' },
 ];
@@ -53,6 +53,42 @@ describe('OpenAI-compatible upstream', () => {
     expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
     expect(sent.body).toMatchObject({ model: 'echo', max_tokens: 50, logprobs: true, metadata: { team: 'a' }, stream: false });
     expect(quotaStore.getAccount('caller').spent - before).toBe(15);
+  });
+
+  it('passes the answer\'s unmodelled fields through to a chat-completions caller: logprobs, annotations, system_fingerprint, service_tier, a server\'s extras', async () => {
+    const res = await openai({ model: 'gpt-extras', messages: user('cite it'), logprobs: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: 'chatcmpl-extras', object: 'chat.completion', created: 1700000000, model: 'gpt-extras', provider: 'mock-cloud', service_tier: 'flex', system_fingerprint: 'fp_mock' });
+    const [choice] = res.body.choices;
+    expect(choice).toMatchObject({ index: 0, finish_reason: 'stop', native_finish_reason: 'STOP' });
+    expect(choice.logprobs).toEqual({ content: [{ token: 'upstream', logprob: -0.25, bytes: [...Buffer.from('upstream')], top_logprobs: [] }], refusal: null });
+    expect(choice.message).toEqual({
+      role: 'assistant',
+      content: 'upstream says: cite it',
+      refusal: null,
+      annotations: [{ type: 'url_citation', url_citation: { url: 'https://example.com/', title: 'Example', start_index: 0, end_index: 8 } }],
+    });
+    // The upstream's usage block as it sent it (its `cost` too), and no field of ours lost.
+    expect(res.body.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 4, total_tokens: 15, prompt_tokens_details: { cached_tokens: 2 }, cost: 0.00042 });
+  });
+
+  it('keeps its own values of the fields it models: the model id, reasoning as reasoning_content; no logprobs when none came', async () => {
+    const plain = await openai({ model: 'gpt-extras', messages: user('no logprobs') });
+    expect(plain.body.model).toBe('gpt-extras');
+    expect(plain.body.choices[0].logprobs).toBeNull();
+    const reasoned = await openai({ model: 'gpt-text-tools', messages: user('go'), tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }] });
+    const message = reasoned.body.choices[0].message;
+    expect(message.reasoning_content).toBe('The user wants two facts.');
+    expect(message).not.toHaveProperty('reasoning');
+    expect(reasoned.body).toMatchObject({ service_tier: 'default', system_fingerprint: null });
+  });
+
+  it('passes nothing through to callers of another protocol', async () => {
+    const res = await request(server.url).post('/v1/messages').set('x-api-key', KEY).send({ model: 'gpt-extras', max_tokens: 50, messages: [{ role: 'user', content: 'cite it' }] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ type: 'message', model: 'gpt-extras', content: [{ type: 'text', text: 'upstream says: cite it' }] });
+    for (const field of ['provider', 'logprobs', 'system_fingerprint', 'annotations']) expect(res.body).not.toHaveProperty(field);
+    expect(JSON.stringify(res.body)).not.toMatch(/fp_mock|mock-cloud|url_citation|cost/);
   });
 
   it('serves an Anthropic caller from the OpenAI upstream', async () => {

@@ -119,6 +119,17 @@ export interface RequestOrigin {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/**
+ * The upstream's answer as it arrived, when the upstream speaks a caller protocol: the codec of
+ * that protocol passes through the fields the gateway does not model (an OpenAI upstream's
+ * `logprobs`, `annotations`, `system_fingerprint`, …). Codecs of other protocols ignore it.
+ */
+export interface ResponseOrigin {
+  /** The protocol's codec name, e.g. `openai-chat`. */
+  protocol: string;
+  body: Record<string, unknown>;
+}
+
 /** A text-generation request, decoded from any protocol. */
 export interface GenerateRequest {
   /** The model id the caller asked for (the public id; the provider gets its upstream id separately). */
@@ -182,6 +193,8 @@ export interface GenerateResponse {
   choices: Choice[];
   usage: Usage;
   warnings?: string[];
+  /** The upstream's own answer, for same-protocol pass-through of unmodelled fields. */
+  origin?: ResponseOrigin;
 }
 
 /**

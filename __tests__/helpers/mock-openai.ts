@@ -33,6 +33,9 @@ export interface RecordedRequest {
  * - `stream-error-<status>`: streams one text delta, then an error chunk `{error: {code: <status>, message}}`
  *   with `finish_reason: "error"` (OpenRouter's shape), and ends.
  * - `rate-limited`: 429 with `Retry-After: 30` and an OpenAI rate-limit body.
+ * - `extras`: the echo text with fields the gateway does not model: `logprobs` (when asked for),
+ *   a message's `annotations`, `system_fingerprint`, `service_tier`, and a server's own
+ *   `provider`, `native_finish_reason` and `usage.cost`; and a `model` of its own (`extras-2024`).
  */
 export interface MockOpenAI {
   url: string;
@@ -153,6 +156,21 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     const scriptedFinish = model === 'reasoning' || model === 'refusal' ? 'stop' : 'tool_calls';
     if (scripted && !body.stream) {
       return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: scriptedMessage(model, text), finish_reason: scriptedFinish }], usage });
+    }
+    if (model === 'extras' && !body.stream) {
+      const logprobs = body.logprobs ? { content: [{ token: 'upstream', logprob: -0.25, bytes: [...Buffer.from('upstream')], top_logprobs: [] }], refusal: null } : null;
+      const annotations = [{ type: 'url_citation', url_citation: { url: 'https://example.com/', title: 'Example', start_index: 0, end_index: 8 } }];
+      return send(200, {
+        id: 'chatcmpl-extras',
+        object: 'chat.completion',
+        created: 1700000000,
+        model: 'extras-2024',
+        provider: 'mock-cloud',
+        choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null, annotations }, logprobs, finish_reason: 'stop', native_finish_reason: 'STOP' }],
+        usage: { ...usage, cost: 0.00042 },
+        service_tier: 'flex',
+        system_fingerprint: 'fp_mock',
+      });
     }
     if (model === 'length' && !body.stream) {
       return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'length' }], usage });

@@ -47,20 +47,57 @@ function encodeMessage(choice: Choice) {
   };
 }
 
+/** Fields the gateway writes itself from the canonical response; an upstream's own value for them is not passed through. */
+const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set(['id', 'object', 'created', 'model', 'choices', 'usage']);
+const MODELLED_CHOICE_FIELDS: ReadonlySet<string> = new Set(['index', 'message', 'finish_reason']);
+/** `reasoning` too: it is returned as `reasoning_content`. */
+const MODELLED_MESSAGE_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'refusal', 'tool_calls', 'reasoning_content', 'reasoning']);
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Copies the fields of an upstream object that the gateway does not model onto the encoded one (theirs replace its defaults, e.g. `logprobs: null`). */
+function passThrough(encoded: JsonObject, upstream: unknown, modelled: ReadonlySet<string>): void {
+  if (!isObject(upstream)) return;
+  for (const name in upstream) {
+    if (!modelled.has(name) && Object.hasOwn(upstream, name)) encoded[name] = upstream[name];
+  }
+}
+
+/**
+ * The response body. When the upstream spoke chat completions too (`response.origin`), the fields
+ * the gateway does not model pass through unchanged — `logprobs`, a message's `annotations` and
+ * `audio`, `system_fingerprint`, `service_tier`, a server's own extras — and its usage block is
+ * returned as it sent it, completed with the gateway's figures for what it left out.
+ */
 export function encodeChatResponse(response: GenerateResponse) {
-  return {
+  const upstream = response.origin?.protocol === 'openai-chat' ? response.origin.body : undefined;
+  const upstreamChoices = upstream && Array.isArray(upstream.choices) ? (upstream.choices as unknown[]) : undefined;
+  const body: JsonObject = {
     id: chatCompletionId(response.id),
-    object: 'chat.completion' as const,
+    object: 'chat.completion',
     created: response.created,
     model: response.model,
-    choices: response.choices.map((choice) => ({
-      index: choice.index,
-      message: encodeMessage(choice),
-      logprobs: null,
-      finish_reason: mapFinishReason(choice.finishReason),
-    })),
+    choices: response.choices.map((choice, position) => {
+      const message: JsonObject = encodeMessage(choice);
+      const encoded: JsonObject = { index: choice.index, message, logprobs: null, finish_reason: mapFinishReason(choice.finishReason) };
+      const from = upstreamChoices?.[position];
+      if (isObject(from)) {
+        passThrough(encoded, from, MODELLED_CHOICE_FIELDS);
+        passThrough(message, from.message, MODELLED_MESSAGE_FIELDS);
+      }
+      return encoded;
+    }),
     usage: encodeUsage(response.usage),
-    service_tier: 'default' as const,
+    service_tier: 'default',
     system_fingerprint: null,
   };
+  if (upstream) {
+    passThrough(body, upstream, MODELLED_RESPONSE_FIELDS);
+    if (isObject(upstream.usage)) body.usage = { ...(body.usage as JsonObject), ...upstream.usage };
+  }
+  return body;
 }

@@ -66,7 +66,10 @@ function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
   return content;
 }
 
-/** The whole response; a body without `choices` is a 502. */
+/**
+ * The whole response; a body without `choices` is a 502. The body rides along as the response's
+ * `origin`, so that a chat-completions caller gets the fields the gateway does not model.
+ */
 export function decodeChatResponse(body: OpenAIChatResponse, fallbackModel: string): GenerateResponse {
   if (!Array.isArray(body.choices)) throw new GatewayError('upstream', 'The upstream response has no choices.', { code: 'upstream_malformed' });
   return {
@@ -79,5 +82,6 @@ export function decodeChatResponse(body: OpenAIChatResponse, fallbackModel: stri
       return { index: choice.index ?? position, content, finishReason: choice.message?.refusal && !choice.message.content ? { unified: 'content-filter', raw: 'refusal' } : finishReason };
     }),
     usage: decodeOpenAIUsage(body.usage),
+    origin: { protocol: 'openai-chat', body: body as unknown as Record<string, unknown> },
   };
 }
