@@ -306,7 +306,7 @@ class RequestPipeline {
     const writer = new CoalescingWriter(response);
     try {
       const encoder = codec.encodeStream!(context);
-      response.writeHead(200, { ...SSE_HEADERS, 'x-request-id': context.requestId, ...encoder.headers });
+      response.writeHead(200, Object.assign({ 'x-request-id': context.requestId }, SSE_HEADERS, encoder.headers));
       // Each part: meter it (which completes its usage figures), encode it, queue its text (one
       // socket write per tick), then the next one. A failure or an early end after the first part
       // becomes an `error` part: the response has started. So does a part that cannot be metered

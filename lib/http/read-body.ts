@@ -6,7 +6,8 @@ import { GatewayError } from '../errors';
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
 function isJsonContentType(contentType: string): boolean {
-  const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  const parameters = contentType.indexOf(';');
+  const mediaType = (parameters === -1 ? contentType : contentType.slice(0, parameters)).trim().toLowerCase();
   return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
 }
 

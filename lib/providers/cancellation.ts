@@ -73,14 +73,16 @@ const CANCELLATION = Symbol('rosetta.callCancellation');
  * never reads it costs none.
  */
 export function providerCallContext(cancellation: CallCancellation, upstreamModel: string, requestId: string): ProviderCallContext {
-  return {
+  const context = {
     upstreamModel,
     requestId,
     get signal() {
       return cancellation.signal;
     },
-    [CANCELLATION]: cancellation,
-  } as ProviderCallContext;
+  } as ProviderCallContext & { [CANCELLATION]?: CallCancellation };
+  // Assigned, not written in the literal: a computed key there is defined through the V8 runtime on every call.
+  context[CANCELLATION] = cancellation;
+  return context;
 }
 
 /** The signal a built-in provider passes upstream: the gateway's cheap cancellation, else the context's `AbortSignal`. */

@@ -148,7 +148,10 @@ export class UpstreamClient {
     const path = `${this.basePath}${request.path}${request.query ? `?${new URLSearchParams(request.query)}` : ''}`;
     const bytes = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
     const streamed = bytes !== undefined && bytes.length >= STREAMED_BODY_BYTES;
-    const headers = { ...this.headers, ...request.headers, ...(streamed ? { 'content-length': String(bytes.length) } : {}) };
+    // Object.assign, not spreads: merging a second object by spread (or by a loop of assignments)
+    // goes through the V8 runtime for each of its properties, ~8x slower here (docs/performance.md).
+    const headers: Record<string, string> = Object.assign({}, this.headers, request.headers);
+    if (streamed) headers['content-length'] = String(bytes.length);
     for (let attempt = 0; ; attempt++) {
       let retryAfter: number | undefined;
       let failure: GatewayError;

@@ -46,14 +46,16 @@ export function encodeResponseFormat(format: ResponseFormat | undefined): Record
   }
 }
 
-/** Fields the gateway sets itself, whatever the caller sent. */
-function controlledFields(request: GenerateRequest, upstreamModel: string, maxTokensField: MaxTokensField, stream: boolean): Record<string, unknown> {
-  return {
-    model: upstreamModel,
-    stream,
-    ...(stream ? { stream_options: { include_usage: true } } : {}),
-    ...(request.maxOutputTokens !== undefined ? { [maxTokensField]: request.maxOutputTokens } : {}),
-  };
+/**
+ * Sets the fields the gateway decides, whatever the caller sent, on `body`. Assigned one by one: a
+ * computed key in an object literal is defined through the V8 runtime on every call.
+ */
+function setControlledFields(body: Record<string, unknown>, request: GenerateRequest, upstreamModel: string, maxTokensField: MaxTokensField, stream: boolean): Record<string, unknown> {
+  body.model = upstreamModel;
+  body.stream = stream;
+  if (stream) body.stream_options = { include_usage: true };
+  if (request.maxOutputTokens !== undefined) body[maxTokensField] = request.maxOutputTokens;
+  return body;
 }
 
 /**
@@ -87,13 +89,10 @@ export function encodeChatRequest(request: GenerateRequest, upstreamModel: strin
   if (request.origin?.protocol === 'openai-chat') {
     const { max_tokens: _legacy, max_completion_tokens: _cap, stream_options: _options, ...rest } = request.origin.body;
     const field: MaxTokensField = 'max_completion_tokens' in request.origin.body ? 'max_completion_tokens' : 'max_tokens' in request.origin.body ? 'max_tokens' : options.maxTokensField;
-    return { ...rest, ...controlledFields(request, upstreamModel, field, options.stream) };
+    return setControlledFields(rest, request, upstreamModel, field, options.stream);
   }
-  const body: Record<string, unknown> = {
-    messages: encodeChatMessages(request.messages),
-    ...controlledFields(request, upstreamModel, options.maxTokensField, options.stream),
-    ...encodeReasoningAndSampling(request, options.reasoningModel ?? false),
-  };
+  const body: Record<string, unknown> = setControlledFields({ messages: encodeChatMessages(request.messages) }, request, upstreamModel, options.maxTokensField, options.stream);
+  Object.assign(body, encodeReasoningAndSampling(request, options.reasoningModel ?? false));
   if (request.stopSequences?.length) {
     if (request.stopSequences.length > MAX_STOP_SEQUENCES) log('stop sequences after the first %d dropped: chat completions takes at most %d', MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCES);
     body.stop = request.stopSequences.slice(0, MAX_STOP_SEQUENCES);
