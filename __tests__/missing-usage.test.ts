@@ -193,3 +193,40 @@ describe('a non-streamed Anthropic-compatible answer with only some usage figure
     }
   });
 });
+
+describe('a non-streamed OpenAI-compatible answer with only some usage figures', () => {
+  /** Answers every call with "four words of output" and the given usage block. */
+  async function partialUpstream(usage: Record<string, number>) {
+    const server = http.createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'four words of output' }, finish_reason: 'stop' }], usage }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const provider = new OpenAIProvider({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: 'k' });
+    return {
+      provider,
+      close: async () => {
+        await provider.close();
+        await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+      },
+    };
+  }
+  it('counts the missing figure and keeps the reported one', async () => {
+    const inputOnly = await partialUpstream({ prompt_tokens: 30, prompt_tokens_details: { cached_tokens: 5 } } as unknown as Record<string, number>);
+    try {
+      // Before: the missing output was charged as 0.
+      expect((await inputOnly.provider.generate(request, context())).usage).toEqual({ inputTokens: 30, cacheReadTokens: 5, outputTokens: countTextTokens('four words of output') });
+    } finally {
+      await inputOnly.close();
+    }
+    const outputOnly = await partialUpstream({ completion_tokens: 7 });
+    try {
+      expect((await outputOnly.provider.generate(request, context())).usage).toEqual({ inputTokens: countRequestTokens(request), outputTokens: 7 });
+    } finally {
+      await outputOnly.close();
+    }
+  });
+});

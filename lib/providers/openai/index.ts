@@ -8,7 +8,7 @@ import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
-import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
+import { decodeChatResponse, reportedOpenAIUsage, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { decodeImageResponse, encodeImageRequest } from './images';
@@ -75,8 +75,8 @@ export class OpenAIProvider implements Provider {
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
     const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers: { 'x-request-id': context.requestId } });
-    const decoded = decodeChatResponse(response, context.upstreamModel);
-    return response.usage ? decoded : withEstimatedUsage(decoded, request);
+    // Figures the upstream left out (some compatible servers send no usage, or only part of it) are counted, not charged as 0.
+    return withEstimatedUsage(decodeChatResponse(response, context.upstreamModel), request, reportedOpenAIUsage(response.usage));
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
