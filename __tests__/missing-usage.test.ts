@@ -155,26 +155,30 @@ describe('a stream that finishes without usage figures', () => {
   });
 });
 
+/** An upstream answering every call with `body` (JSON), and a provider made for its base URL by `make`. */
+async function fixedUpstream(body: unknown, make: (baseUrl: string) => Provider & { close(): Promise<void> }) {
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const provider = make(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  return {
+    provider: provider as Provider & { generate: NonNullable<Provider['generate']> },
+    close: async () => {
+      await provider.close();
+      await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+    },
+  };
+}
+
 describe('a non-streamed Anthropic-compatible answer with only some usage figures', () => {
   /** Answers every call with "four words of output" and the given usage block. */
-  async function partialUpstream(usage: Record<string, number>) {
-    const server = http.createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'four words of output' }], stop_reason: 'end_turn', stop_sequence: null, usage }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const provider = new AnthropicProvider({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k' });
-    return {
-      provider,
-      close: async () => {
-        await provider.close();
-        await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
-      },
-    };
-  }
+  const partialUpstream = (usage: Record<string, number>) =>
+    fixedUpstream({ id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'four words of output' }], stop_reason: 'end_turn', stop_sequence: null, usage }, (baseUrl) => new AnthropicProvider({ baseUrl, apiKey: 'k' }));
 
   it('counts the missing figure and keeps the reported one: an output count without an input count, and the reverse', async () => {
     const outputOnly = await partialUpstream({ output_tokens: 7 });
@@ -196,26 +200,11 @@ describe('a non-streamed Anthropic-compatible answer with only some usage figure
 
 describe('a non-streamed OpenAI-compatible answer with only some usage figures', () => {
   /** Answers every call with "four words of output" and the given usage block. */
-  async function partialUpstream(usage: Record<string, number>) {
-    const server = http.createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'four words of output' }, finish_reason: 'stop' }], usage }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const provider = new OpenAIProvider({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: 'k' });
-    return {
-      provider,
-      close: async () => {
-        await provider.close();
-        await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
-      },
-    };
-  }
+  const partialUpstream = (usage: Record<string, unknown>) =>
+    fixedUpstream({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'four words of output' }, finish_reason: 'stop' }], usage }, (baseUrl) => new OpenAIProvider({ baseUrl: `${baseUrl}/v1`, apiKey: 'k' }));
+
   it('counts the missing figure and keeps the reported one', async () => {
-    const inputOnly = await partialUpstream({ prompt_tokens: 30, prompt_tokens_details: { cached_tokens: 5 } } as unknown as Record<string, number>);
+    const inputOnly = await partialUpstream({ prompt_tokens: 30, prompt_tokens_details: { cached_tokens: 5 } });
     try {
       // Before: the missing output was charged as 0.
       expect((await inputOnly.provider.generate(request, context())).usage).toEqual({ inputTokens: 30, cacheReadTokens: 5, outputTokens: countTextTokens('four words of output') });
