@@ -4,6 +4,7 @@ import { geminiSignatureMetadata, signatureFromThinking, splitToolId } from '../
 import { invalidField } from '../shared/validate';
 import type { RawBlock } from './schema';
 import createDebug from 'debug';
+import { isJsonObject } from '../../json';
 
 const log = createDebug('rosetta:codec');
 
@@ -31,16 +32,12 @@ const BLOCKS_BY_ROLE: Readonly<Record<'user' | 'assistant', ReadonlySet<string>>
 };
 const ALL_SUPPORTED = new Set([...BLOCKS_BY_ROLE.user, ...BLOCKS_BY_ROLE.assistant]);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function requireString(value: unknown, at: string): string {
   return typeof value === 'string' ? value : invalidField(at, 'must be a string');
 }
 
 function requireRecord(value: unknown, at: string): Record<string, unknown> {
-  return isRecord(value) ? value : invalidField(at, value === undefined ? 'is required' : 'must be an object');
+  return isJsonObject(value) ? value : invalidField(at, value === undefined ? 'is required' : 'must be an object');
 }
 
 /** A 400 for a block type that is unknown, unsupported, or not allowed in this place. */

@@ -2,6 +2,7 @@
 import type { Choice, GenerateResponse, Usage } from '../../canonical';
 import { carrySignatureInToolId, geminiSignatureOf } from '../shared/signature-carrier';
 import { mapFinishReason } from './map-finish-reason';
+import { isJsonObject, type JsonObject } from '../../json';
 
 /** The response id with the protocol's `chatcmpl-` prefix. */
 export function chatCompletionId(id: string): string {
@@ -53,15 +54,9 @@ const MODELLED_CHOICE_FIELDS: ReadonlySet<string> = new Set(['index', 'message',
 /** `reasoning` too: it is returned as `reasoning_content`. */
 const MODELLED_MESSAGE_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'refusal', 'tool_calls', 'reasoning_content', 'reasoning']);
 
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Copies the fields of an upstream object that the gateway does not model onto the encoded one (theirs replace its defaults, e.g. `logprobs: null`). */
 function passThrough(encoded: JsonObject, upstream: unknown, modelled: ReadonlySet<string>): void {
-  if (!isObject(upstream)) return;
+  if (!isJsonObject(upstream)) return;
   for (const name in upstream) {
     if (!modelled.has(name) && Object.hasOwn(upstream, name)) encoded[name] = upstream[name];
   }
@@ -85,7 +80,7 @@ export function encodeChatResponse(response: GenerateResponse) {
       const message: JsonObject = encodeMessage(choice);
       const encoded: JsonObject = { index: choice.index, message, logprobs: null, finish_reason: mapFinishReason(choice.finishReason) };
       const from = upstreamChoices?.[position];
-      if (isObject(from)) {
+      if (isJsonObject(from)) {
         passThrough(encoded, from, MODELLED_CHOICE_FIELDS);
         passThrough(message, from.message, MODELLED_MESSAGE_FIELDS);
       }
@@ -97,7 +92,7 @@ export function encodeChatResponse(response: GenerateResponse) {
   };
   if (upstream) {
     passThrough(body, upstream, MODELLED_RESPONSE_FIELDS);
-    if (isObject(upstream.usage)) body.usage = { ...(body.usage as JsonObject), ...upstream.usage };
+    if (isJsonObject(upstream.usage)) body.usage = { ...(body.usage as JsonObject), ...upstream.usage };
   }
   return body;
 }

@@ -1,19 +1,15 @@
 /** Gemini thought signatures that an OpenAI caller echoes back: read them from a request, and clean them out of it. */
 import { splitToolId } from '../shared/signature-carrier';
 import type { ChatCompletionBody } from './schema';
+import { isJsonObject, type JsonObject } from '../../json';
 
 type RawMessage = ChatCompletionBody['messages'][number];
-type JsonObject = Record<string, unknown>;
-
-function isRecord(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `extra_content.google.thought_signature` of a tool call, as Google's OpenAI-compatible endpoint writes it. */
 function extraContentSignature(call: JsonObject): string | undefined {
   const extra = call.extra_content;
-  const google = isRecord(extra) ? extra.google : undefined;
-  const signature = isRecord(google) ? google.thought_signature : undefined;
+  const google = isJsonObject(extra) ? extra.google : undefined;
+  const signature = isJsonObject(google) ? google.thought_signature : undefined;
   return typeof signature === 'string' && signature.length > 0 ? signature : undefined;
 }
 
@@ -29,10 +25,10 @@ export function toolCallSignature(id: string, call: JsonObject): { id: string; s
 
 /** A tool call without its carriers: the clean id, `extra_content.google` removed (and `extra_content` when it held nothing else). */
 function cleanToolCall(call: unknown): unknown {
-  if (!isRecord(call)) return call;
+  if (!isJsonObject(call)) return call;
   const { extra_content: extra, ...rest } = call;
   const cleaned: JsonObject = typeof call.id === 'string' ? { ...rest, id: splitToolId(call.id).id } : { ...rest };
-  if (isRecord(extra)) {
+  if (isJsonObject(extra)) {
     const { google: _google, ...others } = extra;
     if (Object.keys(others).length > 0) cleaned.extra_content = others;
   } else if (extra !== undefined) {
@@ -46,7 +42,7 @@ function idCarries(id: unknown): boolean {
 }
 
 function toolCallCarries(call: unknown): boolean {
-  return isRecord(call) && (idCarries(call.id) || (isRecord(call.extra_content) && call.extra_content.google !== undefined));
+  return isJsonObject(call) && (idCarries(call.id) || (isJsonObject(call.extra_content) && call.extra_content.google !== undefined));
 }
 
 function carriesSignature(message: RawMessage): boolean {

@@ -1,18 +1,13 @@
 /** The documented placeholder thought signature, for function calls in the current turn that Gemini did not sign. */
 import { field } from '../../protocols/gemini/field-names';
 import { logProvider } from './log';
+import { isJsonObject, type JsonObject } from '../../json';
 
 /**
  * Google's documented placeholder for history the model did not produce (another vendor's turns,
  * hand-built transcripts). Whether Google keeps accepting it long-term is unverified (protocols.md 4.9).
  */
 export const PLACEHOLDER_SIGNATURE = 'skip_thought_signature_validator';
-
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function partsOf(content: JsonObject): unknown[] {
   return Array.isArray(content.parts) ? content.parts : [];
@@ -21,18 +16,18 @@ function partsOf(content: JsonObject): unknown[] {
 /** A user turn that is not only function responses: where the current turn (its function-calling loop) starts. */
 function isStandardUserTurn(content: JsonObject): boolean {
   const role = content.role ?? 'user';
-  return role === 'user' && partsOf(content).some((part) => !isObject(part) || field(part, 'functionResponse') === undefined);
+  return role === 'user' && partsOf(content).some((part) => !isJsonObject(part) || field(part, 'functionResponse') === undefined);
 }
 
 function firstCallAt(content: JsonObject): number {
-  return partsOf(content).findIndex((part) => isObject(part) && field(part, 'functionCall') !== undefined);
+  return partsOf(content).findIndex((part) => isJsonObject(part) && field(part, 'functionCall') !== undefined);
 }
 
 /** The model content with the placeholder on the call at `at`, when that call carries no signature. */
 function signCall(content: JsonObject, at: number): JsonObject {
   const parts = partsOf(content);
   const call = parts[at];
-  if (!isObject(call) || field(call, 'thoughtSignature') !== undefined) return content;
+  if (!isJsonObject(call) || field(call, 'thoughtSignature') !== undefined) return content;
   const key = call.functionCall === undefined ? 'thought_signature' : 'thoughtSignature';
   logProvider('gemini: an unsigned function call (%s) in the current turn gets the placeholder signature', String(field<JsonObject>(call, 'functionCall')?.name));
   return { ...content, parts: parts.map((part, index) => (index === at ? { ...call, [key]: PLACEHOLDER_SIGNATURE } : part)) };
@@ -49,11 +44,11 @@ export function withPlaceholderSignatures<Content extends object>(contents: read
   const records = contents as readonly unknown[] as readonly JsonObject[];
   let start = 0;
   records.forEach((content, index) => {
-    if (isObject(content) && isStandardUserTurn(content)) start = index + 1;
+    if (isJsonObject(content) && isStandardUserTurn(content)) start = index + 1;
   });
   let stepHasCall = false;
   return records.map((content, index) => {
-    if (!isObject(content) || content.role !== 'model') {
+    if (!isJsonObject(content) || content.role !== 'model') {
       stepHasCall = false;
       return content;
     }
