@@ -203,6 +203,20 @@ export class ProducedText {
 }
 
 /**
+ * A decoded `usage` as far as the upstream reported it: the same object when it sent both the
+ * input and the output count, else a copy without the count(s) it left out, for
+ * {@link completeUsage} to count rather than charge as 0.
+ */
+export function reportedFigures(usage: Usage, inputSent: boolean, outputSent: boolean): Partial<Usage> {
+  if (inputSent && outputSent) return usage;
+  const { inputTokens, outputTokens, ...details } = usage;
+  const reported: Partial<Usage> = details;
+  if (inputSent) reported.inputTokens = inputTokens;
+  if (outputSent) reported.outputTokens = outputTokens;
+  return reported;
+}
+
+/**
  * `usage` with the figures an upstream left out (all of them when it is undefined) counted with the
  * tokenizer, so a call is charged what it plausibly cost rather than nothing: the input is
  * `input()`, the output the tokens of `produced()`. Each is called only when its figure is missing;

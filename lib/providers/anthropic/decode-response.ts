@@ -2,6 +2,7 @@
 import createDebug from 'debug';
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
+import { reportedFigures } from '../../tokenizer';
 import { mapAnthropicStopReason } from './map-finish-reason';
 
 const log = createDebug('rosetta:provider');
@@ -59,11 +60,8 @@ export function decodeAnthropicUsage(usage: AnthropicUsage | null | undefined): 
  * taken as zero. Without an input count, the input is then the whole request counted, cached or
  * not, so the cache figures are kept only as detail.
  */
-export function reportedAnthropicUsage(usage: AnthropicUsage | null | undefined): Partial<Usage> {
-  const reported: Partial<Usage> = decodeAnthropicUsage(usage);
-  if (usage?.input_tokens == null) delete reported.inputTokens;
-  if (usage?.output_tokens == null) delete reported.outputTokens;
-  return reported;
+export function reportedAnthropicUsage(usage: AnthropicUsage | null | undefined, decoded: Usage = decodeAnthropicUsage(usage)): Partial<Usage> {
+  return reportedFigures(decoded, usage?.input_tokens != null, usage?.output_tokens != null);
 }
 
 /** One response block → canonical parts; server-tool blocks and other types without a canonical twin are dropped and logged. */

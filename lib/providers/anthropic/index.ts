@@ -100,7 +100,8 @@ export class AnthropicProvider implements Provider {
       headers: this.requestHeaders(request, context, 'application/json'),
     });
     // The figures the upstream left out are counted (each on its own: an input count is kept without an output count).
-    return withEstimatedUsage(decodeMessageResponse(response, context.upstreamModel), request, reportedAnthropicUsage(response.usage));
+    const decoded = decodeMessageResponse(response, context.upstreamModel);
+    return withEstimatedUsage(decoded, request, reportedAnthropicUsage(response.usage, decoded.usage));
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {

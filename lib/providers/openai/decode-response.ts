@@ -54,14 +54,6 @@ export function decodeOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage 
   return result;
 }
 
-/** The figures an upstream's usage block reports, and only those: a missing one is counted by the gateway (`withEstimatedUsage`), not charged as 0. */
-export function reportedOpenAIUsage(usage: OpenAIUsage | null | undefined): Partial<Usage> {
-  const reported: Partial<Usage> = decodeOpenAIUsage(usage);
-  if (typeof usage?.prompt_tokens !== 'number') delete reported.inputTokens;
-  if (typeof usage?.completion_tokens !== 'number') delete reported.outputTokens;
-  return reported;
-}
-
 function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
   const content: ContentPart[] = [];
   const reasoning = reasoningText(message);

@@ -3,12 +3,12 @@ import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, Pr
 import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
-import { withEstimatedUsage } from '../../tokenizer';
+import { reportedFigures, withEstimatedUsage } from '../../tokenizer';
 import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
-import { decodeChatResponse, reportedOpenAIUsage, type OpenAIChatResponse } from './decode-response';
+import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { decodeImageResponse, encodeImageRequest } from './images';
@@ -75,8 +75,10 @@ export class OpenAIProvider implements Provider {
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
     const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers: { 'x-request-id': context.requestId } });
+    const decoded = decodeChatResponse(response, context.upstreamModel);
     // Figures the upstream left out (some compatible servers send no usage, or only part of it) are counted, not charged as 0.
-    return withEstimatedUsage(decodeChatResponse(response, context.upstreamModel), request, reportedOpenAIUsage(response.usage));
+    const usage = response.usage;
+    return withEstimatedUsage(decoded, request, reportedFigures(decoded.usage, typeof usage?.prompt_tokens === 'number', typeof usage?.completion_tokens === 'number'));
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
