@@ -1,4 +1,5 @@
 /** The OpenAI-compatible provider against a mock upstream on loopback: every inbound protocol, streaming, failures. */
+import { createHook } from 'node:async_hooks';
 import http from 'node:http';
 import request from 'supertest';
 import { MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type ModelConfig } from '../lib';
@@ -13,7 +14,7 @@ let server: RunningServer;
 let quotaStore: MemoryQuotaStore;
 
 const models: ModelConfig[] = [
-  ...['echo', 'tools', 'fail-400', 'fail-401', 'fail-404', 'fail-429', 'fail-500', 'fail-503', 'garbage', 'cut', 'reset', 'flaky-500', 'no-usage', 'extras', 'text-tools'].map((upstream) => ({ id: `gpt-${upstream}`, provider: 'openai', upstreamModel: upstream })),
+  ...['echo', 'tools', 'fail-400', 'fail-401', 'fail-404', 'fail-429', 'fail-500', 'fail-503', 'garbage', 'cut', 'cut-body', 'reset', 'flaky-500', 'no-usage', 'extras', 'text-tools'].map((upstream) => ({ id: `gpt-${upstream}`, provider: 'openai', upstreamModel: upstream })),
   { id: 'gpt-slow', provider: 'impatient', upstreamModel: 'slow' },
   { id: 'gpt-image', provider: 'openai', type: 'image', upstreamModel: 'gpt-image-1' },
 ];
@@ -208,6 +209,30 @@ describe('OpenAI-compatible upstream failures, in the caller envelope', () => {
     expect(garbage.status).toBe(502);
     const reset = await openai({ model: 'gpt-reset', messages: user('x') });
     expect(reset.status).toBe(502);
+  });
+
+  it('a non-streamed answer cut after its headers is a 502 and is not sent again: the upstream already has the request', async () => {
+    const before = mock.requests.length;
+    const res = await openai({ model: 'gpt-cut-body', messages: user('cut my answer') });
+    expect(res.status).toBe(502);
+    expect(res.body.error.message).toMatch(/Could not reach the upstream openai/);
+    expect(mock.requests.length - before).toBe(1);
+    expect(quotaStore.getAccount('caller').reserved).toBe(0);
+  });
+
+  it('reads a non-streamed answer without undici\'s request() machinery: no AsyncResource and no body stream per call', async () => {
+    let made = 0;
+    const hook = createHook({ init(_id, type) { if (type === 'UNDICI_REQUEST') made++; } }).enable();
+    try {
+      const plain = await openai({ model: 'gpt-echo', messages: user('count') });
+      expect(plain.status).toBe(200);
+      const streamed = await openai({ model: 'gpt-echo', stream: true, messages: user('count') });
+      expect(streamed.status).toBe(200);
+    } finally {
+      hook.disable();
+    }
+    // The one is the streamed call's: its body is handed on as a stream.
+    expect(made).toBe(1);
   });
 
   it('a stream cut mid-way becomes an in-stream error; failures release or settle the quota', async () => {

@@ -20,6 +20,7 @@ export interface RecordedRequest {
  * - `garbage`: 200 with a body that is not JSON.
  * - `cut`: streams two chunks, then ends without finish_reason or [DONE].
  * - `reset`: destroys the socket without answering.
+ * - `cut-body`: sends a 200's headers and half of its body, then destroys the socket.
  * - `no-usage`: streams without the usage chunk.
  * - `text-tools`: reasoning (in the `reasoning` field), the text "Let me check.", then two parallel
  *   tool calls whose arguments stream in fragments; usage reports 7 reasoning tokens.
@@ -126,6 +127,11 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
       return send(429, { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, { 'retry-after': '30' });
     }
     if (model === 'reset') return request.socket.destroy();
+    if (model === 'cut-body') {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' });
+      response.write('{"id":"chatcmpl-cut","object":"chat.completion","choices":[');
+      return setTimeout(() => request.socket.destroy(), 20);
+    }
     if (model === 'garbage') {
       response.writeHead(200, { 'content-type': 'application/json' });
       return response.end('{"choices": [ not json');

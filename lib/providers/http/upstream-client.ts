@@ -7,6 +7,7 @@ import { GatewayError } from '../../errors';
 import { abortSignalOf, type CallSignal } from '../cancellation';
 import { undici } from './undici';
 import { upstreamStatusError } from './upstream-errors';
+import { dispatchBuffered, ResponseBodyError, type BufferedResponse } from './buffered-response';
 
 const log = createDebug('rosetta:upstream');
 
@@ -84,6 +85,15 @@ function oneShotStream(bytes: Buffer): Readable {
   });
 }
 
+/** A non-2xx answer, read whole: what the retry loop decides on. */
+class StatusFailure {
+  constructor(
+    readonly statusCode: number,
+    readonly text: string,
+    readonly retryAfter: string | undefined,
+  ) {}
+}
+
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED']);
 
 function errorCode(error: unknown): string | undefined {
@@ -143,8 +153,47 @@ export class UpstreamClient {
     });
   }
 
-  /** Sends a request and returns a 2xx response, retrying where that is safe. */
-  async request(request: UpstreamRequest): Promise<UpstreamResponse> {
+  /** Sends a request and returns a 2xx response whose body is still to be read (a stream), retrying where that is safe. */
+  request(request: UpstreamRequest): Promise<UpstreamResponse> {
+    return this.withRetries(request, async (options) => {
+      const response = await undici.request(this.pool, options);
+      if (response.statusCode >= 200 && response.statusCode < 300) return response;
+      const text = await response.body.text().catch(() => '');
+      const retryAfter = response.headers['retry-after'];
+      return new StatusFailure(response.statusCode, text, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    });
+  }
+
+  /**
+   * Sends a request and parses its JSON response body (malformed JSON → 502), retrying where that
+   * is safe. The body is read whole, through undici's `dispatch` (./buffered-response.ts).
+   */
+  async requestJson<T>(request: UpstreamRequest): Promise<T> {
+    const text = await this.withRetries(request, async (options) => {
+      let response: BufferedResponse;
+      try {
+        response = await dispatchBuffered(this.pool, options, request.signal);
+      } catch (error) {
+        // Cut after the headers: the upstream has the request, so it is not sent again.
+        if (error instanceof ResponseBodyError) throw transportError(error.cause, this.name);
+        throw error;
+      }
+      if (response.statusCode >= 200 && response.statusCode < 300) return response.text;
+      return new StatusFailure(response.statusCode, response.text, response.retryAfter);
+    });
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw new GatewayError('upstream', `The upstream ${this.name} sent a response that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
+    }
+  }
+
+  /**
+   * The retry loop both kinds of request share. `attempt` sends the request once and returns its
+   * result, or a {@link StatusFailure} for a non-2xx answer; connection failures, 429 and 5xx are
+   * retried with backoff (honouring Retry-After), the rest are thrown as GatewayErrors.
+   */
+  private async withRetries<R>(request: UpstreamRequest, attempt: (options: Dispatcher.RequestOptions) => Promise<R | StatusFailure>): Promise<R> {
     const path = `${this.basePath}${request.path}${request.query ? `?${new URLSearchParams(request.query)}` : ''}`;
     const bytes = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
     const streamed = bytes !== undefined && bytes.length >= STREAMED_BODY_BYTES;
@@ -152,51 +201,34 @@ export class UpstreamClient {
     // goes through the V8 runtime for each of its properties, ~8x slower here (docs/performance.md).
     const headers: Record<string, string> = Object.assign({}, this.headers, request.headers);
     if (streamed) headers['content-length'] = String(bytes.length);
-    for (let attempt = 0; ; attempt++) {
+    const method = request.method ?? 'POST';
+    for (let n = 0; ; n++) {
       let retryAfter: number | undefined;
       let failure: GatewayError;
       try {
-        const response = await undici.request(this.pool, {
+        const result = await attempt({
           path,
-          method: request.method ?? 'POST',
+          method,
           headers,
           body: streamed ? oneShotStream(bytes) : bytes,
           // undici takes an AbortSignal or an EventEmitter-like object (a CallCancellation) alike.
           signal: request.signal as AbortSignal,
         });
-        if (response.statusCode >= 200 && response.statusCode < 300) return response;
-        const text = await response.body.text().catch(() => '');
-        retryAfter = parseRetryAfter(response.headers['retry-after']);
-        failure = upstreamStatusError(response.statusCode, text, this.name, retryAfter);
-        if (!(response.statusCode === 429 || response.statusCode >= 500)) throw failure;
+        if (!(result instanceof StatusFailure)) return result;
+        retryAfter = parseRetryAfter(result.retryAfter);
+        failure = upstreamStatusError(result.statusCode, result.text, this.name, retryAfter);
+        if (!(result.statusCode === 429 || result.statusCode >= 500)) throw failure;
       } catch (error) {
         if (request.signal.aborted || error instanceof GatewayError) throw error;
         failure = transportError(error, this.name);
         if (!CONNECTION_ERROR_CODES.has(errorCode(error) ?? '')) throw failure;
       }
-      if (attempt >= this.retries.max) throw failure;
-      const backoff = this.retries.baseDelayMs * 2 ** attempt * (0.5 + Math.random() / 2);
+      if (n >= this.retries.max) throw failure;
+      const backoff = this.retries.baseDelayMs * 2 ** n * (0.5 + Math.random() / 2);
       const delay = retryAfter !== undefined ? retryAfter * 1000 : backoff;
       if (delay > this.retries.maxDelayMs) throw failure;
-      log('%s: retry %d in %dms after %s (%d)', this.name, attempt + 1, Math.round(delay), failure.kind, failure.status);
+      log('%s: retry %d in %dms after %s (%d)', this.name, n + 1, Math.round(delay), failure.kind, failure.status);
       await sleep(delay, undefined, { signal: abortSignalOf(request.signal) });
-    }
-  }
-
-  /** Sends a request and parses a JSON response body (malformed JSON → 502). */
-  async requestJson<T>(request: UpstreamRequest): Promise<T> {
-    const response = await this.request(request);
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      if (request.signal.aborted) throw error;
-      throw transportError(error, this.name);
-    }
-    try {
-      return JSON.parse(text) as T;
-    } catch (error) {
-      throw new GatewayError('upstream', `The upstream ${this.name} sent a response that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
     }
   }
 
