@@ -2,7 +2,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { OpenAIProvider } from '../lib';
 import type { GenerateRequest, ProviderStreamPart, StreamPart } from '../lib/canonical';
 import { StreamMeter } from '../lib/stream/meter';
@@ -10,7 +9,7 @@ import { CoalescingWriter } from '../lib/http/send';
 import { countRequestTokens, countTextTokens, ProducedText } from '../lib/tokenizer';
 import { ChatStreamEncoder } from '../lib/protocols/openai-chat/encode-stream';
 import { decodeEventStream } from '../lib/providers/http/sse';
-import type { UpstreamResponse } from '../lib/providers/http/upstream-client';
+import type { BodySink, StreamedBody } from '../lib/providers/http/dispatch';
 import { ChatStreamDecoder } from '../lib/providers/openai/decode-stream';
 import { GatewayError } from '../lib/errors';
 
@@ -201,11 +200,31 @@ describe('ChatStreamEncoder', () => {
 });
 
 describe('decodeEventStream (the upstream stream driver)', () => {
-  /** An upstream body the test feeds by hand: a Readable with undici's dump(). */
+  /** An upstream body the test feeds by hand, through the sink the driver opens it with. */
   function fakeUpstream() {
-    const body = Object.assign(new Readable({ read() {} }), { dumped: false, dump: async () => { body.dumped = true; body.resume(); return null; } });
-    const response = { statusCode: 200, headers: {}, body } as unknown as UpstreamResponse;
-    return { body, open: () => Promise.resolve(response) };
+    let sink: BodySink | undefined;
+    const body = {
+      paused: false,
+      /** How it was let go of: true = read to its end (completed), false = aborted. */
+      released: undefined as boolean | undefined,
+      resume() {
+        this.paused = false;
+      },
+      release(completed: boolean) {
+        this.released ??= completed;
+      },
+    };
+    return {
+      body,
+      push: (text: string) => {
+        if (!sink!.onData(Buffer.from(text))) body.paused = true;
+      },
+      fail: (error: Error) => sink!.onError(error),
+      open: (opened: BodySink): Promise<StreamedBody> => {
+        sink = opened;
+        return Promise.resolve(body);
+      },
+    };
   }
   const event = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
   const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' };
@@ -213,23 +232,22 @@ describe('decodeEventStream (the upstream stream driver)', () => {
   const decoderFor = () => new ChatStreamDecoder('mock');
   const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-  it('gives the parts of every read in order; after [DONE] the rest of the body is read, not destroyed', async () => {
+  it('gives the parts of every read in order; after [DONE] the rest of the body is read (released as completed), not aborted', async () => {
     const upstream = fakeUpstream();
     const parts = decodeEventStream(upstream.open, decoderFor(), 'mock', new AbortController().signal);
     const first = parts.next();
     await tick();
-    upstream.body.push(text('Hel') + text('lo'));
+    upstream.push(text('Hel') + text('lo'));
     expect((await first).value).toMatchObject({ type: 'response-start' });
     expect((await parts.next()).value).toMatchObject({ type: 'text-start' });
     expect((await parts.next()).value).toMatchObject({ type: 'text-delta', delta: 'Hel' });
     expect((await parts.next()).value).toMatchObject({ type: 'text-delta', delta: 'lo' });
     const pending = parts.next();
-    upstream.body.push(event({ ...head, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) + event('[DONE]'));
+    upstream.push(event({ ...head, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) + event('[DONE]'));
     expect((await pending).value).toMatchObject({ type: 'text-end' });
     expect((await parts.next()).value).toMatchObject({ type: 'finish', finishReason: { unified: 'stop' } });
     expect(await parts.next()).toEqual({ value: undefined, done: true });
-    expect(upstream.body.dumped).toBe(true);
-    expect(upstream.body.destroyed).toBe(false);
+    expect(upstream.body.released).toBe(true);
   });
 
   it('pauses the body while the consumer lags a whole read behind, and resumes it once caught up', async () => {
@@ -237,22 +255,22 @@ describe('decodeEventStream (the upstream stream driver)', () => {
     const parts = decodeEventStream(upstream.open, decoderFor(), 'mock', new AbortController().signal);
     const first = parts.next();
     await tick();
-    upstream.body.push(text('a'));
+    upstream.push(text('a'));
     await first;
-    upstream.body.push(text('b'));
+    upstream.push(text('b'));
     await tick();
-    expect(upstream.body.isPaused()).toBe(true);
+    expect(upstream.body.paused).toBe(true);
     for (let index = 0; index < 3; index++) await parts.next(); // text-start, 'a', 'b'
-    expect(upstream.body.isPaused()).toBe(false);
+    expect(upstream.body.paused).toBe(false);
     await parts.return!();
   });
 
-  it('a refused event: the parts before it first, then the error; the body is destroyed', async () => {
+  it('a refused event: the parts before it first, then the error; the upstream request is aborted', async () => {
     const upstream = fakeUpstream();
     const parts = decodeEventStream(upstream.open, decoderFor(), 'mock', new AbortController().signal);
     const first = parts.next();
     await tick();
-    upstream.body.push(text('ok') + event('{not json'));
+    upstream.push(text('ok') + event('{not json'));
     const seen: string[] = [(await first).value.type];
     await expect(
       (async () => {
@@ -264,17 +282,17 @@ describe('decodeEventStream (the upstream stream driver)', () => {
       })(),
     ).rejects.toMatchObject({ kind: 'upstream', code: 'upstream_malformed' });
     expect(seen).toEqual(['response-start', 'text-start', 'text-delta']);
-    expect(upstream.body.destroyed).toBe(true);
+    expect(upstream.body.released).toBe(false);
   });
 
-  it('a body that breaks off is a 502 after what came before it; a consumer that stops early destroys the body', async () => {
+  it('a body that breaks off is a 502 after what came before it; a consumer that stops early aborts the upstream request', async () => {
     const broken = fakeUpstream();
     const parts = decodeEventStream(broken.open, decoderFor(), 'mock', new AbortController().signal);
     const first = parts.next();
     await tick();
-    broken.body.push(text('x'));
+    broken.push(text('x'));
     await first;
-    broken.body.destroy(new Error('socket hang up'));
+    broken.fail(new Error('socket hang up'));
     await parts.next();
     await parts.next();
     await expect(parts.next()).rejects.toMatchObject({ kind: 'upstream', status: 502, code: 'upstream_connection_failed' });
@@ -283,11 +301,10 @@ describe('decodeEventStream (the upstream stream driver)', () => {
     const stopped = decodeEventStream(early.open, decoderFor(), 'mock', new AbortController().signal);
     const started = stopped.next();
     await tick();
-    early.body.push(text('y'));
+    early.push(text('y'));
     await started;
     expect(await stopped.return!()).toEqual({ value: undefined, done: true });
-    expect(early.body.destroyed).toBe(true);
-    expect(early.body.dumped).toBe(false);
+    expect(early.body.released).toBe(false);
   });
 
   it('sends nothing until the first next(), and a failure to open surfaces there', async () => {

@@ -3,6 +3,7 @@ import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../.
 import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
+import type { BodySink } from '../http/dispatch';
 import { decodeEventStream } from '../http/sse';
 import { withEstimatedUsage } from '../../tokenizer';
 import type { UpstreamClient } from '../http/upstream-client';
@@ -106,16 +107,19 @@ export class AnthropicProvider implements Provider {
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const signal = callSignal(context);
-    const open = () => {
+    const open = (sink: BodySink) => {
       const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
       const query = anthropicBetaQuery(request);
-      return this.client.request({
-        path: '/v1/messages',
-        ...(query ? { query } : {}),
-        body,
-        signal,
-        headers: this.requestHeaders(request, context, 'text/event-stream'),
-      });
+      return this.client.stream(
+        {
+          path: '/v1/messages',
+          ...(query ? { query } : {}),
+          body,
+          signal,
+          headers: this.requestHeaders(request, context, 'text/event-stream'),
+        },
+        sink,
+      );
     };
     return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, signal);
   }

@@ -6,7 +6,8 @@ import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../http/fetch-media';
 import { withEstimatedUsage } from '../../tokenizer';
 import { decodeEventStream } from '../http/sse';
-import type { UpstreamClient, UpstreamResponse } from '../http/upstream-client';
+import type { BodySink, StreamedBody } from '../http/dispatch';
+import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeGenerateContentResponse } from './decode-response';
@@ -85,16 +86,19 @@ export class GeminiProvider implements Provider {
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const signal = callSignal(context);
-    const open = async (): Promise<UpstreamResponse> => {
+    const open = async (sink: BodySink): Promise<StreamedBody> => {
       const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel);
       try {
-        return await this.client.request({
-          path: modelPath(context.upstreamModel, 'streamGenerateContent'),
-          query: { alt: 'sse' },
-          body,
-          signal,
-          headers: { accept: 'text/event-stream' },
-        });
+        return await this.client.stream(
+          {
+            path: modelPath(context.upstreamModel, 'streamGenerateContent'),
+            query: { alt: 'sse' },
+            body,
+            signal,
+            headers: { accept: 'text/event-stream' },
+          },
+          sink,
+        );
       } catch (error) {
         throw remapCredentialFailure(error, this.name);
       }

@@ -2,7 +2,8 @@
 import type { ProviderStreamPart } from '../../canonical';
 import type { CallSignal } from '../cancellation';
 import { SseParser, type SseEvent } from './sse-parser';
-import { transportError, type UpstreamResponse } from './upstream-client';
+import type { BodySink, StreamedBody } from './dispatch';
+import { transportError } from './upstream-client';
 
 /**
  * Turns one upstream stream's events into canonical parts, synchronously: the driver
@@ -20,32 +21,13 @@ export interface StreamEventDecoder {
   end(out: ProviderStreamPart[]): void;
 }
 
-/** How much of an upstream body is still read after the terminal event, so its connection can be reused. */
-const TRAILING_BYTES_LIMIT = 64 * 1024;
-
-/**
- * Finishes with an upstream body. A stream that completed (its terminal event came) has its rest —
- * usually just the end of the chunked body — read in the background, up to 64 KiB, so the
- * connection goes back to the pool instead of being torn down; any other (the caller left, the
- * decoder refused an event, the consumer stopped early) is destroyed. An ended body needs nothing.
- */
-export function releaseBody(body: UpstreamResponse['body'], completed: boolean): void {
-  if (body.destroyed || body.readableEnded) return;
-  if (completed) {
-    body.dump({ limit: TRAILING_BYTES_LIMIT }).catch(() => undefined);
-    return;
-  }
-  // Nobody listens any more: the abort error destroy() emits must not go unhandled.
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
 /**
  * Opens an upstream stream and gives its canonical parts, in order (see {@link UpstreamEventStream}).
  * The request is sent on the first `next()`, so a failure to encode or send it surfaces there.
+ * `open(sink)` sends it with its body going to `sink` (an {@link UpstreamClient}'s `stream`).
  */
 export function decodeEventStream(
-  open: () => Promise<UpstreamResponse>,
+  open: (sink: BodySink) => Promise<StreamedBody>,
   decoder: StreamEventDecoder,
   upstream: string,
   signal: CallSignal,
@@ -53,24 +35,21 @@ export function decodeEventStream(
   return new UpstreamEventStream(open, decoder, upstream, signal);
 }
 
-type Body = UpstreamResponse['body'];
-
-const ignore = () => undefined;
-
 /**
- * An upstream body's events as canonical parts, driven by the body's `data` events rather than
- * by async generators: each read of the body is parsed whole and its events are decoded at once,
- * and the parts wait in a queue for `next()`, so a chunk costs one promise per part. The body is
- * paused while the consumer lags a whole read behind (a slow caller holds back the upstream).
+ * An upstream body's events as canonical parts, driven by the body's chunks as undici hands them
+ * over (the stream is the body's {@link BodySink}) rather than by async generators: each chunk is
+ * parsed whole and its events are decoded at once, and the parts wait in a queue for `next()`, so
+ * a chunk costs one promise per part. The body is paused while the consumer lags a whole chunk
+ * behind (a slow caller holds back the upstream).
  *
  * A body that breaks off gives a 502 GatewayError (a timeout 504) after the parts before it; a
  * body that ends before the terminal event is the decoder's to judge (`end`); a decoder that throws
  * has its parts before the failing event delivered first. Once the terminal event came, the rest of
- * the body is read in the background ({@link releaseBody}) so the connection is reused; otherwise
- * the body is destroyed when the consumer stops.
+ * the body is read in the background (`release(true)`) so the connection is reused; otherwise the
+ * request is aborted when the consumer stops.
  */
-class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart> {
-  private body: Body | undefined;
+class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart>, BodySink {
+  private body: StreamedBody | undefined;
   private opening: Promise<void> | undefined;
   private readonly queue: ProviderStreamPart[] = [];
   private head = 0;
@@ -80,6 +59,8 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart> {
   /** The terminal event came and nothing failed. */
   private completed = false;
   private released = false;
+  /** The sink asked undici to pause the body. */
+  private paused = false;
   private waiter: { resolve: (result: IteratorResult<ProviderStreamPart>) => void; reject: (error: unknown) => void } | undefined;
   /** Hands each event to the decoder as the parser completes it; those after the terminal event are skipped. */
   private readonly onEvent = (event: SseEvent) => {
@@ -88,7 +69,7 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart> {
   private readonly parser = new SseParser(this.onEvent);
 
   constructor(
-    private readonly open: () => Promise<UpstreamResponse>,
+    private readonly open: (sink: BodySink) => Promise<StreamedBody>,
     private readonly decoder: StreamEventDecoder,
     private readonly upstream: string,
     private readonly signal: CallSignal,
@@ -108,7 +89,10 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart> {
       if (this.head === this.queue.length) {
         this.queue.length = 0;
         this.head = 0;
-        if (!this.ended && this.body?.isPaused()) this.body.resume();
+        if (this.paused && !this.ended) {
+          this.paused = false;
+          this.body?.resume();
+        }
       }
       return Promise.resolve({ value, done: false });
     }
@@ -131,23 +115,16 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart> {
   }
 
   private async start(): Promise<void> {
-    let body: Body;
+    let body: StreamedBody;
     try {
-      body = (await this.open()).body;
+      body = await this.open(this);
     } catch (error) {
       this.stop(error);
       return;
     }
     this.body = body;
-    body.on('error', ignore);
-    if (this.released) {
-      releaseBody(body, false);
-      return;
-    }
-    body.on('data', this.onData);
-    body.on('end', this.onEnd);
-    body.on('error', this.onError);
-    body.on('close', this.onClose);
+    // Stopped meanwhile (the consumer left, or the body already ended or failed): let go of it now.
+    if (this.ended) this.releaseBody();
   }
 
   /** The end of the queue: the failure, or done. The body is released either way. */
@@ -161,27 +138,32 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart> {
     return Promise.resolve({ value: undefined, done: true });
   }
 
-  private readonly onData = (chunk: Buffer) => {
+  /** {@link BodySink}: a chunk of the body. Returns false (pause) while the consumer lags a whole chunk behind. */
+  onData(chunk: Buffer): boolean {
+    // Stopped: after the terminal event the rest is dropped; after a failure the body waits, paused, to be aborted.
+    if (this.ended) return this.completed;
     const lagging = this.head < this.queue.length;
     this.decode(chunk);
-    if (lagging && !this.ended) this.body!.pause();
-  };
+    if (lagging && !this.ended) {
+      this.paused = true;
+      return false;
+    }
+    return true;
+  }
 
-  private readonly onEnd = () => {
+  /** {@link BodySink}: the body ended. */
+  onEnd(): void {
     if (!this.ended) this.decode(undefined);
-  };
+  }
 
-  private readonly onError = (error: unknown) => {
-    if (!this.ended) this.stop(this.signal.aborted ? error : transportError(error, this.upstream));
-  };
-
-  private readonly onClose = () => {
-    if (!this.ended) this.stop(this.signal.aborted ? this.signal.reason : transportError(new Error('the upstream body closed before it ended'), this.upstream));
-  };
+  /** {@link BodySink}: the body broke off, or the call was cancelled. */
+  onError(error: unknown): void {
+    if (!this.ended) this.stop(this.signal.aborted ? (this.signal.reason ?? error) : transportError(error, this.upstream));
+  }
 
   /**
-   * Feeds a read of the body (none: the body ended) to the parser, and so its events to the decoder;
-   * hands the first new part to a waiting consumer.
+   * Feeds a chunk of the body (none: the body ended) to the parser, and so its events to the
+   * decoder; hands the first new part to a waiting consumer.
    */
   private decode(chunk: Buffer | undefined): void {
     const decoder = this.decoder;
@@ -201,18 +183,10 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart> {
     this.wake();
   }
 
-  /** No more parts: the body is done with (for parts), `failure` comes after the queued parts. */
+  /** No more parts: `failure` comes after the queued parts. */
   private stop(failure: unknown): void {
     this.ended = true;
     this.failure = failure;
-    const body = this.body;
-    if (body) {
-      body.off('data', this.onData);
-      body.off('end', this.onEnd);
-      body.off('error', this.onError);
-      body.off('close', this.onClose);
-      if (!this.completed) body.pause();
-    }
     this.wake();
   }
 
@@ -233,11 +207,16 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart> {
     }
   }
 
+  /** The consumer is done with the stream (or it ended): let go of the body. */
   private release(): void {
     if (this.released) return;
     this.released = true;
-    if (!this.body) return;
-    this.stop(this.failure);
-    releaseBody(this.body, this.completed && !this.signal.aborted);
+    this.ended = true;
+    this.releaseBody();
+  }
+
+  /** Completed: the rest is read in the background, so the connection is reused; otherwise the request is aborted. */
+  private releaseBody(): void {
+    this.body?.release(this.completed && !this.signal.aborted);
   }
 }

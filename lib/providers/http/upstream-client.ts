@@ -7,7 +7,7 @@ import { GatewayError } from '../../errors';
 import { abortSignalOf, type CallSignal } from '../cancellation';
 import { undici } from './undici';
 import { upstreamStatusError } from './upstream-errors';
-import { dispatchBuffered, ResponseBodyError, type BufferedResponse } from './buffered-response';
+import { dispatchBuffered, dispatchStreamed, ResponseBodyError, type BodySink, type BufferedResponse, type StreamedBody } from './dispatch';
 
 const log = createDebug('rosetta:upstream');
 
@@ -55,13 +55,6 @@ export interface UpstreamRequest {
   headers?: Record<string, string>;
   /** Cancels the call: an `AbortSignal`, or the gateway's cheaper per-call cancellation. */
   signal: CallSignal;
-}
-
-/** A successful (2xx) response whose body has not been read yet. */
-export interface UpstreamResponse {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
 }
 
 /**
@@ -123,9 +116,10 @@ export function transportError(error: unknown, upstream: string): GatewayError {
 
 /**
  * An HTTP client for one upstream. Requests go through a keep-alive undici Pool (one per
- * origin); `request` retries connection failures, 429 and 5xx with backoff (honouring
- * Retry-After) and returns only 2xx responses — other statuses are thrown as GatewayErrors built
- * from the upstream's own error body, never echoing the credentials.
+ * origin), sent with undici's `dispatch` (./dispatch.ts). `requestJson` and `stream` retry connection
+ * failures, 429 and 5xx with backoff (honouring Retry-After) and go on only with 2xx responses —
+ * other statuses are thrown as GatewayErrors built from the upstream's own error body, never
+ * echoing the credentials.
  */
 export class UpstreamClient {
   private readonly pool: Pool;
@@ -153,20 +147,22 @@ export class UpstreamClient {
     });
   }
 
-  /** Sends a request and returns a 2xx response whose body is still to be read (a stream), retrying where that is safe. */
-  request(request: UpstreamRequest): Promise<UpstreamResponse> {
+  /**
+   * Sends a request whose 2xx body goes to `sink` as it arrives (a streamed completion), retrying
+   * where that is safe: only until a 2xx answer's headers are in. Resolves with the body's control
+   * then; see {@link dispatchStreamed}.
+   */
+  stream(request: UpstreamRequest, sink: BodySink): Promise<StreamedBody> {
     return this.withRetries(request, async (options) => {
-      const response = await undici.request(this.pool, options);
-      if (response.statusCode >= 200 && response.statusCode < 300) return response;
-      const text = await response.body.text().catch(() => '');
-      const retryAfter = response.headers['retry-after'];
-      return new StatusFailure(response.statusCode, text, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+      const response = await dispatchStreamed(this.pool, options, request.signal, sink);
+      if (!('release' in response)) return new StatusFailure(response.statusCode, response.text, response.retryAfter);
+      return response;
     });
   }
 
   /**
    * Sends a request and parses its JSON response body (malformed JSON → 502), retrying where that
-   * is safe. The body is read whole, through undici's `dispatch` (./buffered-response.ts).
+   * is safe. The body is read whole, through undici's `dispatch` (./dispatch.ts).
    */
   async requestJson<T>(request: UpstreamRequest): Promise<T> {
     const text = await this.withRetries(request, async (options) => {
@@ -193,7 +189,7 @@ export class UpstreamClient {
    * result, or a {@link StatusFailure} for a non-2xx answer; connection failures, 429 and 5xx are
    * retried with backoff (honouring Retry-After), the rest are thrown as GatewayErrors.
    */
-  private async withRetries<R>(request: UpstreamRequest, attempt: (options: Dispatcher.RequestOptions) => Promise<R | StatusFailure>): Promise<R> {
+  private async withRetries<R>(request: UpstreamRequest, attempt: (options: Dispatcher.DispatchOptions) => Promise<R | StatusFailure>): Promise<R> {
     const path = `${this.basePath}${request.path}${request.query ? `?${new URLSearchParams(request.query)}` : ''}`;
     const bytes = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
     const streamed = bytes !== undefined && bytes.length >= STREAMED_BODY_BYTES;
@@ -211,8 +207,6 @@ export class UpstreamClient {
           method,
           headers,
           body: streamed ? oneShotStream(bytes) : bytes,
-          // undici takes an AbortSignal or an EventEmitter-like object (a CallCancellation) alike.
-          signal: request.signal as AbortSignal,
         });
         if (!(result instanceof StatusFailure)) return result;
         retryAfter = parseRetryAfter(result.retryAfter);

@@ -4,6 +4,7 @@ import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
 import { reportedFigures, withEstimatedUsage } from '../../tokenizer';
+import type { BodySink } from '../http/dispatch';
 import { decodeEventStream } from '../http/sse';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
@@ -83,9 +84,9 @@ export class OpenAIProvider implements Provider {
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const signal = callSignal(context);
-    const open = () => {
+    const open = (sink: BodySink) => {
       const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
-      return this.client.request({ path: '/chat/completions', body, signal, headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } });
+      return this.client.stream({ path: '/chat/completions', body, signal, headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } }, sink);
     };
     return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal);
   }
