@@ -92,6 +92,45 @@ describe('OpenAI-compatible upstream', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/fp_mock|mock-cloud|url_citation|cost/);
   });
 
+  /** A streamed chat call's chunks, parsed ([DONE] left out). */
+  async function streamedChunks(body: Record<string, unknown>): Promise<Array<Record<string, any>>> {
+    const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ stream: true, ...body }) });
+    expect(res.status).toBe(200);
+    return (await res.text()).split('\n\n').filter(Boolean).map((event) => event.slice(6)).filter((data) => data !== '[DONE]').map((data) => JSON.parse(data));
+  }
+
+  it('streams them through as well: system_fingerprint, service_tier and a server\'s extras on every chunk, each delta\'s logprobs, but not one chunk\'s padding on all', async () => {
+    const chunks = await streamedChunks({ model: 'gpt-extras', messages: user('cite it'), logprobs: true, stream_options: { include_usage: true } });
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const chunk of chunks) {
+      expect(chunk).toMatchObject({ object: 'chat.completion.chunk', model: 'gpt-extras', system_fingerprint: 'fp_mock', service_tier: 'flex', provider: 'mock-cloud' });
+      expect(chunk).not.toHaveProperty('obfuscation');
+    }
+    const words = chunks.filter((chunk) => chunk.choices[0]?.delta?.content);
+    expect(words.map((chunk) => chunk.choices[0].delta.content).join('')).toBe('upstream says: cite it');
+    words.forEach((chunk, position) => {
+      const word = chunk.choices[0].delta.content;
+      expect(chunk.choices[0].logprobs).toEqual({ content: [{ token: word, logprob: -0.5 * (position + 1), bytes: [...Buffer.from(word)], top_logprobs: [] }], refusal: null });
+    });
+    expect(chunks[0].choices[0]).toMatchObject({ delta: { role: 'assistant', content: '' }, logprobs: null });
+    expect(chunks.at(-2)!.choices[0]).toMatchObject({ finish_reason: 'stop', logprobs: null });
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 11 } });
+  });
+
+  it('streams no logprobs when none came, and nothing of the extras to another protocol\'s caller', async () => {
+    const plain = await streamedChunks({ model: 'gpt-extras', messages: user('no logprobs') });
+    for (const chunk of plain) expect(chunk.choices[0].logprobs).toBeNull();
+    const echo = await streamedChunks({ model: 'gpt-echo', messages: user('plain') });
+    for (const chunk of echo) {
+      expect(chunk.system_fingerprint).toBeNull();
+      expect(Object.keys(chunk).sort()).toEqual(['choices', 'created', 'id', 'model', 'object', 'system_fingerprint']);
+    }
+    const anthropic = await fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-extras', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'cite it' }] }) });
+    const text = await anthropic.text();
+    expect(text).toContain('message_stop');
+    expect(text).not.toMatch(/fp_mock|mock-cloud|logprob|flex|obfuscation/);
+  });
+
   it('serves an Anthropic caller from the OpenAI upstream', async () => {
     const res = await request(server.url).post('/v1/messages').set('x-api-key', KEY).send({ model: 'gpt-echo', max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'hi from anthropic' }] });
     expect(res.status).toBe(200);

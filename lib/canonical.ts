@@ -123,6 +123,8 @@ export interface RequestOrigin {
  * The upstream's answer as it arrived, when the upstream speaks a caller protocol: the codec of
  * that protocol passes through the fields the gateway does not model (an OpenAI upstream's
  * `logprobs`, `annotations`, `system_fingerprint`, …). Codecs of other protocols ignore it.
+ * On a stream's `response-start` and `text-delta` parts, `body` is the upstream chunk the part was
+ * decoded from.
  */
 export interface ResponseOrigin {
   /** The protocol's codec name, e.g. `openai-chat`. */
@@ -202,11 +204,14 @@ export interface GenerateResponse {
  * `response-start`, then for each content block a `*-start`, deltas and `*-end` (blocks do not
  * interleave), then exactly one `finish`. An `error` part may end the stream instead of `finish`.
  * These are what codecs encode, usage complete; a provider yields {@link ProviderStreamPart}s.
+ * `origin` (the upstream chunk, see {@link ResponseOrigin}) is for a caller of the upstream's own
+ * protocol: the stream-level fields on `response-start`, a delta's own (OpenAI `logprobs`) on the
+ * `text-delta` it came with.
  */
 export type StreamPart =
-  | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage> }
+  | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage>; origin?: ResponseOrigin }
   | { type: 'text-start'; id: string }
-  | { type: 'text-delta'; id: string; delta: string }
+  | { type: 'text-delta'; id: string; delta: string; origin?: ResponseOrigin }
   | { type: 'text-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'reasoning-start'; id: string }
   | { type: 'reasoning-delta'; id: string; delta: string }

@@ -37,6 +37,8 @@ export interface RecordedRequest {
  * - `extras`: the echo text with fields the gateway does not model: `logprobs` (when asked for),
  *   a message's `annotations`, `system_fingerprint`, `service_tier`, and a server's own
  *   `provider`, `native_finish_reason` and `usage.cost`; and a `model` of its own (`extras-2024`).
+ *   Streamed: `system_fingerprint`, `service_tier` and `provider` on every chunk, an `obfuscation`
+ *   padding that differs per chunk, and each word's `logprobs` (when asked for).
  */
 export interface MockOpenAI {
   url: string;
@@ -203,7 +205,11 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
       }
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       const event = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
-      event({ ...chunkHead(model), choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+      // `extras` streams as OpenAI does: stream-level fields on every chunk, per-chunk padding, and log-probabilities when asked for.
+      let padding = 0;
+      const head = () => (model === 'extras' ? { ...chunkHead('extras-2024'), service_tier: 'flex', system_fingerprint: 'fp_mock', provider: 'mock-cloud', obfuscation: 'x'.repeat(++padding) } : chunkHead(model));
+      const wordLogprobs = (word: string, position: number) => (model === 'extras' && body.logprobs ? { logprobs: { content: [{ token: word, logprob: -0.5 * (position + 1), bytes: [...Buffer.from(word)], top_logprobs: [] }], refusal: null } } : {});
+      event({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
       if (model === 'tools') {
         toolCalls.forEach((call, index) => {
           event({ ...chunkHead(model), choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }] });
@@ -211,13 +217,13 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
           for (const piece of [args.slice(0, 5), args.slice(5)]) event({ ...chunkHead(model), choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }] });
         });
       } else {
-        for (const word of text.split(/(?= )/)) {
-          event({ ...chunkHead(model), choices: [{ index: 0, delta: { content: word }, finish_reason: null }] });
+        for (const [position, word] of text.split(/(?= )/).entries()) {
+          event({ ...head(), choices: [{ index: 0, delta: { content: word }, ...wordLogprobs(word, position), finish_reason: null }] });
           if (model === 'cut') return response.end();
         }
       }
-      event({ ...chunkHead(model), choices: [{ index: 0, delta: {}, finish_reason: model === 'tools' ? 'tool_calls' : 'stop' }] });
-      if (model !== 'no-usage' && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) event({ ...chunkHead(model), choices: [], usage });
+      event({ ...head(), choices: [{ index: 0, delta: {}, finish_reason: model === 'tools' ? 'tool_calls' : 'stop' }] });
+      if (model !== 'no-usage' && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) event({ ...head(), choices: [], usage });
       response.end('data: [DONE]\n\n');
     };
     if (model === 'slow') setTimeout(answer, 2000);

@@ -6,6 +6,7 @@ import type { EncodeContext, StreamEncoder } from '../types';
 import { openAIErrorBody } from './encode-error';
 import { chatCompletionId, encodeUsage } from './encode-response';
 import { mapFinishReason } from './map-finish-reason';
+import { isJsonObject, type JsonObject } from '../../json';
 
 const DONE = 'data: [DONE]\n\n';
 
@@ -24,6 +25,21 @@ function wantsUsage(context: EncodeContext): boolean {
 }
 
 /**
+ * Chunk fields the encoder writes itself; an upstream chunk's others pass through on every chunk of
+ * the stream (`service_tier`, a server's extras). `obfuscation` is OpenAI's per-chunk padding: one
+ * chunk's value does not belong on the others.
+ */
+const MODELLED_CHUNK_FIELDS: ReadonlySet<string> = new Set(['id', 'object', 'created', 'model', 'system_fingerprint', 'choices', 'usage', 'obfuscation', 'error']);
+
+/** The `logprobs` of an upstream chunk's first choice (undefined when it has none). */
+function logprobsOf(chunk: Record<string, unknown>): unknown {
+  const choices = chunk.choices;
+  if (!Array.isArray(choices)) return undefined;
+  const choice = choices.find((candidate: unknown) => isJsonObject(candidate) && (candidate.index ?? 0) === 0) as JsonObject | undefined;
+  return choice?.logprobs ?? undefined;
+}
+
+/**
  * One flat string from pieces. The strings a stream keeps for its whole life are joined rather than
  * concatenated: `a + b + …` builds a tree of string nodes (32 bytes each, walked again on every
  * chunk that starts with it), `join` one sequential string.
@@ -38,7 +54,10 @@ function flat(pieces: string[]): string {
  *
  * Every chunk is `{ id, object, created, model, system_fingerprint, choices, usage? }` and all but
  * `choices` (and the last chunk's `usage`) are the same for the whole stream, so that head is
- * serialized once, at `response-start`; per chunk only the delta is.
+ * serialized once, at `response-start`; per chunk only the delta is. When the upstream spoke chat
+ * completions too (the parts' `origin`), its `system_fingerprint` and the chunk fields the gateway
+ * does not model (`service_tier`, a server's extras) go in that head, and a text delta's
+ * `logprobs` in its chunk, as non-streamed (encode-response.ts).
  */
 export class ChatStreamEncoder implements StreamEncoder {
   /** `data: {"id":…,"system_fingerprint":null,` — every chunk starts with it. */
@@ -55,8 +74,14 @@ export class ChatStreamEncoder implements StreamEncoder {
     this.setHead('', 0, '');
   }
 
-  private setHead(id: string, created: number, model: string): void {
-    const head = ['data: {"id":', JSON.stringify(id), ',"object":"chat.completion.chunk","created":', JSON.stringify(created), ',"model":', JSON.stringify(model), ',"system_fingerprint":null,'];
+  private setHead(id: string, created: number, model: string, upstream?: Record<string, unknown>): void {
+    const head = ['data: {"id":', JSON.stringify(id), ',"object":"chat.completion.chunk","created":', JSON.stringify(created), ',"model":', JSON.stringify(model)];
+    head.push(',"system_fingerprint":', upstream?.system_fingerprint !== undefined ? JSON.stringify(upstream.system_fingerprint) : 'null', ',');
+    if (upstream) {
+      for (const name in upstream) {
+        if (!MODELLED_CHUNK_FIELDS.has(name) && Object.hasOwn(upstream, name)) head.push(JSON.stringify(name), ':', JSON.stringify(upstream[name]), ',');
+      }
+    }
     this.head = flat(head);
     head.push('"choices":[{"index":0,"delta":');
     this.framePrefix = flat(head);
@@ -70,10 +95,13 @@ export class ChatStreamEncoder implements StreamEncoder {
   private encodeReady(part: StreamPart, toolCallEnd: ProviderMetadata | undefined): string {
     switch (part.type) {
       case 'response-start':
-        this.setHead(chatCompletionId(part.id), part.created, part.model);
+        this.setHead(chatCompletionId(part.id), part.created, part.model, part.origin?.protocol === 'openai-chat' ? part.origin.body : undefined);
         return this.frame('{"role":"assistant","content":"","refusal":null}');
-      case 'text-delta':
-        return this.frame(`{"content":${quoted(part.delta)}}`);
+      case 'text-delta': {
+        const logprobs = part.origin?.protocol === 'openai-chat' ? logprobsOf(part.origin.body) : undefined;
+        if (logprobs === undefined) return this.frame(`{"content":${quoted(part.delta)}}`);
+        return `${this.framePrefix}{"content":${quoted(part.delta)}},"logprobs":${JSON.stringify(logprobs)},"finish_reason":null}]${this.includeUsage ? ',"usage":null' : ''}}\n\n`;
+      }
       case 'reasoning-delta':
         return this.frame(`{"reasoning_content":${quoted(part.delta)}}`);
       case 'tool-call-start': {

@@ -1,7 +1,7 @@
 /** OpenAI chat-completions server-sent events → the canonical stream. */
 import type { SseEvent } from '../http/sse-parser';
 import createDebug from 'debug';
-import type { ProviderStreamPart, Usage } from '../../canonical';
+import type { ProviderStreamPart, ResponseOrigin, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { decodeOpenAIUsage, reasoningText, type OpenAIUsage } from './decode-response';
 import { mapOpenAIFinishReason } from './map-finish-reason';
@@ -20,6 +20,7 @@ interface Chunk {
     index?: number;
     delta?: { content?: string | null; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: ToolCallDelta[] | null } | null;
     finish_reason?: string | null;
+    logprobs?: unknown;
   }>;
   usage?: OpenAIUsage | null;
 }
@@ -68,13 +69,14 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     if ((chunk.error !== undefined && chunk.error !== null) || event.event === 'error') throw chatStreamError(chunk.error ?? chunk, event.data, this.upstream);
     if (!this.started) {
       this.started = true;
-      out.push({ type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? '', created: chunk.created ?? Math.floor(Date.now() / 1000) });
+      // The chunk rides along for a chat-completions caller: its stream-level fields pass through (ResponseOrigin).
+      out.push({ type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? '', created: chunk.created ?? Math.floor(Date.now() / 1000), origin: { protocol: 'openai-chat', body: chunk as Record<string, unknown> } });
     }
     if (chunk.usage) this.usage = decodeOpenAIUsage(chunk.usage);
     const choices = chunk.choices;
     if (!choices) return;
     const choice = choices.length === 1 && (choices[0]!.index ?? 0) === 0 ? choices[0] : choices.find((candidate) => (candidate.index ?? 0) === 0);
-    if (choice) this.decodeChoice(choice, out);
+    if (choice) this.decodeChoice(choice, chunk, out);
   }
 
   end(out: ProviderStreamPart[]): void {
@@ -92,17 +94,19 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     this.done = true;
   }
 
-  private decodeChoice(choice: NonNullable<Chunk['choices']>[number], out: ProviderStreamPart[]): void {
+  private decodeChoice(choice: NonNullable<Chunk['choices']>[number], chunk: Chunk, out: ProviderStreamPart[]): void {
     const delta = choice.delta ?? {};
     const reasoning = reasoningText(delta);
     if (reasoning) this.textDelta('reasoning', reasoning, out);
+    // Log-probabilities (asked for with `logprobs: true`) go with the text they are for, to a chat-completions caller.
+    const origin = choice.logprobs !== undefined && choice.logprobs !== null ? { protocol: 'openai-chat', body: chunk as Record<string, unknown> } : undefined;
     if (typeof delta.content === 'string' && delta.content.length > 0) {
       this.answered = true;
-      this.textDelta('text', delta.content, out);
+      this.textDelta('text', delta.content, out, origin);
     }
     if (typeof delta.refusal === 'string' && delta.refusal.length > 0) {
       this.refused = true;
-      this.textDelta('text', delta.refusal, out);
+      this.textDelta('text', delta.refusal, out, origin);
     }
     const calls = delta.tool_calls;
     if (calls) for (let position = 0; position < calls.length; position++) this.tools.accept(calls[position]!, position, out, this.closeText);
@@ -113,7 +117,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     }
   }
 
-  private textDelta(kind: TextBlock['kind'], text: string, out: ProviderStreamPart[]): void {
+  private textDelta(kind: TextBlock['kind'], text: string, out: ProviderStreamPart[], origin?: ResponseOrigin): void {
     let open = this.open;
     if (open?.kind !== kind) {
       this.closeTextBlock(out);
@@ -122,7 +126,8 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       this.open = open;
       out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
     }
-    out.push(kind === 'text' ? { type: 'text-delta', id: open.id, delta: text } : { type: 'reasoning-delta', id: open.id, delta: text });
+    if (kind === 'reasoning') out.push({ type: 'reasoning-delta', id: open.id, delta: text });
+    else out.push(origin ? { type: 'text-delta', id: open.id, delta: text, origin } : { type: 'text-delta', id: open.id, delta: text });
   }
 
   private closeTextBlock(out: ProviderStreamPart[]): void {
