@@ -196,6 +196,7 @@ async function main() {
     { id: 'relay-undici', label: 'Express + undici Pool (floor)', kind: 'floor', protocol: 'openai', script: 'relay.mjs', env: { BENCH_CLIENT: 'undici' } },
     { id: 'relay-got', label: 'Express + got', kind: 'relay', protocol: 'openai', script: 'relay.mjs', env: { BENCH_CLIENT: 'got' } },
     { id: 'relay-fetch', label: 'Express + fetch', kind: 'relay', protocol: 'openai', script: 'relay.mjs', env: { BENCH_CLIENT: 'fetch' } },
+    { id: 'relay-dispatch', label: 'Express + undici dispatch (reference)', kind: 'relay', protocol: 'openai', script: 'relay.mjs', env: { BENCH_CLIENT: 'undici-dispatch' } },
     { id: 'gateway-openai', label: 'gateway: OpenAI chat → OpenAI (same protocol)', kind: 'gateway-same', protocol: 'openai', server: 'gateway' },
     { id: 'gateway-anthropic', label: 'gateway: Anthropic messages → OpenAI (cross)', kind: 'gateway-cross', protocol: 'anthropic', server: 'gateway' },
     { id: 'gateway-gemini', label: 'gateway: Gemini generateContent → OpenAI (cross)', kind: 'gateway-cross', protocol: 'gemini', server: 'gateway' },
@@ -595,6 +596,16 @@ async function main() {
     const held = gatewaySlow.steady;
     const streams = held.allOpen ? `${gatewaySlow.count}` : `only ${held.openAtHoldStart} of ${gatewaySlow.count}`;
     verdict(`gateway RSS with ${streams} concurrent streams held open (peak, median of ${gatewaySlow.rounds} round(s))`, held.rssPeak / 1024 / 1024, TARGETS_WANTED.rssWithStreamsMB, 'lower', ' MB');
+  }
+  // Not targets: the gateway against a relay that calls undici as the gateway does (dispatch, no Readable per call).
+  const reference = rows.filter((row) => row.target === 'relay-dispatch');
+  for (const row of rows) {
+    if (!row.kind.startsWith('gateway')) continue;
+    const relay = reference.find((candidate) => candidate.mode === row.mode);
+    if (!relay) continue;
+    const ratio = row.rps / relay.rps;
+    const cycles = relay.cyclesPerRequest / row.cyclesPerRequest;
+    verdicts.push({ name: `reference ${row.target} ${row.mode}`, value: ratio, info: true, line: `INFO  ${row.target} / Express + undici dispatch, ${row.mode}: ${round(ratio * 100, 1)}% by throughput${Number.isFinite(cycles) ? `, ${round(cycles * 100, 1)}% by cycles` : ''} (a reference, not a target)` });
   }
   verdicts.push({ name: 'errors', value: problems.length, limit: 0, pass: problems.length === 0, line: `${problems.length === 0 ? 'PASS' : 'FAIL'}  errors (non-2xx, socket errors, timeouts, bad bodies): ${problems.length === 0 ? 'none' : problems.length}` });
 

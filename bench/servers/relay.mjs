@@ -3,7 +3,9 @@
  * (express.json()) and forwards it to the upstream, answering with the upstream's bytes
  * (buffered for a completion, piped for a stream) written with Node's own response API.
  * The HTTP client is chosen by BENCH_CLIENT: `undici` (a Pool, pool.request — the floor),
- * `got`, or `fetch` (Node's global fetch).
+ * `got`, `fetch` (Node's global fetch), or `undici-dispatch` (a Pool's lower-level dispatch with a
+ * handler that collects the body, or writes each chunk of a stream straight to the response: no
+ * Readable per call — the way the gateway itself calls undici; a reference, not the floor).
  */
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -63,15 +65,67 @@ async function makeClient(name) {
       return { statusCode: response.status, contentType, body: Buffer.from(await response.arrayBuffer()) };
     };
   }
-  throw new Error(`BENCH_CLIENT must be undici, got or fetch, not ${name}`);
+  throw new Error(`BENCH_CLIENT must be undici, got, fetch or undici-dispatch, not ${name}`);
 }
 
-const send = await makeClient(CLIENT);
+/** `undici-dispatch`: relays one call through pool.dispatch, writing the answer itself. */
+async function makeDispatchRelay() {
+  const { Pool } = await import('undici');
+  const pool = new Pool(UPSTREAM.origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
+  return (body, stream, response) =>
+    new Promise((resolve) => {
+      const chunks = [];
+      let statusCode = 502;
+      let resumeUpstream;
+      const resumeOnDrain = () => resumeUpstream();
+      pool.dispatch(
+        { path: TARGET_PATH, method: 'POST', headers: UPSTREAM_HEADERS, body },
+        {
+          onConnect() {},
+          onHeaders(status, _rawHeaders, resume) {
+            statusCode = status;
+            resumeUpstream = resume;
+            if (stream) response.writeHead(status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+            return true;
+          },
+          onData(chunk) {
+            if (!stream) {
+              chunks.push(chunk);
+              return true;
+            }
+            if (response.write(chunk)) return true;
+            response.once('drain', resumeOnDrain);
+            return false;
+          },
+          onComplete() {
+            if (stream) response.end();
+            else {
+              const answer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+              response.writeHead(statusCode, { 'content-type': 'application/json', 'content-length': answer.length });
+              response.end(answer);
+            }
+            resolve();
+          },
+          onError(error) {
+            if (!response.headersSent) {
+              response.writeHead(502, { 'content-type': 'application/json' });
+              response.end(JSON.stringify({ error: { message: `relay (${CLIENT}) failed: ${error?.message ?? error}` } }));
+            } else response.destroy();
+            resolve();
+          },
+        },
+      );
+    });
+}
+
+const relayDispatch = CLIENT === 'undici-dispatch' ? await makeDispatchRelay() : undefined;
+const send = relayDispatch ? undefined : await makeClient(CLIENT);
 const app = express();
 app.disable('x-powered-by');
 app.disable('etag');
 app.post(['/v1/chat/completions', '/chat/completions'], express.json({ limit: '32mb' }), async (request, response) => {
   const stream = request.body?.stream === true;
+  if (relayDispatch) return relayDispatch(JSON.stringify(request.body), stream, response);
   try {
     const answer = await send(JSON.stringify(request.body), stream);
     if (!stream) {
