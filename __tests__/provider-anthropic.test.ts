@@ -9,7 +9,7 @@ import { StreamMeter } from '../lib/stream/meter';
 import { countRequestTokens, countTextTokens } from '../lib/tokenizer';
 import { encodeMessagesRequest } from '../lib/providers/anthropic/encode-request';
 import { type Json, serveGateway, type RunningGateway } from './helpers/app';
-import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';
+import { EXTRA_USAGE, EXTRAS, MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';
 
 const KEY = 'sk-gateway-caller-key-1';
 
@@ -17,7 +17,7 @@ let mock: MockAnthropic;
 let server: RunningGateway;
 let quotaStore: MemoryQuotaStore;
 
-const UPSTREAMS = ['echo', 'thinking', 'tools', 'stop-seq', 'max', 'refusal', 'pause', 'late-usage', 'fail-400', 'fail-401', 'fail-403', 'fail-404', 'fail-429', 'fail-500', 'fail-529', 'garbage', 'cut', 'overloaded', 'reset', 'flaky-500'];
+const UPSTREAMS = ['echo', 'thinking', 'tools', 'stop-seq', 'max', 'refusal', 'pause', 'late-usage', 'fail-400', 'fail-401', 'fail-403', 'fail-404', 'fail-429', 'fail-500', 'fail-529', 'garbage', 'cut', 'overloaded', 'reset', 'flaky-500', 'extras'];
 const models: ModelConfig[] = [
   ...UPSTREAMS.map((upstream) => ({ id: `claude-${upstream}`, provider: 'anthropic', upstreamModel: upstream })),
   { id: 'claude-slow', provider: 'impatient', upstreamModel: 'slow' },
@@ -276,6 +276,24 @@ describe('Anthropic upstream, Anthropic callers (same-protocol pass-through)', (
     const messageDelta = anthropicEvents(text).find(({ event }) => event === 'message_delta')!.data;
     expect(messageDelta.usage).toMatchObject({ input_tokens: 6, cache_read_input_tokens: 3, cache_creation_input_tokens: 2, output_tokens: 3 });
     expect(spent() - before).toBe(11 + 3);
+  });
+});
+
+describe('Anthropic upstream, the answer\'s unmodelled fields', () => {
+  it('pass through to an Anthropic caller: container, context_management, stop_details, a newer API\'s field, and the usage block as sent', async () => {
+    const res = await anthropic({ model: 'claude-extras', max_tokens: 100, messages: user('hello') });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: 'msg_mock', type: 'message', model: 'claude-extras', content: [{ type: 'text', text: 'upstream says: hello' }], stop_reason: 'end_turn', ...EXTRAS });
+    expect(res.body.usage).toMatchObject({ output_tokens: expect.any(Number), cache_read_input_tokens: expect.any(Number), ...EXTRA_USAGE });
+  });
+
+  it('keep the codec\'s own values where the upstream sent nothing, and reach no caller of another protocol', async () => {
+    const plain = await anthropic({ model: 'claude-echo', max_tokens: 100, messages: user('hello') });
+    expect(plain.body).toMatchObject({ stop_details: null, context_management: { applied_edits: [] }, container: null });
+    expect(plain.body).not.toHaveProperty('future_field');
+    const chat = await openai({ model: 'claude-extras', messages: user('hello') });
+    expect(chat.status).toBe(200);
+    expect(JSON.stringify(chat.body)).not.toMatch(/container_mock|clear_tool_uses|future_field|web_search_requests|priority/);
   });
 });
 

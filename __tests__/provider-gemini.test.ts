@@ -6,7 +6,7 @@ import { GeminiProvider } from '../lib/providers/gemini';
 import { encodeGenerateContentRequest } from '../lib/providers/gemini/encode-request';
 import { decodeGenerateContentResponse } from '../lib/providers/gemini/decode-response';
 import { abortControllersOfChatCalls, dataEvents, type Json, serveGateway, type RunningGateway } from './helpers/app';
-import { startMockGemini, type MockGemini } from './helpers/mock-gemini';
+import { CANDIDATE_EXTRAS, startMockGemini, USAGE_EXTRAS, type MockGemini } from './helpers/mock-gemini';
 
 const KEY = 'sk-gateway-caller-key-1';
 const UPSTREAM_KEY = 'AIzaSyUpstreamSecret0123456789abcdef';
@@ -15,7 +15,7 @@ let mock: MockGemini;
 let server: RunningGateway;
 let quotaStore: MemoryQuotaStore;
 
-const UPSTREAM_MODELS = ['echo', 'tools', 'tools-id', 'thinking', 'blocked', 'max-tokens', 'safety', 'fail-400', 'fail-401', 'fail-403', 'fail-404', 'fail-429', 'fail-500', 'fail-503', 'garbage', 'cut', 'reset', 'flaky-500', 'stream-error', 'no-usage', 'slow'];
+const UPSTREAM_MODELS = ['echo', 'tools', 'tools-id', 'thinking', 'blocked', 'max-tokens', 'safety', 'fail-400', 'fail-401', 'fail-403', 'fail-404', 'fail-429', 'fail-500', 'fail-503', 'garbage', 'cut', 'reset', 'flaky-500', 'stream-error', 'no-usage', 'slow', 'extras'];
 const models: ModelConfig[] = [
   ...UPSTREAM_MODELS.map((upstream) => ({ id: `gem-${upstream}`, provider: 'gemini', upstreamModel: upstream })),
   { id: 'gem-capped', provider: 'gemini', upstreamModel: 'echo', maxOutputTokens: 64 },
@@ -148,6 +148,25 @@ describe('Gemini upstream: each inbound protocol, not streamed', () => {
     const res = await gemini('gem-echo', { contents: [{ parts: [{ text: 'snake' }] }], generation_config: { max_output_tokens: 12, top_k: 3 }, safety_settings: [] });
     expect(res.status).toBe(200);
     expect(lastSent().body).toEqual({ contents: [{ parts: [{ text: 'snake' }] }], generation_config: { max_output_tokens: 12, top_k: 3 }, safety_settings: [] });
+  });
+});
+
+describe('Gemini upstream, the answer\'s unmodelled fields', () => {
+  it('pass through to a Gemini caller: grounding, citations, log-probabilities, safety ratings, promptFeedback, and the usage block as sent', async () => {
+    const res = await gemini('gem-extras', { contents: [{ role: 'user', parts: [{ text: 'ground it' }] }] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ modelVersion: 'gem-extras', responseId: 'resp-mock-1', promptFeedback: { safetyRatings: [] } });
+    expect(res.body.candidates[0]).toMatchObject({ content: { role: 'model', parts: [{ text: 'upstream says: ground it' }] }, finishReason: 'STOP', index: 0, ...CANDIDATE_EXTRAS });
+    expect(res.body.usageMetadata).toMatchObject({ promptTokenCount: 11, ...USAGE_EXTRAS });
+  });
+
+  it('reach no caller of another protocol', async () => {
+    const chat = await openai({ model: 'gem-extras', messages: user('ground it') });
+    const messages = await anthropic({ model: 'gem-extras', max_tokens: 100, messages: user('ground it') });
+    for (const res of [chat, messages]) {
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(res.body)).not.toMatch(/groundingMetadata|example\.com|avgLogprobs|promptTokensDetails|HARM_CATEGORY/);
+    }
   });
 });
 

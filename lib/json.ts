@@ -5,3 +5,15 @@ export type JsonObject = Record<string, unknown>;
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Copies the fields of an upstream object that the gateway does not model onto the object it
+ * encoded (the upstream's replace the encoder's defaults, e.g. `logprobs: null`): the same-protocol
+ * pass-through of an answer's unmodelled fields (`ResponseOrigin`).
+ */
+export function passThroughFields(encoded: JsonObject, upstream: unknown, modelled: ReadonlySet<string>): void {
+  if (!isJsonObject(upstream)) return;
+  for (const name in upstream) {
+    if (!modelled.has(name) && Object.hasOwn(upstream, name)) encoded[name] = upstream[name];
+  }
+}

@@ -11,6 +11,15 @@ export interface RecordedRequest {
 }
 
 /** The credential and version the mock insists on, as the real API does. */
+/** What the `extras` model adds to its answer, and to its usage. */
+export const EXTRAS = {
+  container: { id: 'container_mock', expires_at: '2026-11-21T18:00:00Z' },
+  context_management: { applied_edits: [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 2, cleared_input_tokens: 120 }] },
+  stop_details: { type: 'mock_detail' },
+  future_field: { from: 'a newer API' },
+};
+export const EXTRA_USAGE = { server_tool_use: { web_search_requests: 1 }, service_tier: 'priority' };
+
 export const MOCK_ANTHROPIC_KEY = 'sk-ant-upstream-secret-123456789';
 
 /**
@@ -30,6 +39,9 @@ export const MOCK_ANTHROPIC_KEY = 'sk-ant-upstream-secret-123456789';
  * - `cut`: streams one text delta, then ends without message_stop.
  * - `overloaded`: streams one text delta, then an `event: error` with `overloaded_error`.
  * - `reset`: destroys the socket without answering.
+ * - `extras`: the echo text with fields the gateway does not model (not streamed): a `container`,
+ *   `context_management` edits, `stop_details`, a future top-level field, and usage's
+ *   `server_tool_use` and `service_tier: priority`.
  *
  * Like the real API it answers 401 without `x-api-key: MOCK_ANTHROPIC_KEY`, 400 without
  * `anthropic-version`, and 400 for bodies Anthropic would refuse (no max_tokens, a system role,
@@ -184,9 +196,11 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
       if (!body.stream) {
         const thought = thinking ? [{ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE }] : [];
         const content = model === 'tools' ? TOOL_USES : model === 'thinking-tools' ? [...thought, { type: 'text', text: PREAMBLE, citations: null }, ...TOOL_USES] : [...thought, { type: 'text', text, citations: null }];
+        const extras = model === 'extras' ? EXTRAS : {};
         return send(200, {
           id: 'msg_mock', type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: stopSequence,
-          usage: { ...inputUsage, output_tokens: outputTokens, ...details, service_tier: 'standard' },
+          ...extras,
+          usage: { ...inputUsage, output_tokens: outputTokens, ...details, service_tier: 'standard', ...(model === 'extras' ? EXTRA_USAGE : {}) },
         });
       }
       response.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_mock' });

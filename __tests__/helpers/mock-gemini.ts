@@ -28,6 +28,9 @@ export interface RecordedGeminiRequest {
  * - `cut`: streams one event, then ends without a finishReason. `reset`: destroys the socket.
  * - `stream-error`: streams one event, then an event with a top-level 503 error.
  * - `no-usage`: streams without usageMetadata.
+ * - `extras`: the echo text with fields the gateway does not model (not streamed): a candidate's
+ *   `groundingMetadata`, `citationMetadata`, `avgLogprobs` and `safetyRatings`, `promptFeedback`,
+ *   and usage's `promptTokensDetails` and `toolUsePromptTokenCount`.
  * - any id containing `loop`: a two-step function-calling loop, counted by the steps (runs of model
  *   contents) with calls since the last user turn that is not only function responses: step 1 calls get_weather, step 2 get_time, each
  *   signed with its own {@link LOOP_SIGNATURES} entry (and led by a thought part signed with
@@ -144,6 +147,15 @@ function lastUserText(body: Json): string {
   return last?.parts?.flatMap((part) => (typeof part.text === 'string' ? [part.text] : [])).join('') ?? '';
 }
 
+/** What the `extras` model adds to its candidate, and to its usage. */
+export const CANDIDATE_EXTRAS = {
+  groundingMetadata: { webSearchQueries: ['mock query'], groundingChunks: [{ web: { uri: 'https://example.com/', title: 'Example' } }] },
+  citationMetadata: { citationSources: [{ startIndex: 0, endIndex: 8, uri: 'https://example.com/' }] },
+  avgLogprobs: -0.25,
+  safetyRatings: [{ category: 'HARM_CATEGORY_HARASSMENT', probability: 'NEGLIGIBLE' }],
+};
+export const USAGE_EXTRAS = { promptTokensDetails: [{ modality: 'TEXT', tokenCount: 11 }], toolUsePromptTokenCount: 4 };
+
 function usage(candidates: number, extra: Json = {}): Json {
   return { promptTokenCount: 11, cachedContentTokenCount: 2, candidatesTokenCount: candidates, thoughtsTokenCount: 5, totalTokenCount: 16 + candidates, ...extra };
 }
@@ -235,6 +247,7 @@ export async function startMockGemini(options: { apiKey: string }): Promise<Mock
       }
       const { parts, finishReason } = answerFor(model, text, body);
       if (action === 'generateContent') {
+        if (model === 'extras') return send(200, { candidates: [{ content: { role: 'model', parts }, finishReason, index: 0, ...CANDIDATE_EXTRAS }], usageMetadata: usage(words, USAGE_EXTRAS), promptFeedback: { safetyRatings: [] }, ...identity });
         return send(200, { candidates: [{ content: { role: 'model', parts }, finishReason, index: 0, safetyRatings: [] }], usageMetadata: usage(words), ...identity });
       }
       if (url.searchParams.get('alt') !== 'sse') return send(400, rpcError(400, 'this mock only streams with alt=sse'));

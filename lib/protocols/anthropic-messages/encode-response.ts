@@ -2,6 +2,8 @@
 import createDebug from 'debug';
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
 import { carrySignatureInThinking, carrySignatureInToolId, geminiSignatureOf } from '../shared/signature-carrier';
+import { isJsonObject, passThroughFields, type JsonObject } from '../../json';
+import { ANTHROPIC_MESSAGES } from './decode-request';
 import { mapFinishReason } from './map-finish-reason';
 import { anthropicToolId } from './tool-id';
 
@@ -84,8 +86,27 @@ export function encodeContent(parts: readonly ContentPart[]): AnthropicBlock[] {
   return blocks;
 }
 
-/** The message response body (the first choice: the protocol has no alternatives). */
-export function encodeMessagesResponse(response: GenerateResponse) {
+/** Fields the codec writes itself from the canonical response; an upstream's own value for them is not passed through. */
+const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage']);
+
+/**
+ * The message response body (the first choice: the protocol has no alternatives). When the upstream
+ * spoke Anthropic messages too (`response.origin`), the top-level fields the codec does not model
+ * pass through unchanged (`container`, `context_management`, `stop_details`, a newer API's own), and
+ * its `usage` is returned as it sent it (`server_tool_use`, `service_tier`, the cache-creation
+ * split, …), completed with the gateway's figures. Content blocks are the codec's own.
+ */
+export function encodeMessagesResponse(response: GenerateResponse): ReturnType<typeof encodeMessage> & JsonObject {
+  const body: ReturnType<typeof encodeMessage> & JsonObject = encodeMessage(response);
+  const upstream = response.origin?.protocol === ANTHROPIC_MESSAGES ? response.origin.body : undefined;
+  if (upstream) {
+    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS);
+    if (isJsonObject(upstream.usage)) body.usage = { ...body.usage, ...upstream.usage } as typeof body.usage;
+  }
+  return body;
+}
+
+function encodeMessage(response: GenerateResponse) {
   const choice = response.choices[0];
   const parts = choice?.content ?? [];
   const { stopReason, stopSequence } = mapFinishReason(choice?.finishReason ?? { unified: 'stop' }, parts.some((part) => part.type === 'tool-call'));

@@ -1,5 +1,6 @@
 /** Canonical GenerateResponse → generateContent response body. */
 import type { Choice, ContentPart, GenerateResponse, MediaSource, ProviderMetadata, Usage } from '../../canonical';
+import { isJsonObject, passThroughFields, type JsonObject } from '../../json';
 import { mapFinishReason } from './map-finish-reason';
 
 /** One part of a candidate, as the Gemini wire carries it. */
@@ -46,7 +47,7 @@ export function encodePart(part: ContentPart): GeminiPart | undefined {
   }
 }
 
-function encodeCandidate(choice: Choice) {
+function encodeCandidate(choice: Choice): JsonObject {
   const parts = choice.content.flatMap((part) => encodePart(part) ?? []);
   return {
     content: { role: 'model' as const, parts: parts.length > 0 ? parts : [{ text: '' }] },
@@ -54,6 +55,10 @@ function encodeCandidate(choice: Choice) {
     index: choice.index,
   };
 }
+
+/** Fields the codec writes itself from the canonical response; an upstream's own value for them is not passed through. */
+const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set(['candidates', 'usageMetadata', 'modelVersion', 'responseId']);
+const MODELLED_CANDIDATE_FIELDS: ReadonlySet<string> = new Set(['content', 'finishReason', 'index']);
 
 /** The usage block: candidates exclude thinking, which is reported as `thoughtsTokenCount`. */
 export function encodeUsageMetadata(usage: Usage) {
@@ -68,12 +73,29 @@ export function encodeUsageMetadata(usage: Usage) {
   };
 }
 
-/** The whole response body. */
+/**
+ * The whole response body. When the upstream spoke generateContent too (`response.origin`), the
+ * fields the codec does not model pass through unchanged — a candidate's `groundingMetadata`,
+ * `citationMetadata`, `safetyRatings`, `logprobsResult`, `avgLogprobs`, `urlContextMetadata`,
+ * `finishMessage`; the response's `promptFeedback` — and its `usageMetadata` is returned as it sent
+ * it (`promptTokensDetails`, `toolUsePromptTokenCount`, …), completed with the gateway's figures.
+ */
 export function encodeGenerateContentResponse(response: GenerateResponse) {
-  return {
-    candidates: response.choices.map(encodeCandidate),
+  const upstream = response.origin?.protocol === 'gemini' ? response.origin.body : undefined;
+  const upstreamCandidates = upstream && Array.isArray(upstream.candidates) ? (upstream.candidates as unknown[]) : undefined;
+  const body: JsonObject = {
+    candidates: response.choices.map((choice, position) => {
+      const candidate = encodeCandidate(choice);
+      if (upstreamCandidates) passThroughFields(candidate, upstreamCandidates[position], MODELLED_CANDIDATE_FIELDS);
+      return candidate;
+    }),
     usageMetadata: encodeUsageMetadata(response.usage),
     modelVersion: response.model,
     responseId: response.id,
   };
+  if (upstream) {
+    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS);
+    if (isJsonObject(upstream.usageMetadata)) body.usageMetadata = { ...(body.usageMetadata as JsonObject), ...upstream.usageMetadata };
+  }
+  return body;
 }

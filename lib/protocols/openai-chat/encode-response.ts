@@ -2,7 +2,7 @@
 import type { Choice, GenerateResponse, Usage } from '../../canonical';
 import { carrySignatureInToolId, geminiSignatureOf } from '../shared/signature-carrier';
 import { mapFinishReason } from './map-finish-reason';
-import { isJsonObject, type JsonObject } from '../../json';
+import { isJsonObject, passThroughFields, type JsonObject } from '../../json';
 
 /** The response id with the protocol's `chatcmpl-` prefix. */
 export function chatCompletionId(id: string): string {
@@ -54,14 +54,6 @@ const MODELLED_CHOICE_FIELDS: ReadonlySet<string> = new Set(['index', 'message',
 /** `reasoning` too: it is returned as `reasoning_content`. */
 const MODELLED_MESSAGE_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'refusal', 'tool_calls', 'reasoning_content', 'reasoning']);
 
-/** Copies the fields of an upstream object that the gateway does not model onto the encoded one (theirs replace its defaults, e.g. `logprobs: null`). */
-function passThrough(encoded: JsonObject, upstream: unknown, modelled: ReadonlySet<string>): void {
-  if (!isJsonObject(upstream)) return;
-  for (const name in upstream) {
-    if (!modelled.has(name) && Object.hasOwn(upstream, name)) encoded[name] = upstream[name];
-  }
-}
-
 /**
  * The response body. When the upstream spoke chat completions too (`response.origin`), the fields
  * the gateway does not model pass through unchanged — `logprobs`, a message's `annotations` and
@@ -81,8 +73,8 @@ export function encodeChatResponse(response: GenerateResponse) {
       const encoded: JsonObject = { index: choice.index, message, logprobs: null, finish_reason: mapFinishReason(choice.finishReason) };
       const from = upstreamChoices?.[position];
       if (isJsonObject(from)) {
-        passThrough(encoded, from, MODELLED_CHOICE_FIELDS);
-        passThrough(message, from.message, MODELLED_MESSAGE_FIELDS);
+        passThroughFields(encoded, from, MODELLED_CHOICE_FIELDS);
+        passThroughFields(message, from.message, MODELLED_MESSAGE_FIELDS);
       }
       return encoded;
     }),
@@ -91,7 +83,7 @@ export function encodeChatResponse(response: GenerateResponse) {
     system_fingerprint: null,
   };
   if (upstream) {
-    passThrough(body, upstream, MODELLED_RESPONSE_FIELDS);
+    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS);
     if (isJsonObject(upstream.usage)) body.usage = { ...(body.usage as JsonObject), ...upstream.usage };
   }
   return body;

@@ -90,5 +90,7 @@ export function decodeMessageResponse(body: AnthropicMessageResponse, fallbackMo
     created: Math.floor(Date.now() / 1000),
     choices: [{ index: 0, content: body.content.flatMap(decodeContentBlock), finishReason: mapAnthropicStopReason(body.stop_reason, body.stop_sequence) }],
     usage: decodeAnthropicUsage(body.usage),
+    // The answer as received, for an Anthropic caller: the fields the gateway does not model pass through (ResponseOrigin).
+    origin: { protocol: 'anthropic-messages', body: body as unknown as Record<string, unknown> },
   };
 }

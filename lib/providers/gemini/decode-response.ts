@@ -94,5 +94,7 @@ export function decodeGenerateContentResponse(body: GenerateContentResponse, fal
     created: Math.floor(Date.now() / 1000),
     choices,
     usage: decodeGeminiUsage(body.usageMetadata),
+    // The answer as received, for a Gemini caller: the fields the gateway does not model pass through (ResponseOrigin).
+    origin: { protocol: 'gemini', body: body as unknown as Record<string, unknown> },
   };
 }
