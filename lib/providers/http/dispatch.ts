@@ -91,10 +91,11 @@ function unlisten(signal: CallSignal, listener: () => void): void {
 }
 
 /**
- * What both handlers share: undici's handler interface as its core calls it (the interface
- * `request()` itself uses), the call's cancellation, and a non-2xx answer read whole.
+ * undici's handler interface as its core calls it (the interface `request()` itself uses), for a
+ * response read whole: the call's cancellation, the chunks joined once. {@link StreamingHandler}
+ * hands a 2xx body to a sink instead. `R` is what else the promise may resolve with.
  */
-abstract class Handler {
+class Handler<R = never> {
   protected statusCode = 0;
   protected retryAfter: string | undefined = undefined;
   protected chunks: Buffer[] = [];
@@ -108,6 +109,8 @@ abstract class Handler {
   constructor(
     protected readonly signal: CallSignal,
     private readonly requestBody: unknown,
+    protected readonly resolve: (response: BufferedResponse | R) => void,
+    private readonly reject: (error: unknown) => void,
   ) {
     listen(signal, this.onAbort);
   }
@@ -135,7 +138,7 @@ abstract class Handler {
     this.finish();
     const text = textOf(this.chunks);
     this.chunks = [];
-    this.resolveWith({ statusCode: this.statusCode, text, retryAfter: this.retryAfter });
+    this.resolve({ statusCode: this.statusCode, text, retryAfter: this.retryAfter });
   }
 
   onError(error: unknown): void {
@@ -147,19 +150,16 @@ abstract class Handler {
       body.on('error', noop);
       body.destroy();
     }
-    if (this.signal.aborted || !this.headersReceived) this.rejectWith(error);
+    if (this.signal.aborted || !this.headersReceived) this.reject(error);
     // A non-2xx answer whose body broke off is still that answer (without its text), as before.
-    else if (this.statusCode >= 300) this.resolveWith({ statusCode: this.statusCode, text: '', retryAfter: this.retryAfter });
-    else this.rejectWith(new ResponseBodyError(error));
+    else if (this.statusCode >= 300) this.resolve({ statusCode: this.statusCode, text: '', retryAfter: this.retryAfter });
+    else this.reject(new ResponseBodyError(error));
   }
 
   /** The final headers are in (status and `Retry-After` set); returns false to pause the body. */
   protected started(_resume: () => void): boolean {
     return true;
   }
-
-  protected abstract resolveWith(response: BufferedResponse): void;
-  protected abstract rejectWith(error: unknown): void;
 
   protected finish(): void {
     this.finished = true;
@@ -168,23 +168,12 @@ abstract class Handler {
   }
 }
 
-class BufferingHandler extends Handler {
-  constructor(
-    signal: CallSignal,
-    requestBody: unknown,
-    private readonly resolve: (response: BufferedResponse) => void,
-    private readonly reject: (error: unknown) => void,
-  ) {
-    super(signal, requestBody);
-  }
-
-  protected resolveWith(response: BufferedResponse): void {
-    this.resolve(response);
-  }
-
-  protected rejectWith(error: unknown): void {
-    this.reject(error);
-  }
+/** Dispatches `handler` unless the call is already cancelled (then the promise rejects with its reason, nothing sent). */
+function send<T>(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: CallSignal, make: (resolve: (value: T) => void, reject: (error: unknown) => void) => Handler<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else dispatcher.dispatch(options, make(resolve, reject) as unknown as Dispatcher.DispatchHandler);
+  });
 }
 
 /**
@@ -194,17 +183,11 @@ class BufferingHandler extends Handler {
  * is cancelled (the request is aborted).
  */
 export function dispatchBuffered(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: CallSignal): Promise<BufferedResponse> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    dispatcher.dispatch(options, new BufferingHandler(signal, options.body, resolve, reject) as unknown as Dispatcher.DispatchHandler);
-  });
+  return send<BufferedResponse>(dispatcher, options, signal, (resolve, reject) => new Handler(signal, options.body, resolve, reject));
 }
 
 /** A 2xx answer's body goes to the sink; a non-2xx one is read whole. */
-class StreamingHandler extends Handler implements StreamedBody {
+class StreamingHandler extends Handler<StreamedBody> implements StreamedBody {
   private streaming = false;
   private released = false;
   private trailingBytes = 0;
@@ -214,10 +197,10 @@ class StreamingHandler extends Handler implements StreamedBody {
     signal: CallSignal,
     requestBody: unknown,
     private readonly sink: BodySink,
-    private readonly resolve: (response: StreamedBody | BufferedResponse) => void,
-    private readonly reject: (error: unknown) => void,
+    resolve: (response: StreamedBody | BufferedResponse) => void,
+    reject: (error: unknown) => void,
   ) {
-    super(signal, requestBody);
+    super(signal, requestBody, resolve, reject);
   }
 
   protected override started(resume: () => void): boolean {
@@ -262,14 +245,6 @@ class StreamingHandler extends Handler implements StreamedBody {
     if (completed && !this.signal.aborted) this.resumeBody?.();
     else this.abort?.(this.signal.aborted ? this.signal.reason : new undici.errors.RequestAbortedError());
   }
-
-  protected resolveWith(response: BufferedResponse): void {
-    this.resolve(response);
-  }
-
-  protected rejectWith(error: unknown): void {
-    this.reject(error);
-  }
 }
 
 /**
@@ -281,11 +256,5 @@ class StreamingHandler extends Handler implements StreamedBody {
  * failure or a cancellation goes to the sink's `onError`.
  */
 export function dispatchStreamed(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: CallSignal, sink: BodySink): Promise<StreamedBody | BufferedResponse> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    dispatcher.dispatch(options, new StreamingHandler(signal, options.body, sink, resolve, reject) as unknown as Dispatcher.DispatchHandler);
-  });
+  return send<StreamedBody | BufferedResponse>(dispatcher, options, signal, (resolve, reject) => new StreamingHandler(signal, options.body, sink, resolve, reject));
 }
