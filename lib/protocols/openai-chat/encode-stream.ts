@@ -64,13 +64,16 @@ export class ChatStreamEncoder implements StreamEncoder {
   private head = '';
   /** The head and `"choices":[{"index":0,"delta":` — a content chunk's delta follows. */
   private framePrefix = '';
-  /** What follows a content chunk's delta. */
+  /** What follows a content chunk's `logprobs` value. */
+  private readonly afterLogprobs: string;
+  /** What follows a content chunk's delta: `"logprobs":null` and {@link afterLogprobs}. */
   private readonly frameSuffix: string;
   private readonly toolIndexes = new Map<string, number>();
   readonly encode = encodeLookingAhead((part, toolCallEnd) => this.encodeReady(part, toolCallEnd));
 
   constructor(private readonly includeUsage: boolean) {
-    this.frameSuffix = flat([',"logprobs":null,"finish_reason":null}]', includeUsage ? ',"usage":null' : '', '}\n\n']);
+    this.afterLogprobs = flat([',"finish_reason":null}]', includeUsage ? ',"usage":null' : '', '}\n\n']);
+    this.frameSuffix = flat([',"logprobs":null', this.afterLogprobs]);
     this.setHead('', 0, '');
   }
 
@@ -87,9 +90,10 @@ export class ChatStreamEncoder implements StreamEncoder {
     this.framePrefix = flat(head);
   }
 
-  /** A content chunk whose delta is already JSON (see {@link quoted}). */
-  private frame(deltaJson: string): string {
-    return this.framePrefix + deltaJson + this.frameSuffix;
+  /** A content chunk whose delta is already JSON (see {@link quoted}); `logprobs` as the upstream sent it, else null. */
+  private frame(deltaJson: string, logprobs?: unknown): string {
+    if (logprobs === undefined) return this.framePrefix + deltaJson + this.frameSuffix;
+    return `${this.framePrefix}${deltaJson},"logprobs":${JSON.stringify(logprobs)}${this.afterLogprobs}`;
   }
 
   private encodeReady(part: StreamPart, toolCallEnd: ProviderMetadata | undefined): string {
@@ -97,11 +101,8 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'response-start':
         this.setHead(chatCompletionId(part.id), part.created, part.model, part.origin?.protocol === 'openai-chat' ? part.origin.body : undefined);
         return this.frame('{"role":"assistant","content":"","refusal":null}');
-      case 'text-delta': {
-        const logprobs = part.origin?.protocol === 'openai-chat' ? logprobsOf(part.origin.body) : undefined;
-        if (logprobs === undefined) return this.frame(`{"content":${quoted(part.delta)}}`);
-        return `${this.framePrefix}{"content":${quoted(part.delta)}},"logprobs":${JSON.stringify(logprobs)},"finish_reason":null}]${this.includeUsage ? ',"usage":null' : ''}}\n\n`;
-      }
+      case 'text-delta':
+        return this.frame(`{"content":${quoted(part.delta)}}`, part.origin?.protocol === 'openai-chat' ? logprobsOf(part.origin.body) : undefined);
       case 'reasoning-delta':
         return this.frame(`{"reasoning_content":${quoted(part.delta)}}`);
       case 'tool-call-start': {
