@@ -2,7 +2,7 @@
 import createDebug from 'debug';
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
 import { carrySignatureInThinking, carrySignatureInToolId, geminiSignatureOf } from '../shared/signature-carrier';
-import { isJsonObject, passThroughFields, type JsonObject } from '../../json';
+import { passThroughFields, type JsonObject } from '../../json';
 import { ANTHROPIC_MESSAGES } from './decode-request';
 import { mapFinishReason } from './map-finish-reason';
 import { anthropicToolId } from './tool-id';
@@ -100,8 +100,7 @@ export function encodeMessagesResponse(response: GenerateResponse): ReturnType<t
   const body: ReturnType<typeof encodeMessage> & JsonObject = encodeMessage(response);
   const upstream = response.origin?.protocol === ANTHROPIC_MESSAGES ? response.origin.body : undefined;
   if (upstream) {
-    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS);
-    if (isJsonObject(upstream.usage)) body.usage = { ...body.usage, ...upstream.usage } as typeof body.usage;
+    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS, 'usage');
   }
   return body;
 }

@@ -1,6 +1,6 @@
 /** Canonical GenerateResponse → generateContent response body. */
 import type { Choice, ContentPart, GenerateResponse, MediaSource, ProviderMetadata, Usage } from '../../canonical';
-import { isJsonObject, passThroughFields, type JsonObject } from '../../json';
+import { passThroughFields, type JsonObject } from '../../json';
 import { mapFinishReason } from './map-finish-reason';
 
 /** One part of a candidate, as the Gemini wire carries it. */
@@ -94,8 +94,7 @@ export function encodeGenerateContentResponse(response: GenerateResponse) {
     responseId: response.id,
   };
   if (upstream) {
-    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS);
-    if (isJsonObject(upstream.usageMetadata)) body.usageMetadata = { ...(body.usageMetadata as JsonObject), ...upstream.usageMetadata };
+    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS, 'usageMetadata');
   }
   return body;
 }

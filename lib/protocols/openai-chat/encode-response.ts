@@ -83,8 +83,7 @@ export function encodeChatResponse(response: GenerateResponse) {
     system_fingerprint: null,
   };
   if (upstream) {
-    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS);
-    if (isJsonObject(upstream.usage)) body.usage = { ...(body.usage as JsonObject), ...upstream.usage };
+    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS, 'usage');
   }
   return body;
 }
