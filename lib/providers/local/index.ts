@@ -1,13 +1,13 @@
 /** The embedded local provider: runs offline, answers text deterministically and draws real PNG images. */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../../canonical';
+import type { ContentPart, GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../../canonical';
 import { GatewayError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { countRequestTokens, decodeTokenSteps } from '../../tokenizer';
 import type { Provider, ProviderCallContext } from '../types';
 import { renderImage } from './render-image';
-import { complete } from './text-model';
+import { complete, type LocalCompletion } from './text-model';
 
 /** Options of {@link LocalProvider}. */
 export interface LocalProviderOptions {
@@ -26,13 +26,33 @@ export const LOCAL_MODELS: readonly ModelConfig[] = Object.freeze([
   { id: 'rosetta-image', provider: 'local', type: 'image', displayName: 'Rosetta Image (local)' },
 ]);
 
+function newId(): string {
+  return randomUUID().replace(/-/g, '');
+}
+
+/** A tool-call id in the form every protocol accepts (`call_` and 24 hex digits). */
+function toolCallId(): string {
+  return `call_${newId().slice(0, 24)}`;
+}
+
+function contentOf(completion: LocalCompletion): ContentPart[] {
+  if (completion.kind === 'tool-call') return [{ type: 'tool-call', id: toolCallId(), name: completion.name, arguments: completion.arguments }];
+  return completion.text.length > 0 ? [{ type: 'text', text: completion.text }] : [];
+}
+
+function outputTokensOf(completion: LocalCompletion): number {
+  return completion.kind === 'tool-call' ? completion.outputTokens : completion.tokens.length;
+}
+
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new GatewayError('upstream', 'The call was aborted.');
 }
 
 /**
- * The embedded provider. Text: the reply is the last user message, verbatim, cut by stop sequences
- * and the output cap; usage is counted with the o200k_base tokenizer. Images: PNGs of the requested
+ * The embedded provider. Text: the reply is the caller's last user text, verbatim (framework-injected
+ * `<system-reminder>` elements left out), cut by stop sequences and the output cap; a tool call when
+ * the tool choice forces one or the prompt names a tool; a quote of the tool results sent back.
+ * Usage is counted with the o200k_base tokenizer. Images: PNGs of the requested
  * size showing the prompt over a pattern derived from it.
  */
 export class LocalProvider implements Provider {
@@ -54,41 +74,52 @@ export class LocalProvider implements Provider {
 
   generate(request: GenerateRequest, context: ProviderCallContext): GenerateResponse {
     throwIfAborted(context.signal);
-    const maxOutputTokens = request.maxOutputTokens ?? 4096;
     const inputTokens = countRequestTokens(request);
-    const completion = complete(request, maxOutputTokens);
+    const completion = complete(request, request.maxOutputTokens ?? 4096);
     const choiceCount = request.choiceCount ?? 1;
     const choices = Array.from({ length: choiceCount }, (_, index) => ({
       index,
-      content: completion.text.length > 0 ? [{ type: 'text' as const, text: completion.text }] : [],
+      content: contentOf(completion),
       finishReason: completion.finishReason,
     }));
     return {
-      id: randomUUID().replace(/-/g, ''),
+      id: newId(),
       model: request.model,
       created: Math.floor(Date.now() / 1000),
       choices,
-      usage: { inputTokens, outputTokens: completion.tokens.length * choiceCount },
+      usage: { inputTokens, outputTokens: outputTokensOf(completion) * choiceCount },
     };
   }
 
-  /** Streams the same reply as `generate`, one token at a time (after `tokenDelayMs` each). */
+  /**
+   * Streams the same reply as `generate`, one token at a time (after `tokenDelayMs` each): a text
+   * reply as text deltas, a tool call's arguments as tool-call deltas.
+   */
   async *stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
     throwIfAborted(context.signal);
     const inputTokens = countRequestTokens(request);
     const completion = complete(request, request.maxOutputTokens ?? 4096);
-    const id = randomUUID().replace(/-/g, '');
-    yield { type: 'response-start', id, model: request.model, created: Math.floor(Date.now() / 1000), usage: { inputTokens } };
-    if (completion.tokens.length > 0) {
+    yield { type: 'response-start', id: newId(), model: request.model, created: Math.floor(Date.now() / 1000), usage: { inputTokens } };
+    if (completion.kind === 'tool-call') {
+      const id = toolCallId();
+      yield { type: 'tool-call-start', id, name: completion.name };
+      for await (const delta of this.paced(completion.argumentTokens, context.signal)) yield { type: 'tool-call-delta', id, delta };
+      yield { type: 'tool-call-end', id };
+    } else if (completion.tokens.length > 0) {
       yield { type: 'text-start', id: '0' };
-      for (const delta of decodeTokenSteps(completion.tokens)) {
-        if (this.tokenDelayMs > 0) await sleep(this.tokenDelayMs, undefined, { signal: context.signal });
-        throwIfAborted(context.signal);
-        yield { type: 'text-delta', id: '0', delta };
-      }
+      for await (const delta of this.paced(completion.tokens, context.signal)) yield { type: 'text-delta', id: '0', delta };
       yield { type: 'text-end', id: '0' };
     }
-    yield { type: 'finish', usage: { inputTokens, outputTokens: completion.tokens.length }, finishReason: completion.finishReason };
+    yield { type: 'finish', usage: { inputTokens, outputTokens: outputTokensOf(completion) }, finishReason: completion.finishReason };
+  }
+
+  /** The text of each token in turn, after `tokenDelayMs` each. */
+  private async *paced(tokens: number[], signal: AbortSignal): AsyncGenerator<string> {
+    for (const delta of decodeTokenSteps(tokens)) {
+      if (this.tokenDelayMs > 0) await sleep(this.tokenDelayMs, undefined, { signal });
+      throwIfAborted(signal);
+      yield delta;
+    }
   }
 
   generateImage(request: ImageRequest, context: ProviderCallContext): ImageResponse {
