@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { readJson } from './helpers/app';
 import { startMockOpenAI } from './helpers/mock-openai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const root = join(__dirname, '..');
@@ -88,6 +88,35 @@ describe('examples/server upstreams from the environment', () => {
       await mock.close();
     }
   });
+});
+
+describe('examples/server demo key', () => {
+  /** A Claude Code turn (the recorded-shape fixture), its system prompt padded past 20,000 input tokens, not streamed. */
+  function claudeCodeTurn(): Record<string, unknown> {
+    const fixture = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'claude-code', 'messages-turn-1.json'), 'utf8')) as Record<string, any>;
+    const filler = Array.from({ length: 1_300 }, (_, index) => `Rule ${index}: keep the working tree clean and run the tests.`).join('\n');
+    return { ...fixture, model: 'rosetta-echo', stream: false, system: [...fixture.system, { type: 'text', text: filler }] };
+  }
+
+  it('pays for 100 Claude Code turns of 20,000 input tokens each', async () => {
+    const { child, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '' });
+    const headers = { authorization: 'Bearer sk-rosetta-demo', 'anthropic-version': '2023-06-01' };
+    try {
+      const turn = claudeCodeTurn();
+      const { max_tokens: _max, stream: _stream, metadata: _metadata, ...countable } = turn;
+      const counted = await readJson(await post(`${base}/v1/messages/count_tokens`, headers, countable));
+      expect(counted.input_tokens).toBeGreaterThanOrEqual(20_000);
+      const statuses: number[] = [];
+      for (let index = 0; index < 100; index++) {
+        const response = await post(`${base}/v1/messages`, headers, turn);
+        statuses.push(response.status);
+        await response.arrayBuffer();
+      }
+      expect(statuses).toEqual(Array.from({ length: 100 }, () => 200));
+    } finally {
+      child.kill();
+    }
+  }, 120_000);
 });
 
 describe('examples/custom-key-store', () => {

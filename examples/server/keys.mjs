@@ -9,7 +9,7 @@ export function maskKey(key) {
 }
 
 export function parseGatewayKeys(value) {
-  if (value === undefined || value.trim() === '') return [{ key: DEMO_KEY, id: 'demo', balance: 1_000_000 }];
+  if (value === undefined || value.trim() === '') return [{ key: DEMO_KEY, id: 'demo', balance: 5_000_000 }];
   return value.split(',').map((entry, index) => {
     const trimmed = entry.trim();
     const colon = trimmed.lastIndexOf(':');
