@@ -29,6 +29,11 @@ describe('buildArguments', () => {
     expectValid(READ, value);
   });
 
+  it('gives the path to properties whose name has a path word only', () => {
+    const schema = { type: 'object', properties: { notebookPath: { type: 'string' }, target_dir: { type: 'string' }, direction: { type: 'string' }, profile: { type: 'string' } }, required: ['notebookPath', 'target_dir', 'direction', 'profile'] };
+    expect(buildArguments(schema, { text: 'open ./a.ipynb', path: './a.ipynb' })).toEqual({ notebookPath: './a.ipynb', target_dir: './a.ipynb', direction: 'open ./a.ipynb', profile: 'open ./a.ipynb' });
+  });
+
   it('gives every kind of required property a value its schema accepts', () => {
     const schema = {
       type: 'object',

@@ -33,8 +33,14 @@ const FORMAT_EXAMPLES: Readonly<Record<string, string>> = Object.freeze({
   hostname: 'example.com',
 });
 
-const PATH_PROPERTY = /path|file|dir|folder/i;
-const URL_PROPERTY = /url|uri|link/i;
+/** Words of a property name that make it a path (`file_path`, `notebookPath`, `dir`) or a URL (`url`, `page_link`). */
+const PATH_WORDS: ReadonlySet<string> = new Set(['path', 'file', 'filename', 'filepath', 'dir', 'directory', 'folder', 'cwd']);
+const URL_WORDS: ReadonlySet<string> = new Set(['url', 'uri', 'link', 'href']);
+
+/** The words of a property name: split at `_`, `-`, `.` and lower-to-upper case changes, lower-cased. */
+function nameWords(property: string): string[] {
+  return property.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_.-]+/).map((word) => word.toLowerCase());
+}
 
 function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -122,8 +128,9 @@ function stringValue(schema: Schema, property: string, fill: Fill): string {
   const { hints } = fill;
   const format = typeof schema.format === 'string' ? FORMAT_EXAMPLES[schema.format] : undefined;
   let value: string;
-  if (PATH_PROPERTY.test(property) && hints.path !== undefined) value = hints.path;
-  else if ((URL_PROPERTY.test(property) || schema.format === 'uri' || schema.format === 'url') && hints.url !== undefined) value = hints.url;
+  const words = nameWords(property);
+  if (words.some((word) => PATH_WORDS.has(word)) && hints.path !== undefined) value = hints.path;
+  else if ((words.some((word) => URL_WORDS.has(word)) || schema.format === 'uri' || schema.format === 'url') && hints.url !== undefined) value = hints.url;
   else if (format !== undefined) value = format;
   else value = hints.text.length > 0 ? hints.text : property;
   if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) value = value.slice(0, Math.max(0, schema.maxLength));
@@ -186,8 +193,8 @@ function valueFor(raw: Schema, property: string, fill: Fill, depth: number): unk
 /**
  * Arguments for a tool with this parameter schema: an object holding every required property,
  * recursively. A value is the schema's `const`, else its first `enum` value, else its `default`,
- * else by type: a path-named string (`file_path`, `path`, `dir`, …) gets the prompt's path, a
- * URL-named one its URL, a string with a known `format` a fixed example, any other string the
+ * else by type: a string whose name has a path word (`file_path`, `notebookPath`, `dir`, …) gets
+ * the prompt's path, one with a URL word (`url`, `link`, …) its URL, a string with a known `format` a fixed example, any other string the
  * prompt's text (or the property's name when that is empty), clipped or padded to its length
  * bounds; numbers their lower bound (1 without one, kept under the upper bound); booleans `false`;
  * arrays `minItems` items, at least one above the eighth level of nesting; objects their own
