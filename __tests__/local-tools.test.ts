@@ -100,6 +100,14 @@ describe('OpenAI chat completions', () => {
     });
     expect(afterResult.choices[0]!.message.content).toBe('Tool read_file returned: the contents: 42');
     expect(afterResult.choices[0]!.finish_reason).toBe('stop');
+    const long = await client().chat.completions.create({
+      model: 'rosetta-echo',
+      messages: [
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'call_2', content: 'y'.repeat(600) },
+      ],
+    });
+    expect(long.choices[0]!.message.content).toBe(`Tool read_file returned: ${'y'.repeat(500)}…`);
     const none = await client().chat.completions.create({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'call get_weather' }], tools, tool_choice: 'none' });
     expect(none.choices[0]!.message).toMatchObject({ content: 'call get_weather' });
     expect(none.choices[0]!.message.tool_calls ?? []).toEqual([]);

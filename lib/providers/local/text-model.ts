@@ -1,5 +1,5 @@
 /** The local text model `rosetta-echo`: a deterministic reply derived from the prompt, counted with a real tokenizer. */
-import type { FinishReason, GenerateRequest, Message } from '../../canonical';
+import type { FinishReason, GenerateRequest } from '../../canonical';
 import { countTextTokens, decodeTokens, encodeTokens } from '../../tokenizer';
 import { lastTurn, type LastTurn, type NamedToolResult } from './last-turn';
 import { toolIntent } from './tool-intent';
@@ -9,10 +9,15 @@ export const TOOL_RESULT_QUOTE_CHARS = 500;
 
 function quoteResult({ name, result }: NamedToolResult): string {
   const text = result.content.map((part) => (part.type === 'text' ? part.text : '(image)')).join('\n');
-  const quoted = text.length > TOOL_RESULT_QUOTE_CHARS ? `${text.slice(0, TOOL_RESULT_QUOTE_CHARS)}…` : text;
+  const quoted = text.length > TOOL_RESULT_QUOTE_CHARS ? `${text.slice(0, TOOL_RESULT_QUOTE_CHARS).replace(/[\uD800-\uDBFF]$/, '')}…` : text;
   return `Tool ${name ?? result.toolCallId} ${result.isError ? 'failed' : 'returned'}: ${quoted}`;
 }
 
+/**
+ * What the local model says to a turn, before any stop sequence or output cap is applied: the
+ * caller's own text (framework-injected elements already left out), or a line quoting each tool
+ * result sent back.
+ */
 function sayTo(turn: LastTurn): string {
   switch (turn.kind) {
     case 'text':
@@ -24,14 +29,6 @@ function sayTo(turn: LastTurn): string {
     case 'none':
       return '(no user message)';
   }
-}
-
-/**
- * What the local model says, before any stop sequence or output cap is applied: the caller's own
- * last text (framework-injected elements left out), or a line quoting each tool result sent back.
- */
-export function replyTo(messages: readonly Message[]): string {
-  return sayTo(lastTurn(messages));
 }
 
 /** A text reply: the text, the tokens it spends, and why it ended. */
@@ -88,7 +85,7 @@ function completeToolCall(name: string, argumentsText: string, maxOutputTokens: 
 /**
  * Completes a request. When the request's tools and tool choice call for a tool (see
  * `toolIntent`), the reply is that tool call, finish `tool-calls` (or `length` when the output cap
- * cuts its arguments). Otherwise the reply is `replyTo`'s text; it ends early at the first stop
+ * cuts its arguments). Otherwise the reply is `sayTo`'s text for the last turn; it ends early at the first stop
  * sequence it contains (finish `stop`) or after `maxOutputTokens` tokens (finish `length`).
  */
 export function complete(request: GenerateRequest, maxOutputTokens: number): LocalCompletion {
