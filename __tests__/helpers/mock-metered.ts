@@ -13,7 +13,8 @@ type Family = 'openai' | 'anthropic' | 'gemini';
  * - `bytes`: answers the last user text, cut to the output cap (one token per byte); usage is the
  *   UTF-8 bytes of every text in the request (input) and of the answer (output).
  * - `over`: answers "ok" and reports {@link OVER_INPUT_TOKENS} input tokens, more than any bound.
- * - `fail` (streamed): {@link STREAM_TEXT} in two deltas, then the protocol's in-stream error event.
+ * - `fail`: streamed, {@link STREAM_TEXT} in two deltas, then the protocol's in-stream error event;
+ *   not streamed, a 500 with the protocol's error body.
  * - `cut` (streamed): the same two deltas, then the connection ends without a finish.
  * - `hang` (streamed): the same two deltas, then nothing until the client leaves.
  */
@@ -88,6 +89,13 @@ function answer(family: Family, model: string, text: string, usage: { input: num
   };
 }
 
+/** A 500's body in the family's own error shape. */
+function errorBody(family: Family): Json {
+  if (family === 'openai') return { error: { message: 'The server had an error.', type: 'server_error', code: null } };
+  if (family === 'anthropic') return { type: 'error', error: { type: 'api_error', message: 'Internal server error' } };
+  return { error: { code: 500, message: 'Internal error encountered.', status: 'INTERNAL' } };
+}
+
 /** The SSE frames of a stream's start and its two deltas, and of the in-stream error, per family. */
 function streamFrames(family: Family, model: string, input: number): { head: string[]; error: string } {
   if (family === 'openai') {
@@ -131,6 +139,10 @@ export async function startMockMetered(): Promise<MockMetered> {
     const streamed = gemini ? gemini[2] === 'streamGenerateContent' : body.stream === true;
     const input = textBytes(family === 'gemini' ? [body.contents, body.systemInstruction] : [body.messages, body.system]);
     if (!streamed) {
+      if (model === 'fail') {
+        response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(family)));
+        return;
+      }
       if (model === 'over') {
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(family, model, 'ok', { input: OVER_INPUT_TOKENS, output: 1 }, false)));
         return;
