@@ -2,7 +2,7 @@
  * The overspend bound: text that tokenizes near one token per byte (digits, CJK, code) never makes a
  * call, or ten at once, spend more than the balance; a charge beyond the hold is charged in full and reported.
  */
-import { AnthropicProvider, GeminiProvider, MemoryKeyStore, OpenAIProvider, type ModelConfig } from '../lib';
+import { AnthropicProvider, countRequestTokens, GeminiProvider, LocalProvider, MemoryKeyStore, OpenAIProvider, type ModelConfig } from '../lib';
 import { ANTHROPIC_MAX_IMAGE_TOKENS } from '../lib/providers/anthropic/image-token-bound';
 import { GEMINI_MAX_IMAGE_TOKENS } from '../lib/providers/gemini/image-token-bound';
 import { GPT_4O_MINI_MAX_IMAGE_TOKENS, OPENAI_MAX_IMAGE_TOKENS } from '../lib/providers/openai/image-token-bound';
@@ -35,6 +35,7 @@ beforeAll(async () => {
     ...['bytes', 'over'].map((upstream) => ({ id: `${family}-${upstream}`, provider: family, upstreamModel: upstream, maxOutputTokens: 200 })),
   ]);
   models.push({ id: 'openai-4o-mini', provider: 'openai', upstreamModel: 'gpt-4o-mini-bytes' });
+  models.push({ id: 'local-then-anthropic', provider: 'local', upstreamModel: 'rosetta-echo', fallbacks: ['anthropic-bytes'] });
   gateway = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'k' }]),
     quotaStore,
@@ -42,6 +43,7 @@ beforeAll(async () => {
       new OpenAIProvider({ baseUrl: `${mock.origin}/v1`, apiKey: METERED_KEY }),
       new AnthropicProvider({ baseUrl: mock.origin, apiKey: METERED_KEY }),
       new GeminiProvider({ baseUrl: `${mock.origin}/v1beta`, apiKey: METERED_KEY }),
+      new LocalProvider(),
     ],
     models,
   });
@@ -125,6 +127,18 @@ describe('ten concurrent calls on a balance of 10,000', () => {
     expect(spent()).toBe(served.reduce((sum, result) => sum + result.body.usage.total_tokens, 0));
     expect(spent()).toBeLessThanOrEqual(10_000);
     expect(quotaStore.getAccount('k')).toMatchObject({ reserved: 0, overrun: 0 });
+  });
+});
+
+describe('a fallback chain', () => {
+  it('is held at the largest bound of its models: an exact local count does not cover an upstream fallback', async () => {
+    fund(1_000_000);
+    const text = TEXTS.digits(900);
+    const { status } = await send('openai-chat', 'local-then-anthropic', text, 10);
+    expect(status).toBe(200);
+    const local = countRequestTokens({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text }] }] });
+    expect(local).toBeLessThan(900);
+    expect(quotaStore.reserves.at(-1)).toBeGreaterThanOrEqual(Buffer.byteLength(text) + 10);
   });
 });
 

@@ -473,14 +473,11 @@ class RequestPipeline {
     let size: InputSize | undefined;
     let bound = 0;
     let counted: number | undefined;
-    const countedBy = new Map<string, number>();
     for (const candidate of model.chain) {
       const provider = candidate.provider;
       let tokens: number;
       if (provider.countTokens) {
-        const key = `${provider.name}\0${candidate.upstreamModel}`;
-        tokens = countedBy.get(key) ?? (await provider.countTokens({ ...request, model: candidate.id }, { upstreamModel: candidate.upstreamModel, requestId }));
-        countedBy.set(key, tokens);
+        tokens = await provider.countTokens({ ...request, model: candidate.id }, { upstreamModel: candidate.upstreamModel, requestId });
         if (candidate === model) counted = tokens;
       } else {
         size ??= measureInput(request);
