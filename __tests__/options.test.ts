@@ -50,6 +50,15 @@ describe('createGateway option validation', () => {
     expect(codeOf(() => createGateway({ keys, defaultMaxOutputTokens: 1.5 }))).toBe('ERR_GATEWAY_INVALID_OPTION');
   });
 
+  it('checks chargeFailedStreams: a boolean, named when it is not', () => {
+    expect(typeof createGateway({ keys, chargeFailedStreams: true })).toBe('function');
+    expect(typeof createGateway({ keys, chargeFailedStreams: false })).toBe('function');
+    const make = () => createGateway({ keys, chargeFailedStreams: 'yes' as unknown as boolean });
+    expect(codeOf(make)).toBe('ERR_GATEWAY_INVALID_OPTION');
+    expect(messageOf(make)).toMatch(/'chargeFailedStreams' must be true or false, not "yes"/);
+    expect(messageOf(() => createGateway({ keys, chargeFailedStream: true } as unknown as GatewayOptions))).toContain("did you mean 'chargeFailedStreams'");
+  });
+
   it('checks that injected stores have their methods', () => {
     const make = () => createGateway({ keyStore: {} as never });
     expect(codeOf(make)).toBe('ERR_GATEWAY_INVALID_OPTION');

@@ -17,7 +17,7 @@ describe('MemoryQuotaStore', () => {
     store.settle(first.reservation, 25);
     store.release(second.reservation);
     store.release(second.reservation);
-    expect(store.getAccount('a')).toEqual({ balance: 75, reserved: 0, spent: 25, available: 75 });
+    expect(store.getAccount('a')).toEqual({ balance: 75, reserved: 0, spent: 25, overrun: 0, available: 75 });
   });
 
   it('refuses a hold below the minimum', () => {

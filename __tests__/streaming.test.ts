@@ -163,10 +163,10 @@ function scriptedProvider(script: (signal: AbortSignal) => AsyncGenerator<Stream
   return { provider, record };
 }
 
-function scriptedApp(script: (signal: AbortSignal) => AsyncGenerator<StreamPart>, balance = 1_000_000) {
+function scriptedApp(script: (signal: AbortSignal) => AsyncGenerator<StreamPart>, balance = 1_000_000, options: { chargeFailedStreams?: boolean } = {}) {
   const { provider, record } = scriptedProvider(script);
   const quotaStore = new MemoryQuotaStore({ balances: { k: balance } });
-  const { app } = buildApp({ keyStore: new MemoryKeyStore([{ key: TEST_KEY, id: 'k' }]), quotaStore, providers: [provider], models: [{ id: 'scripted', provider: 'scripted', maxOutputTokens: 100_000 }] });
+  const { app } = buildApp({ keyStore: new MemoryKeyStore([{ key: TEST_KEY, id: 'k' }]), quotaStore, providers: [provider], models: [{ id: 'scripted', provider: 'scripted', maxOutputTokens: 100_000 }], ...options });
   return { app, record, quotaStore };
 }
 
@@ -188,13 +188,16 @@ describe('stream failures, aborts and backpressure', () => {
     }
   });
 
-  it('a failure mid-stream becomes an in-stream error event, then a clean end; what was produced is charged', async () => {
+  it.each([
+    [false, 'is charged nothing'],
+    [true, 'is charged what was produced (chargeFailedStreams)'],
+  ])('a failure mid-stream becomes an in-stream error event, then a clean end; the stream %s', async (chargeFailedStreams) => {
     const { app, quotaStore } = scriptedApp(async function* () {
       yield start;
       yield { type: 'text-start', id: 't' };
       yield { type: 'text-delta', id: 't', delta: 'partial answer' };
       throw new GatewayError('upstream', 'upstream broke');
-    });
+    }, 1_000_000, { chargeFailedStreams });
     const server = await listen(app);
     try {
       const response = await postStream(`${server.url}/v1/chat/completions`, { model: 'scripted', stream: true, messages: [{ role: 'user', content: 'x' }] });
@@ -205,7 +208,8 @@ describe('stream failures, aborts and backpressure', () => {
       expect(last.error).toMatchObject({ message: 'upstream broke', type: 'server_error' });
       const account = quotaStore.getAccount('k');
       expect(account.reserved).toBe(0);
-      expect(account.spent).toBeGreaterThan(countTextTokens('partial answer'));
+      if (chargeFailedStreams) expect(account.spent).toBeGreaterThan(countTextTokens('partial answer'));
+      else expect(account).toMatchObject({ spent: 0, balance: 1_000_000 });
     } finally {
       await server.close();
     }

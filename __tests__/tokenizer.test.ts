@@ -32,7 +32,7 @@ describe('token counting', () => {
     expect(withTools).toBeGreaterThan(base);
   });
 
-  it('the hold estimate (no tokenizer) is bytes / 3: at or above the real count for ordinary text', () => {
+  it('the quick estimate a stream shows until its provider reports input (no tokenizer) is bytes / 3: at or above the real count for ordinary text', () => {
     const text = 'The quick brown fox jumps over the lazy dog. '.repeat(50);
     const request = { model: 'm', stream: false, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }] };
     expect(estimateRequestTokens(request)).toBe(3 + 3 + Math.ceil(Buffer.byteLength(text) / 3));

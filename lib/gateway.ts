@@ -17,8 +17,9 @@ import type { CallResult, DecodedCall, EncodeContext, HttpRequestView, ProtocolC
 import { builtinProviders } from './providers/registry';
 import { CallCancellation, providerCallContext } from './providers/cancellation';
 import { affordableOutputTokens, chargeForImage, chargeForUsage, estimateGenerate, estimateImage, type CostEstimate } from './quota';
-import type { Principal, Reservation } from './stores/types';
+import type { Principal, Reservation, Settlement } from './stores/types';
 import { countRequestTokens, estimateRequestTokens } from './tokenizer';
+import { DEFAULT_MAX_IMAGE_TOKENS, inputTokenBound, measureInput, type InputSize } from './token-bound';
 import { collectStream } from './stream/collect';
 import { StreamMeter } from './stream/meter';
 import { replayResponse } from './stream/replay';
@@ -36,11 +37,11 @@ export type Gateway = Router & {
   close(): Promise<void>;
 };
 
-/** A text call with its hold: the request as the provider gets it (output cap set) and the input it was estimated at. */
+/** A text call with its hold: the request as the provider gets it (output cap set), and its model's own input count if its provider has one. */
 interface HeldCall {
   reservation: Reservation;
   request: GenerateRequest;
-  inputTokens: number;
+  countedInput: number | undefined;
 }
 
 /** Failures a fallback model may cure: the upstream's fault, not the request's. */
@@ -254,7 +255,7 @@ class RequestPipeline {
         }
         const served = await this.generate(held.request, model, cancellation, requestId);
         result = { operation: 'generate', response: { ...served.value, model: served.model.id } };
-        await this.settle(reservation, chargeForUsage(result.response.usage, served.model));
+        await this.settle(reservation, chargeForUsage(result.response.usage, served.model), 'completed', requestId);
       } else if (call.operation === 'count-tokens') {
         const model = this.models.resolve(call.request.model, principal, 'text');
         result = { operation: 'count-tokens', inputTokens: await this.countInput(call.request, model, requestId) };
@@ -265,7 +266,7 @@ class RequestPipeline {
         logProvider('%s → %s/%s image n=%d %dx%d', requestId, provider.name, model.upstreamModel, call.request.n, call.request.width, call.request.height);
         const images = await provider.generateImage!({ ...call.request, model: model.id }, providerCallContext(cancellation, model.upstreamModel, requestId));
         result = { operation: 'image', response: images };
-        await this.settle(reservation, chargeForImage(images, model));
+        await this.settle(reservation, chargeForImage(images, model), 'completed', requestId);
       }
       reservation = undefined;
       sendJson(response, codec.encodeResponse(result, context), { 'x-request-id': requestId });
@@ -281,7 +282,9 @@ class RequestPipeline {
   /**
    * The streaming tail of the request path. The provider's first part is read before any byte is
    * sent, so a failure up to then is an ordinary HTTP error (the caller's catch releases the hold).
-   * After that the reservation is this method's: it settles what was produced, however the stream ends.
+   * After that the reservation is this method's, settled however the stream ends: a finished or
+   * cancelled stream is charged what was produced; one the upstream broke, only with
+   * `chargeFailedStreams` (docs/stores.md, "Failed streams").
    */
   private async stream(codec: ProtocolCodec, context: EncodeContext, held: HeldCall, requested: ResolvedModel, signal: CallCancellation, response: ServerResponse): Promise<void> {
     const { model, value: { iterator, first } } = await this.withFallbacks(requested, signal, async (candidate) => {
@@ -302,8 +305,9 @@ class RequestPipeline {
       }
     });
 
-    const meter = new StreamMeter(held.request, held.inputTokens);
+    const meter = new StreamMeter(held.request, held.countedInput ?? estimateRequestTokens(held.request));
     const writer = new CoalescingWriter(response);
+    let ended: 'completed' | 'failed' | undefined;
     try {
       const encoder = codec.encodeStream!(context);
       response.writeHead(200, Object.assign({ 'x-request-id': context.requestId }, SSE_HEADERS, encoder.headers));
@@ -324,6 +328,8 @@ class RequestPipeline {
           continue;
         }
         if (text.length > 0 && !writer.write(text)) await drained(response);
+        if (part.type === 'finish') ended = 'completed';
+        else if (part.type === 'error' && !signal.aborted) ended = 'failed';
         if (part.type === 'finish' || part.type === 'error' || signal.aborted) break;
         let next: IteratorResult<ProviderStreamPart>;
         try {
@@ -343,8 +349,21 @@ class RequestPipeline {
       writer.end();
     } finally {
       await iterator.return?.()?.catch(() => undefined);
-      await this.settleQuietly(held.reservation, chargeForUsage(meter.usage(), model));
+      const settlement = this.streamSettlement(ended, signal.aborted);
+      const charge = settlement === 'failed-free' ? 0 : chargeForUsage(meter.usage(), model);
+      await this.settleQuietly(held.reservation, charge, settlement, context.requestId);
     }
+  }
+
+  /**
+   * How a stream's hold is settled: finished, or cancelled by the caller (who pays for what was
+   * produced), or failed for any other reason — an upstream error part, an early end, a part that
+   * could not be encoded, a write that threw — charged only with `chargeFailedStreams`.
+   */
+  private streamSettlement(ended: 'completed' | 'failed' | undefined, aborted: boolean): Settlement {
+    if (ended === 'completed') return 'completed';
+    if (ended === undefined && aborted) return 'cancelled';
+    return this.config.chargeFailedStreams ? 'failed-charged' : 'failed-free';
   }
 
   /** Refuses streaming requests this codec or call shape cannot stream. */
@@ -445,26 +464,41 @@ class RequestPipeline {
   }
 
   /**
-   * Input tokens for sizing a hold: the provider's own count where it has one (exact for the local
-   * provider); otherwise a fast estimate that needs no tokenizer (the upstream's reported usage is
-   * what is charged in the end).
+   * The input tokens a text call's hold is sized on: the most any model of its fallback chain can
+   * count (docs/stores.md, "Overspend bound") — a provider's own `countTokens` where it has one,
+   * else one token per UTF-8 byte plus each image at the provider's `maxImageTokens`. `counted` is
+   * the requested model's own count, when its provider has `countTokens`.
    */
-  private async estimateInput(request: GenerateRequest, model: ResolvedModel, requestId: string): Promise<number> {
-    const provider = model.provider;
-    return provider.countTokens ? provider.countTokens({ ...request, model: model.id }, { upstreamModel: model.upstreamModel, requestId }) : estimateRequestTokens(request);
+  private async boundInput(request: GenerateRequest, model: ResolvedModel, requestId: string): Promise<{ bound: number; counted: number | undefined }> {
+    let size: InputSize | undefined;
+    let bound = 0;
+    let counted: number | undefined;
+    for (const candidate of model.chain) {
+      const provider = candidate.provider;
+      let tokens: number;
+      if (provider.countTokens) {
+        tokens = await provider.countTokens({ ...request, model: candidate.id }, { upstreamModel: candidate.upstreamModel, requestId });
+        if (candidate === model) counted = tokens;
+      } else {
+        size ??= measureInput(request);
+        tokens = inputTokenBound(size, provider.maxImageTokens?.(candidate.upstreamModel) ?? DEFAULT_MAX_IMAGE_TOKENS);
+      }
+      bound = Math.max(bound, tokens);
+    }
+    return { bound, counted };
   }
 
-  /** Reserves a text call's estimate; a partial hold lowers the call's output cap to what it pays for. */
+  /** Reserves a text call at its upper bound; a partial hold lowers the call's output cap to what it pays for. */
   private async reserveGenerate(request: GenerateRequest, model: ResolvedModel, principal: Principal, requestId: string): Promise<HeldCall> {
-    const inputTokens = await this.estimateInput(request, model, requestId);
+    const { bound, counted } = await this.boundInput(request, model, requestId);
     const basis = priciest(model.chain);
-    const estimate = estimateGenerate(request, basis, inputTokens);
+    const estimate = estimateGenerate(request, basis, bound);
     const reservation = await this.reserve(principal, estimate, model, 'generate', requestId);
     const maxOutputTokens = request.maxOutputTokens ?? model.maxOutputTokens;
-    if (reservation.amount >= estimate.amount) return { reservation, inputTokens, request: { ...request, model: model.id, maxOutputTokens } };
-    const affordable = affordableOutputTokens(request, basis, inputTokens, reservation.amount) ?? maxOutputTokens;
+    if (reservation.amount >= estimate.amount) return { reservation, countedInput: counted, request: { ...request, model: model.id, maxOutputTokens } };
+    const affordable = affordableOutputTokens(request, basis, bound, reservation.amount) ?? maxOutputTokens;
     logQuota('%s partial hold %d of %d: output capped at %d tokens', requestId, reservation.amount, estimate.amount, affordable);
-    return { reservation, inputTokens, request: { ...request, model: model.id, maxOutputTokens: Math.min(maxOutputTokens, affordable) } };
+    return { reservation, countedInput: counted, request: { ...request, model: model.id, maxOutputTokens: Math.min(maxOutputTokens, affordable) } };
   }
 
   private async reserve(principal: Principal, estimate: CostEstimate, model: ResolvedModel, operation: 'generate' | 'image', requestId: string): Promise<Reservation> {
@@ -482,21 +516,27 @@ class RequestPipeline {
     return outcome.reservation;
   }
 
-  private async settle(reservation: Reservation, charge: number): Promise<void> {
+  /**
+   * Charges a call. A charge beyond the hold (an upstream that reported more than the bound) is an
+   * overrun: charged in full, never clamped, logged, and told to the store with the settlement.
+   */
+  private async settle(reservation: Reservation, charge: number, settlement: Settlement, requestId: string): Promise<void> {
+    const overrun = Math.max(0, charge - reservation.amount);
     try {
-      await this.config.quotaStore.settle(reservation, charge);
+      await this.config.quotaStore.settle(reservation, charge, { settlement, overrun });
     } catch (error) {
       throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', { cause: error, retryAfter: 1 });
     }
-    logQuota('settled %s: charged %d of %d held', reservation.id, charge, reservation.amount);
+    if (overrun > 0) logQuota('%s overrun: charged %d, %d beyond the %d held (%s)', requestId, charge, overrun, reservation.amount, settlement);
+    else logQuota('%s settled %s: charged %d of %d held (%s)', requestId, reservation.id, charge, reservation.amount, settlement);
   }
 
   /** Settles after a stream: the response is already out, so a failing store is logged, not thrown. */
-  private async settleQuietly(reservation: Reservation, charge: number): Promise<void> {
+  private async settleQuietly(reservation: Reservation, charge: number, settlement: Settlement, requestId: string): Promise<void> {
     try {
-      await this.settle(reservation, charge);
+      await this.settle(reservation, charge, settlement, requestId);
     } catch (error) {
-      logQuota('settle of %s (charge %d) failed: %O', reservation.id, charge, error);
+      logQuota('%s settle of %s (charge %d, %s) failed: %O', requestId, reservation.id, charge, settlement, error);
     }
   }
 

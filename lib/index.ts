@@ -4,7 +4,7 @@ export type { GatewayOptions, GatewayKey } from './options';
 export { GatewayError, GatewayConfigError, toGatewayError, STATUS_BY_KIND, type ErrorKind, type GatewayErrorOptions } from './errors';
 export type * from './canonical';
 export type { ModelConfig, ModelPricing } from './models';
-export type { KeyStore, QuotaStore, Principal, Reservation, ReservationInfo, ReserveResult, MaybePromise } from './stores/types';
+export type { KeyStore, QuotaStore, Principal, Reservation, ReservationInfo, ReserveResult, Settlement, SettleInfo, MaybePromise } from './stores/types';
 export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
 export type { Provider, ProviderCallContext } from './providers/types';
@@ -32,5 +32,6 @@ export type {
 } from './protocols/types';
 export { builtinCodecs } from './protocols/registry';
 export { countRequestTokens, countTextTokens } from './tokenizer';
+export { DEFAULT_MAX_IMAGE_TOKENS } from './token-bound';
 export { collectStream } from './stream/collect';
 export { replayResponse } from './stream/replay';

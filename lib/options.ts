@@ -43,6 +43,13 @@ export interface GatewayOptions {
    * at the default prices. Keys with `allowedModels` need the id or `<provider>/*`. Default false.
    */
   providerModelIds?: boolean;
+  /**
+   * Whether a stream that fails mid-way because the upstream broke (an in-stream error, a dropped
+   * or malformed upstream stream) is charged for its input and the output produced so far. Off, such a
+   * stream is charged nothing; a stream the caller cancels is charged what was produced either way
+   * (docs/stores.md, "Failed streams"). Default false.
+   */
+  chargeFailedStreams?: boolean;
 }
 
 /** The fully resolved configuration a gateway runs on. */
@@ -55,12 +62,13 @@ export interface ResolvedOptions {
   maxBodyBytes: number;
   defaultMaxOutputTokens: number;
   providerModelIds: boolean;
+  chargeFailedStreams: boolean;
 }
 
 /** A provider may declare the models it serves by default. */
 export type ProviderWithModels = Provider & { readonly defaultModels?: readonly ModelConfig[] };
 
-const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'defaultMaxOutputTokens', 'providerModelIds'] as const;
+const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'defaultMaxOutputTokens', 'providerModelIds', 'chargeFailedStreams'] as const;
 
 function fail(code: string, option: string, message: string): never {
   throw new GatewayConfigError(code, `createGateway: option '${option}' ${message}`, option);
@@ -105,6 +113,12 @@ function positiveInteger(options: GatewayOptions, name: 'maxBodyBytes' | 'defaul
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value <= 0) fail('ERR_GATEWAY_INVALID_OPTION', name, `must be a positive integer, not ${String(value)}.`);
   return value;
+}
+
+function booleanOption(options: GatewayOptions, name: 'chargeFailedStreams'): boolean {
+  const value = options[name];
+  if (value !== undefined && typeof value !== 'boolean') fail('ERR_GATEWAY_INVALID_OPTION', name, `must be true or false, not ${JSON.stringify(value) ?? String(value)}.`);
+  return value === true;
 }
 
 function resolveStores(options: GatewayOptions): { keyStore: KeyStore; quotaStore: QuotaStore } {
@@ -227,5 +241,6 @@ export function resolveOptions(
     maxBodyBytes: positiveInteger(options, 'maxBodyBytes', 32 * 1024 * 1024),
     defaultMaxOutputTokens: positiveInteger(options, 'defaultMaxOutputTokens', 4096),
     providerModelIds: options.providerModelIds === true,
+    chargeFailedStreams: booleanOption(options, 'chargeFailedStreams'),
   };
 }

@@ -127,8 +127,9 @@ function estimatePart(part: ContentPart): number {
 
 /**
  * A fast estimate of a request's input tokens without the tokenizer (which costs ~70 MB and real
- * CPU per call): UTF-8 bytes / 3, which over-counts ordinary text and is close for CJK. Used to size
- * quota holds for upstream providers, whose own reported usage is what is finally charged.
+ * CPU per call): UTF-8 bytes / 3, which over-counts ordinary text and under-counts digits and CJK.
+ * A stream shows it until its provider reports the input; quota holds use the upper bound of
+ * `./token-bound.ts` instead.
  */
 export function estimateRequestTokens(request: GenerateRequest): number {
   let total = TOKENS_PER_REPLY;

@@ -116,6 +116,16 @@ export function describeQuotaStoreContract(name: string, harness: QuotaStoreHarn
       expect(await store.getAccount('a')).toMatchObject({ balance: 85, reserved: 0, spent: 15 });
     });
 
+    it('an overrun may take the balance below 0; the key is then refused until it is funded again', async () => {
+      const store = await harness.create({ a: 100 });
+      const reservation = held(await store.reserve('a', 10, { minimum: 1, info }));
+      await store.settle(reservation, 130, { settlement: 'completed', overrun: 120 });
+      expect(await store.getAccount('a')).toMatchObject({ balance: -30, reserved: 0, spent: 130, available: -30 });
+      expect(await store.reserve('a', 1, { minimum: 0, info })).toMatchObject({ ok: false, reason: 'insufficient_balance', available: 0 });
+      await store.setBalance('a', 50);
+      expect(held(await store.reserve('a', 20, { minimum: 1, info })).amount).toBe(20);
+    });
+
     it('a negative actual charges nothing', async () => {
       const store = await harness.create({ a: 100 });
       await store.settle(held(await store.reserve('a', 10, { minimum: 1, info })), -5);

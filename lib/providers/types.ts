@@ -33,6 +33,12 @@ export interface Provider {
   generateImage?(request: ImageRequest, context: ProviderCallContext): MaybePromise<ImageResponse>;
   /** Counts the input tokens of a request (used for quota estimates and count-tokens endpoints). */
   countTokens?(request: GenerateRequest, context: Omit<ProviderCallContext, 'signal'>): MaybePromise<number>;
+  /**
+   * The most input tokens one image can cost at `upstreamModel`. A provider without `countTokens`
+   * has its calls held at an upper bound of their input (docs/stores.md, "Overspend bound"): text at
+   * one token per UTF-8 byte, each image at this figure. Default: `DEFAULT_MAX_IMAGE_TOKENS` (4,128).
+   */
+  maxImageTokens?(upstreamModel: string): number;
   init?(): MaybePromise<void>;
   close?(): MaybePromise<void>;
 }

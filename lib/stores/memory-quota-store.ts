@@ -15,6 +15,8 @@ export interface MemoryAccount {
   reserved: number;
   /** Total charged so far. */
   spent: number;
+  /** Credits charged beyond their holds so far (settles whose upstream reported more than the bound). */
+  overrun: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export class MemoryQuotaStore implements QuotaStore {
     return { ok: true, reservation };
   }
 
+  /** Charges `actual` in full, even beyond the hold (the balance may then go below 0, and the key is refused until funded). */
   settle(reservation: Reservation, actual: number): void {
     if (!this.open.delete(reservation.id)) return;
     const account = this.account(reservation.keyId);
@@ -66,6 +69,7 @@ export class MemoryQuotaStore implements QuotaStore {
     account.reserved -= reservation.amount;
     account.balance -= charge;
     account.spent += charge;
+    if (charge > reservation.amount) account.overrun += charge - reservation.amount;
   }
 
   release(reservation: Reservation): void {
@@ -76,7 +80,7 @@ export class MemoryQuotaStore implements QuotaStore {
   private account(keyId: string): MemoryAccount {
     let account = this.accounts.get(keyId);
     if (!account) {
-      account = { balance: this.defaultBalance, reserved: 0, spent: 0 };
+      account = { balance: this.defaultBalance, reserved: 0, spent: 0, overrun: 0 };
       this.accounts.set(keyId, account);
     }
     return account;

@@ -44,6 +44,25 @@ export interface Reservation {
   amount: number;
 }
 
+/**
+ * How a call's hold was closed:
+ * - `completed`: the call finished; charged its usage.
+ * - `cancelled`: the caller left mid-stream; charged the input and the output produced (the upstream bills it).
+ * - `failed-free`: the stream failed because the upstream broke; charged nothing (the default).
+ * - `failed-charged`: the same, charged the input and partial output (`chargeFailedStreams: true`).
+ */
+export type Settlement = 'completed' | 'cancelled' | 'failed-free' | 'failed-charged';
+
+/** What the gateway tells `settle` about a charge, for stores that record usage. */
+export interface SettleInfo {
+  settlement: Settlement;
+  /**
+   * Credits charged beyond the hold (0 when none): the upstream reported more than the upper bound
+   * the hold was sized on. The charge is still the full figure (docs/stores.md, "Overspend bound").
+   */
+  overrun: number;
+}
+
 /** The outcome of a reserve call. */
 export type ReserveResult =
   | { ok: true; reservation: Reservation }
@@ -55,13 +74,14 @@ export type ReserveResult =
  *
  * - `reserve(keyId, amount)` holds up to `amount` credits. With `minimum`, a store that cannot hold
  *   `amount` may hold less (what is available), but never less than `minimum`; otherwise it refuses.
- * - `settle(reservation, actual)` charges `actual` credits and frees the rest of the hold.
+ * - `settle(reservation, actual, info)` charges `actual` credits and frees the rest of the hold;
+ *   `actual` may exceed the hold (an overrun, see {@link SettleInfo}), and is charged in full.
  *   It must be idempotent: settling or releasing a reservation twice changes nothing.
  * - `release(reservation)` frees the whole hold without charging (the call failed).
  */
 export interface QuotaStore {
   reserve(keyId: string, amount: number, options: { minimum: number; info: ReservationInfo }): MaybePromise<ReserveResult>;
-  settle(reservation: Reservation, actual: number): MaybePromise<void>;
+  settle(reservation: Reservation, actual: number, info?: SettleInfo): MaybePromise<void>;
   release(reservation: Reservation): MaybePromise<void>;
   init?(): MaybePromise<void>;
   close?(): MaybePromise<void>;

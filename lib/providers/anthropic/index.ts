@@ -13,6 +13,7 @@ import { decodeMessageResponse, reportedAnthropicUsage, type AnthropicMessageRes
 import { MessageStreamDecoder } from './decode-stream';
 import { supportsAdaptiveThinking } from './adaptive-thinking';
 import { anthropicBetaHeader, anthropicBetaQuery, encodeMessagesRequest, type EncodeMessagesOptions } from './encode-request';
+import { ANTHROPIC_MAX_IMAGE_TOKENS } from './image-token-bound';
 
 export { supportsAdaptiveThinking } from './adaptive-thinking';
 
@@ -88,6 +89,11 @@ export class AnthropicProvider implements Provider {
 
   private encodeOptions(upstreamModel: string, stream: boolean): EncodeMessagesOptions {
     return { stream, defaultMaxTokens: this.defaultMaxTokens, adaptiveThinking: this.adaptiveThinking(upstreamModel) };
+  }
+
+  /** The most input tokens one image costs a Claude model (see ./image-token-bound.ts). */
+  maxImageTokens(): number {
+    return ANTHROPIC_MAX_IMAGE_TOKENS;
   }
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {

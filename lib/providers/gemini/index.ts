@@ -17,6 +17,7 @@ import { encodeGenerateContentRequest } from './encode-request';
 import { modelPath } from './model-path';
 import { remapCredentialFailure } from './upstream-error';
 import type { GenerateContentResponse } from './wire-types';
+import { GEMINI_MAX_IMAGE_TOKENS } from './image-token-bound';
 
 /** Options of {@link GeminiProvider}. */
 export interface GeminiProviderOptions extends UpstreamProviderOptions {
@@ -69,6 +70,11 @@ export class GeminiProvider implements Provider {
   private async withInlineImages(request: GenerateRequest, signal: CallSignal): Promise<GenerateRequest> {
     const media = this.media;
     return media ? inlineRequestImageUrls(request, (download) => media.fetch(download), signal) : request;
+  }
+
+  /** The most input tokens one image costs a Gemini model (see ./image-token-bound.ts). */
+  maxImageTokens(): number {
+    return GEMINI_MAX_IMAGE_TOKENS;
   }
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {

@@ -13,6 +13,7 @@ import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { decodeImageResponse, encodeImageRequest } from './images';
+import { openAIMaxImageTokens } from './image-token-bound';
 
 /** Options of {@link OpenAIProvider}. */
 export interface OpenAIProviderOptions extends UpstreamProviderOptions {
@@ -71,6 +72,11 @@ export class OpenAIProvider implements Provider {
 
   private encodeOptions(upstreamModel: string, stream: boolean): EncodeChatOptions {
     return { maxTokensField: this.maxTokensField, stream, reasoningModel: this.reasoningModels(upstreamModel) };
+  }
+
+  /** The most input tokens one image costs this model (see ./image-token-bound.ts). */
+  maxImageTokens(upstreamModel: string): number {
+    return openAIMaxImageTokens(upstreamModel);
   }
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
