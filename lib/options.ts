@@ -43,6 +43,12 @@ export interface GatewayOptions {
    * at the default prices. Keys with `allowedModels` need the id or `<provider>/*`. Default false.
    */
   providerModelIds?: boolean;
+  /**
+   * The most gateways a call may pass through: a request that arrives carrying this many hops or
+   * more (`x-rosetta-hops`, set on every upstream call) is refused with 508 `loop_detected`, as is
+   * one that has already passed through this gateway. Default 5.
+   */
+  maxHops?: number;
 }
 
 /** The fully resolved configuration a gateway runs on. */
@@ -55,12 +61,13 @@ export interface ResolvedOptions {
   maxBodyBytes: number;
   defaultMaxOutputTokens: number;
   providerModelIds: boolean;
+  maxHops: number;
 }
 
 /** A provider may declare the models it serves by default. */
 export type ProviderWithModels = Provider & { readonly defaultModels?: readonly ModelConfig[] };
 
-const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'defaultMaxOutputTokens', 'providerModelIds'] as const;
+const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'defaultMaxOutputTokens', 'providerModelIds', 'maxHops'] as const;
 
 function fail(code: string, option: string, message: string): never {
   throw new GatewayConfigError(code, `createGateway: option '${option}' ${message}`, option);
@@ -100,7 +107,7 @@ function requireMethods(option: string, value: unknown, required: readonly strin
   }
 }
 
-function positiveInteger(options: GatewayOptions, name: 'maxBodyBytes' | 'defaultMaxOutputTokens', fallback: number): number {
+function positiveInteger(options: GatewayOptions, name: 'maxBodyBytes' | 'defaultMaxOutputTokens' | 'maxHops', fallback: number): number {
   const value = options[name];
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value <= 0) fail('ERR_GATEWAY_INVALID_OPTION', name, `must be a positive integer, not ${String(value)}.`);
@@ -227,5 +234,6 @@ export function resolveOptions(
     maxBodyBytes: positiveInteger(options, 'maxBodyBytes', 32 * 1024 * 1024),
     defaultMaxOutputTokens: positiveInteger(options, 'defaultMaxOutputTokens', 4096),
     providerModelIds: options.providerModelIds === true,
+    maxHops: positiveInteger(options, 'maxHops', 5),
   };
 }
