@@ -33,7 +33,8 @@ export function pathEscape(path: string): string | undefined {
   if (!path.startsWith('/')) return 'it does not start with /';
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f-\u009f\\?#]/.test(path)) return 'it holds a backslash, ?, #, whitespace or a control character';
-  if (path.split('/').some(isDotSegment)) return 'it holds a . or .. segment';
+  // A dot segment needs a '.' or, encoded, a '%': most paths (`/chat/completions`) have neither.
+  if ((path.includes('.') || path.includes('%')) && path.split('/').some(isDotSegment)) return 'it holds a . or .. segment';
   return undefined;
 }
 
