@@ -16,7 +16,8 @@ export type ErrorKind =
   | 'upstream_auth'
   | 'upstream_timeout'
   | 'overloaded'
-  | 'unavailable';
+  | 'unavailable'
+  | 'loop_detected';
 
 /** The HTTP status each kind is answered with (a constructor may override it, e.g. for relayed upstream statuses). */
 export const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = Object.freeze({
@@ -35,6 +36,7 @@ export const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = Object.freeze
   upstream_timeout: 504,
   overloaded: 503,
   unavailable: 503,
+  loop_detected: 508,
 });
 
 const RETRYABLE_KINDS: ReadonlySet<ErrorKind> = new Set(['rate_limit', 'upstream', 'upstream_timeout', 'overloaded', 'unavailable']);

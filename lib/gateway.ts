@@ -8,12 +8,13 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import createDebug from 'debug';
 import type { GenerateRequest, ProviderStreamPart } from './canonical';
 import { GatewayConfigError, GatewayError, toGatewayError } from './errors';
+import { HopGuard } from './hops';
 import { drainBody, readJsonBody } from './http/read-body';
 import { CoalescingWriter, sendJson } from './http/send';
 import { ModelTable, type ResolvedModel } from './models';
 import { resolveOptions, type GatewayOptions, type ResolvedOptions } from './options';
 import { builtinCodecs } from './protocols/registry';
-import type { CallResult, DecodedCall, EncodeContext, HttpRequestView, ProtocolCodec, RouteMatch } from './protocols/types';
+import type { CallResult, DecodedCall, EncodeContext, HttpRequestView, ProtocolCodec, RouteMatch, StreamEncoder } from './protocols/types';
 import { builtinProviders } from './providers/registry';
 import { CallCancellation, providerCallContext } from './providers/cancellation';
 import { affordableOutputTokens, chargeForImage, chargeForUsage, estimateGenerate, estimateImage, type CostEstimate } from './quota';
@@ -33,7 +34,13 @@ const logProvider = createDebug('rosetta:provider');
 export type Gateway = Router & {
   /** Resolves once every store and provider `init()` has finished; requests wait for it too. */
   readonly ready: Promise<void>;
-  /** Calls `close()` on every store and provider. */
+  /**
+   * Shuts the gateway down: refuses new calls (503), ends calls in flight (a stream gets its
+   * protocol's error event, a call not yet answered a 503; holds are settled or released), then
+   * calls `close()` on every provider (whose open upstream connections are destroyed after a short
+   * grace) and store. Resolves within a few seconds however the upstreams behave; calling it again
+   * returns the same promise.
+   */
   close(): Promise<void>;
 };
 
@@ -43,6 +50,9 @@ interface HeldCall {
   request: GenerateRequest;
   countedInput: number | undefined;
 }
+
+/** How long `close()` waits for calls it aborted to finish (settle their holds) before it cuts their connections. */
+const CLOSE_GRACE_MS = 1_000;
 
 /** Failures a fallback model may cure: the upstream's fault, not the request's. */
 const FALLBACK_KINDS: ReadonlySet<string> = new Set(['upstream', 'upstream_timeout', 'overloaded']);
@@ -156,8 +166,17 @@ class RequestPipeline {
   private initialized = false;
   private pendingInit: Promise<void> | undefined;
   readonly ready: Promise<void>;
+  private readonly hops: HopGuard;
+  /** Calls being served, with their responses: what `close()` ends. */
+  private readonly calls = new Map<CallCancellation, ServerResponse>();
+  /** Set by `close()`: the reason its aborted calls carry. */
+  private shutdownReason: GatewayError | undefined;
+  private closed: Promise<void> | undefined;
+  /** Called when the last call in flight ends, while `close()` waits for it. */
+  private onIdle: (() => void) | undefined;
 
   constructor(private readonly config: ResolvedOptions) {
+    this.hops = new HopGuard(config.maxHops);
     this.models = new ModelTable(config.models, config.providers, {
       maxOutputTokens: config.defaultMaxOutputTokens,
       created: Math.floor(Date.now() / 1000),
@@ -192,10 +211,36 @@ class RequestPipeline {
     }
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closed ??= this.shutdown();
+    return this.closed;
+  }
+
+  private async shutdown(): Promise<void> {
+    const reason = new GatewayError('unavailable', 'The gateway is shutting down; try again later.', { code: 'shutting_down', retryAfter: 1 });
+    this.shutdownReason = reason;
+    for (const cancellation of this.calls.keys()) cancellation.abort(reason);
+    await this.whenIdle(CLOSE_GRACE_MS);
+    // Calls still going (a slow client, a slow store): their connections are cut, and their holds get one more grace to settle.
+    for (const response of this.calls.values()) response.destroy();
+    await this.whenIdle(CLOSE_GRACE_MS);
     for (const provider of this.config.providers.values()) await provider.close?.();
     await this.config.quotaStore.close?.();
     await this.config.keyStore.close?.();
+  }
+
+  /** Resolves when no call is in flight, or after `ms`. */
+  private whenIdle(ms: number): Promise<void> {
+    if (this.calls.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.onIdle = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.onIdle = done;
+    });
   }
 
   /** Route: a codec's POST route, a model-list GET route, or not ours (next()). */
@@ -235,6 +280,10 @@ class RequestPipeline {
     });
     let reservation: Reservation | undefined;
     try {
+      if (this.shutdownReason) throw this.shutdownReason;
+      // Before the body is read: a request loop costs one refused call per hop, nothing more.
+      const upstreamHeaders = this.hops.upstreamHeaders(request.headers);
+      this.calls.set(cancellation, response);
       if (!this.initialized) await this.waitReady();
       const body = await readJsonBody(request, this.config.maxBodyBytes);
       const view = requestView(request, path, body);
@@ -249,11 +298,11 @@ class RequestPipeline {
         const held = await this.reserveGenerate(call.request, model, principal, requestId);
         reservation = held.reservation;
         if (call.request.stream) {
-          await this.stream(codec, context, held, model, cancellation, response);
+          await this.stream(codec, context, held, model, cancellation, response, upstreamHeaders);
           if (logRequest.enabled) logRequest('%s %s %s stream %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
           return;
         }
-        const served = await this.generate(held.request, model, cancellation, requestId);
+        const served = await this.generate(held.request, model, cancellation, requestId, upstreamHeaders);
         result = { operation: 'generate', response: { ...served.value, model: served.model.id } };
         await this.settle(reservation, chargeForUsage(result.response.usage, served.model), 'completed', requestId);
       } else if (call.operation === 'count-tokens') {
@@ -264,7 +313,7 @@ class RequestPipeline {
         reservation = await this.reserve(principal, estimateImage(call.request, model), model, 'image', requestId);
         const provider = model.provider;
         logProvider('%s → %s/%s image n=%d %dx%d', requestId, provider.name, model.upstreamModel, call.request.n, call.request.width, call.request.height);
-        const images = await provider.generateImage!({ ...call.request, model: model.id }, providerCallContext(cancellation, model.upstreamModel, requestId));
+        const images = await provider.generateImage!({ ...call.request, model: model.id }, providerCallContext(cancellation, model.upstreamModel, requestId, upstreamHeaders));
         result = { operation: 'image', response: images };
         await this.settle(reservation, chargeForImage(images, model), 'completed', requestId);
       }
@@ -273,9 +322,10 @@ class RequestPipeline {
       if (logRequest.enabled) logRequest('%s %s %s 200 %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
     } catch (thrown) {
       if (reservation) await this.release(reservation);
-      this.fail(codec, context, response, thrown, started);
+      this.fail(codec, context, response, cancellation.aborted && cancellation.reason === this.shutdownReason ? cancellation.reason : thrown, started);
     } finally {
       answered = true;
+      if (this.calls.delete(cancellation) && this.calls.size === 0) this.onIdle?.();
     }
   }
 
@@ -286,10 +336,18 @@ class RequestPipeline {
    * cancelled stream is charged what was produced; one the upstream broke, only with
    * `chargeFailedStreams` (docs/stores.md, "Failed streams").
    */
-  private async stream(codec: ProtocolCodec, context: EncodeContext, held: HeldCall, requested: ResolvedModel, signal: CallCancellation, response: ServerResponse): Promise<void> {
+  private async stream(
+    codec: ProtocolCodec,
+    context: EncodeContext,
+    held: HeldCall,
+    requested: ResolvedModel,
+    signal: CallCancellation,
+    response: ServerResponse,
+    upstreamHeaders: Readonly<Record<string, string>>,
+  ): Promise<void> {
     const { model, value: { iterator, first } } = await this.withFallbacks(requested, signal, async (candidate) => {
       const request = { ...held.request, model: candidate.id };
-      const providerContext = providerCallContext(signal, candidate.upstreamModel, context.requestId);
+      const providerContext = providerCallContext(signal, candidate.upstreamModel, context.requestId, upstreamHeaders);
       const provider = candidate.provider;
       logProvider('%s → %s/%s stream max_output=%d', context.requestId, provider.name, candidate.upstreamModel, request.maxOutputTokens);
       const parts = provider.stream ? provider.stream(request, providerContext) : replayResponse(provider.generate!(request, providerContext));
@@ -346,6 +404,8 @@ class RequestPipeline {
         }
         part = next.value;
       }
+      const shutdown = this.shutdownReason;
+      if (shutdown && signal.reason === shutdown && part.type !== 'finish' && part.type !== 'error') this.writeShutdownEvent(encoder, meter, writer, shutdown);
       writer.end();
     } finally {
       await iterator.return?.()?.catch(() => undefined);
@@ -364,6 +424,15 @@ class RequestPipeline {
     if (ended === 'completed') return 'completed';
     if (ended === undefined && aborted) return 'cancelled';
     return this.config.chargeFailedStreams ? 'failed-charged' : 'failed-free';
+  }
+
+  /** Ends a stream cut by `close()` with the protocol's error event (nothing, if it cannot be encoded). */
+  private writeShutdownEvent(encoder: StreamEncoder, meter: StreamMeter, writer: CoalescingWriter, reason: GatewayError): void {
+    try {
+      writer.write(encoder.encode(meter.observe({ type: 'error', error: reason })));
+    } catch (error) {
+      logRequest('the shutdown error event could not be encoded: %O', error);
+    }
   }
 
   /** Refuses streaming requests this codec or call shape cannot stream. */
@@ -550,10 +619,10 @@ class RequestPipeline {
   }
 
   /** A non-streamed text call, with fallbacks. */
-  private generate(request: GenerateRequest, requested: ResolvedModel, signal: CallCancellation, requestId: string) {
+  private generate(request: GenerateRequest, requested: ResolvedModel, signal: CallCancellation, requestId: string, upstreamHeaders: Readonly<Record<string, string>>) {
     return this.withFallbacks(requested, signal, async (candidate) => {
       const provider = candidate.provider;
-      const context = providerCallContext(signal, candidate.upstreamModel, requestId);
+      const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders);
       const call = { ...request, model: candidate.id };
       logProvider('%s → %s/%s max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
       return provider.generate ? provider.generate(call, context) : collectStream(provider.stream!(call, context), call);

@@ -57,6 +57,25 @@ export interface ResolvedModel {
 
 const DEFAULT_PRICING: Required<ModelPricing> = { input: 1, output: 1, image: 1000 };
 
+/** The longest model id a caller may send (a longer one is a 400). */
+export const MAX_MODEL_ID_LENGTH = 256;
+
+/**
+ * Throws a 400 for a model id a caller sent that no upstream should see: longer than
+ * {@link MAX_MODEL_ID_LENGTH}, holding a control character or a backslash, or a `.` or `..`
+ * path segment (between slashes). Ids in the model table are the operator's and are not checked.
+ */
+export function checkCallerModelId(id: string): void {
+  const refuse = (problem: string) => {
+    throw new GatewayError('invalid_request', `The model id ${problem}.`, { param: 'model', code: 'invalid_model_id' });
+  };
+  if (id.length > MAX_MODEL_ID_LENGTH) refuse(`is ${id.length} characters long; the limit is ${MAX_MODEL_ID_LENGTH}`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) refuse('holds a control character');
+  if (id.includes('\\')) refuse('holds a backslash');
+  if (id.split('/').some((segment) => segment === '.' || segment === '..')) refuse("holds a '.' or '..' path segment");
+}
+
 /** Resolves model ids to providers; immutable after creation. */
 export class ModelTable {
   private readonly byId = new Map<string, ResolvedModel>();
@@ -99,7 +118,10 @@ export class ModelTable {
     });
   }
 
-  /** `provider/model` for a model not in the table, when the gateway allows such ids. */
+  /**
+   * `provider/model` for a model not in the table, when the gateway allows such ids. The upstream
+   * id is the caller's, so the provider checks it first (`Provider.checkModelId`).
+   */
   private providerModel(id: string, type: 'text' | 'image'): ResolvedModel | undefined {
     if (!this.defaults.providerModelIds) return undefined;
     const slash = id.indexOf('/');
@@ -107,6 +129,7 @@ export class ModelTable {
     const upstreamModel = id.slice(slash + 1);
     if (!provider || upstreamModel.length === 0) return undefined;
     if (type === 'image' ? !provider.generateImage : !provider.generate && !provider.stream) return undefined;
+    provider.checkModelId?.(upstreamModel);
     const resolved: ResolvedModel = {
       chain: [],
       id,
@@ -121,17 +144,24 @@ export class ModelTable {
     return resolved;
   }
 
+  /** A model id that is not in the table: checked, then tried as a `provider/model` id. */
+  private unlisted(id: string, type: 'text' | 'image'): ResolvedModel | undefined {
+    checkCallerModelId(id);
+    return this.providerModel(id, type);
+  }
+
   /** Whether an id or alias is taken. */
   has(id: string): boolean {
     return this.byId.has(id);
   }
 
   /**
-   * Resolves a model for a caller and an operation: 404 when unknown (or of the wrong kind),
-   * 403 when the caller's key may not use it.
+   * Resolves a model for a caller and an operation: 400 for an id not in the table that no
+   * upstream should see ({@link checkCallerModelId}, `Provider.checkModelId`), 404 when unknown
+   * (or of the wrong kind), 403 when the caller's key may not use it.
    */
   resolve(id: string, principal: Principal, type: 'text' | 'image'): ResolvedModel {
-    const model = this.byId.get(id) ?? this.providerModel(id, type);
+    const model = this.byId.get(id) ?? this.unlisted(id, type);
     if (!model || model.type !== type) {
       const kind = type === 'image' ? 'image model' : 'model';
       throw new GatewayError('not_found', `The ${kind} '${id}' does not exist or you do not have access to it.`, { code: 'model_not_found', param: 'model' });

@@ -50,6 +50,12 @@ export interface GatewayOptions {
    * (docs/stores.md, "Failed streams"). Default false.
    */
   chargeFailedStreams?: boolean;
+  /**
+   * The most gateways a call may pass through: a request that arrives carrying this many hops or
+   * more (`x-rosetta-hops`, set on every upstream call) is refused with 508 `loop_detected`, as is
+   * one that has already passed through this gateway. Default 5.
+   */
+  maxHops?: number;
 }
 
 /** The fully resolved configuration a gateway runs on. */
@@ -63,12 +69,13 @@ export interface ResolvedOptions {
   defaultMaxOutputTokens: number;
   providerModelIds: boolean;
   chargeFailedStreams: boolean;
+  maxHops: number;
 }
 
 /** A provider may declare the models it serves by default. */
 export type ProviderWithModels = Provider & { readonly defaultModels?: readonly ModelConfig[] };
 
-const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'defaultMaxOutputTokens', 'providerModelIds', 'chargeFailedStreams'] as const;
+const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'defaultMaxOutputTokens', 'providerModelIds', 'chargeFailedStreams', 'maxHops'] as const;
 
 function fail(code: string, option: string, message: string): never {
   throw new GatewayConfigError(code, `createGateway: option '${option}' ${message}`, option);
@@ -108,7 +115,7 @@ function requireMethods(option: string, value: unknown, required: readonly strin
   }
 }
 
-function positiveInteger(options: GatewayOptions, name: 'maxBodyBytes' | 'defaultMaxOutputTokens', fallback: number): number {
+function positiveInteger(options: GatewayOptions, name: 'maxBodyBytes' | 'defaultMaxOutputTokens' | 'maxHops', fallback: number): number {
   const value = options[name];
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value <= 0) fail('ERR_GATEWAY_INVALID_OPTION', name, `must be a positive integer, not ${String(value)}.`);
@@ -242,5 +249,6 @@ export function resolveOptions(
     defaultMaxOutputTokens: positiveInteger(options, 'defaultMaxOutputTokens', 4096),
     providerModelIds: options.providerModelIds === true,
     chargeFailedStreams: booleanOption(options, 'chargeFailedStreams'),
+    maxHops: positiveInteger(options, 'maxHops', 5),
   };
 }

@@ -72,10 +72,11 @@ const CANCELLATION = Symbol('rosetta.callCancellation');
  * that reads it, or copies the context with `{ ...context }`, gets a working `AbortSignal`; one that
  * never reads it costs none.
  */
-export function providerCallContext(cancellation: CallCancellation, upstreamModel: string, requestId: string): ProviderCallContext {
+export function providerCallContext(cancellation: CallCancellation, upstreamModel: string, requestId: string, upstreamHeaders?: Readonly<Record<string, string>>): ProviderCallContext {
   const context = {
     upstreamModel,
     requestId,
+    upstreamHeaders,
     get signal() {
       return cancellation.signal;
     },

@@ -10,6 +10,13 @@ export interface ProviderCallContext {
   signal: AbortSignal;
   /** The gateway's request id, for logs and upstream correlation headers. */
   requestId: string;
+  /**
+   * Headers to send with every upstream HTTP request of this call: the gateway's hop headers
+   * (`x-rosetta-hops`, `x-rosetta-gateway`; docs/errors.md, "Request loops"), by which a gateway
+   * that this call reaches again, directly or through other gateways, refuses it instead of
+   * looping. Never a secret. The gateway always sets them; a provider that calls over HTTP sends them.
+   */
+  upstreamHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -39,6 +46,13 @@ export interface Provider {
    * one token per UTF-8 byte, each image at this figure. Default: `DEFAULT_MAX_IMAGE_TOKENS` (4,128).
    */
   maxImageTokens?(upstreamModel: string): number;
+  /**
+   * Refuses, by throwing a `GatewayError` (kind `invalid_request`, `param: 'model'`), an upstream
+   * model id chosen by the caller (a `provider/model` id) that this upstream cannot take safely,
+   * e.g. a `/` where its URL path has no room for one. Called before any hold or upstream call.
+   * Optional: the gateway's own checks (docs/errors.md, "Path confinement") apply to every provider.
+   */
+  checkModelId?(upstreamModel: string): void;
   init?(): MaybePromise<void>;
   close?(): MaybePromise<void>;
 }

@@ -18,6 +18,7 @@ const TYPE_BY_KIND: Record<ErrorKind, string> = {
   upstream_timeout: 'server_error',
   overloaded: 'server_error',
   unavailable: 'server_error',
+  loop_detected: 'server_error',
 };
 
 /** The error body (also used inside streams). */

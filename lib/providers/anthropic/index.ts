@@ -84,7 +84,7 @@ export class AnthropicProvider implements Provider {
   /** Per-request headers: correlation id, the accept type, and the merged `anthropic-beta` list. */
   private requestHeaders(request: GenerateRequest, context: ProviderCallContext, accept: string): Record<string, string> {
     const beta = anthropicBetaHeader(request, this.configuredBeta);
-    return { accept, 'x-request-id': context.requestId, ...(beta ? { 'anthropic-beta': beta } : {}) };
+    return Object.assign({ accept, 'x-request-id': context.requestId }, beta ? { 'anthropic-beta': beta } : undefined, context.upstreamHeaders);
   }
 
   private encodeOptions(upstreamModel: string, stream: boolean): EncodeMessagesOptions {
@@ -127,7 +127,7 @@ export class AnthropicProvider implements Provider {
         sink,
       );
     };
-    return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, signal);
+    return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, signal, this.client.redactor);
   }
 
   close(): Promise<void> {

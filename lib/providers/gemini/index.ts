@@ -14,7 +14,7 @@ import { decodeGenerateContentResponse } from './decode-response';
 import { GenerateContentStreamDecoder } from './decode-stream';
 import { inlineRequestImageUrls } from './encode-contents';
 import { encodeGenerateContentRequest } from './encode-request';
-import { modelPath } from './model-path';
+import { checkGeminiModelId, modelPath } from './model-path';
 import { remapCredentialFailure } from './upstream-error';
 import type { GenerateContentResponse } from './wire-types';
 import { GEMINI_MAX_IMAGE_TOKENS } from './image-token-bound';
@@ -82,7 +82,7 @@ export class GeminiProvider implements Provider {
     const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel);
     let response: GenerateContentResponse;
     try {
-      response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal });
+      response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal, headers: Object.assign({}, context.upstreamHeaders) });
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
     }
@@ -101,7 +101,7 @@ export class GeminiProvider implements Provider {
             query: { alt: 'sse' },
             body,
             signal,
-            headers: { accept: 'text/event-stream' },
+            headers: Object.assign({ accept: 'text/event-stream' }, context.upstreamHeaders),
           },
           sink,
         );
@@ -109,7 +109,12 @@ export class GeminiProvider implements Provider {
         throw remapCredentialFailure(error, this.name);
       }
     };
-    return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel), this.name, signal);
+    return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel), this.name, signal, this.client.redactor);
+  }
+
+  /** A model id must name one Gemini model resource: it is a segment of the URL path ({@link checkGeminiModelId}). */
+  checkModelId(upstreamModel: string): void {
+    checkGeminiModelId(upstreamModel);
   }
 
   async close(): Promise<void> {

@@ -22,7 +22,8 @@ export interface UpstreamProviderOptions {
 
 /** The client for a provider: its name, base URL and headers (credentials included), with the shared limits. */
 export function upstreamClientFor(options: UpstreamProviderOptions, name: string, baseUrl: string, headers: Record<string, string>): UpstreamClient {
-  return new UpstreamClient({ name, baseUrl, headers, timeouts: options.timeouts, retries: options.retries, connections: options.connections });
+  const secrets = typeof options.apiKey === 'string' ? [options.apiKey] : [];
+  return new UpstreamClient({ name, baseUrl, headers, secrets, timeouts: options.timeouts, retries: options.retries, connections: options.connections });
 }
 
 /** The provider's default model entries, bound to its name. */

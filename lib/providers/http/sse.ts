@@ -4,6 +4,8 @@ import type { CallSignal } from '../cancellation';
 import { SseParser, type SseEvent } from './sse-parser';
 import type { BodySink, StreamedBody } from './dispatch';
 import { transportError } from './upstream-client';
+import { KEY_LIKE_REDACTOR } from './upstream-errors';
+import type { SecretRedactor } from './redact';
 
 /**
  * Turns one upstream stream's events into canonical parts, synchronously: the driver
@@ -25,14 +27,17 @@ export interface StreamEventDecoder {
  * Opens an upstream stream and gives its canonical parts, in order (see {@link UpstreamEventStream}).
  * The request is sent on the first `next()`, so a failure to encode or send it surfaces there.
  * `open(sink)` sends it with its body going to `sink` (an {@link UpstreamClient}'s `stream`).
+ * Every failure the stream ends with (an error event, a malformed one) passes through `redactor`
+ * (the client's, so its secrets are removed; default: only what looks like a key).
  */
 export function decodeEventStream(
   open: (sink: BodySink) => Promise<StreamedBody>,
   decoder: StreamEventDecoder,
   upstream: string,
   signal: CallSignal,
+  redactor: SecretRedactor = KEY_LIKE_REDACTOR,
 ): AsyncIterableIterator<ProviderStreamPart> {
-  return new UpstreamEventStream(open, decoder, upstream, signal);
+  return new UpstreamEventStream(open, decoder, upstream, signal, redactor);
 }
 
 /**
@@ -73,6 +78,7 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart>, 
     private readonly decoder: StreamEventDecoder,
     private readonly upstream: string,
     private readonly signal: CallSignal,
+    private readonly redactor: SecretRedactor,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -186,7 +192,7 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart>, 
   /** No more parts: `failure` comes after the queued parts. */
   private stop(failure: unknown): void {
     this.ended = true;
-    this.failure = failure;
+    this.failure = failure === undefined ? undefined : this.redactor.error(failure);
     this.wake();
   }
 

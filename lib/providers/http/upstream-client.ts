@@ -7,6 +7,8 @@ import { GatewayError } from '../../errors';
 import { abortSignalOf, type CallSignal } from '../cancellation';
 import { undici } from './undici';
 import { upstreamStatusError } from './upstream-errors';
+import { headerSecrets, SecretRedactor } from './redact';
+import { assertConfined } from './upstream-path';
 import { dispatchBuffered, dispatchStreamed, ResponseBodyError, type BodySink, type BufferedResponse, type StreamedBody } from './dispatch';
 
 const log = createDebug('rosetta:upstream');
@@ -35,8 +37,19 @@ export interface UpstreamRetries {
 export interface UpstreamClientOptions {
   /** The upstream's base URL, e.g. `https://api.openai.com/v1`. */
   baseUrl: string;
-  /** Headers sent with every request (credentials go here; they are never logged). */
+  /**
+   * Headers sent with every request (credentials go here; they are never logged). The values of
+   * credential headers (`authorization`, `x-api-key`, `x-goog-api-key`, any name with key, token,
+   * secret or password in it) are redacted from everything the upstream sends back.
+   */
   headers?: Record<string, string>;
+  /** More secrets to redact from what the upstream sends back (e.g. the provider's `apiKey`). Default none. */
+  secrets?: readonly string[];
+  /**
+   * How long {@link UpstreamClient.close} waits for open requests before it destroys their
+   * connections. Default 2,000 ms.
+   */
+  closeGraceMs?: number;
   timeouts?: UpstreamTimeouts;
   retries?: UpstreamRetries;
   /** Most connections open to the origin at once (a streamed call holds one for its whole length). Default 1024. */
@@ -128,7 +141,10 @@ export class UpstreamClient {
   private readonly headers: Record<string, string>;
   private readonly timeouts: Required<UpstreamTimeouts>;
   private readonly retries: Required<UpstreamRetries>;
+  private readonly closeGraceMs: number;
   readonly name: string;
+  /** Redacts this upstream's secrets (and anything key-like) from what it sends back. */
+  readonly redactor: SecretRedactor;
 
   constructor(options: UpstreamClientOptions) {
     const url = new URL(options.baseUrl);
@@ -138,6 +154,8 @@ export class UpstreamClient {
     this.headers = { 'content-type': 'application/json', ...options.headers };
     this.timeouts = { connectMs: 10_000, responseMs: 600_000, idleMs: 300_000, ...options.timeouts };
     this.retries = { max: 2, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retries };
+    this.closeGraceMs = options.closeGraceMs ?? 2_000;
+    this.redactor = new SecretRedactor([...headerSecrets(this.headers), ...(options.secrets ?? [])]);
     this.pool = new undici.Pool(this.origin, {
       connections: options.connections ?? 1024,
       connect: { timeout: this.timeouts.connectMs },
@@ -150,7 +168,7 @@ export class UpstreamClient {
   /**
    * Sends a request whose 2xx body goes to `sink` as it arrives (a streamed completion), retrying
    * where that is safe: only until a 2xx answer's headers are in. Resolves with the body's control
-   * then; see {@link dispatchStreamed}.
+   * then; see {@link dispatchStreamed}. A failure is thrown with this upstream's secrets redacted.
    */
   stream(request: UpstreamRequest, sink: BodySink): Promise<StreamedBody> {
     return this.withRetries(request, async (options) => {
@@ -162,7 +180,8 @@ export class UpstreamClient {
 
   /**
    * Sends a request and parses its JSON response body (malformed JSON → 502), retrying where that
-   * is safe. The body is read whole, through undici's `dispatch` (./dispatch.ts).
+   * is safe. The body is read whole, through undici's `dispatch` (./dispatch.ts). A failure is
+   * thrown with this upstream's secrets redacted.
    */
   async requestJson<T>(request: UpstreamRequest): Promise<T> {
     const text = await this.withRetries(request, async (options) => {
@@ -187,9 +206,19 @@ export class UpstreamClient {
   /**
    * The retry loop both kinds of request share. `attempt` sends the request once and returns its
    * result, or a {@link StatusFailure} for a non-2xx answer; connection failures, 429 and 5xx are
-   * retried with backoff (honouring Retry-After), the rest are thrown as GatewayErrors.
+   * retried with backoff (honouring Retry-After), the rest are thrown as GatewayErrors, redacted.
+   * A path that could lead outside the base path is refused before anything is sent.
    */
   private async withRetries<R>(request: UpstreamRequest, attempt: (options: Dispatcher.DispatchOptions) => Promise<R | StatusFailure>): Promise<R> {
+    try {
+      return await this.attempts(request, attempt);
+    } catch (error) {
+      throw this.redactor.error(error);
+    }
+  }
+
+  private async attempts<R>(request: UpstreamRequest, attempt: (options: Dispatcher.DispatchOptions) => Promise<R | StatusFailure>): Promise<R> {
+    assertConfined(request.path, this.name);
     const path = `${this.basePath}${request.path}${request.query ? `?${new URLSearchParams(request.query)}` : ''}`;
     const bytes = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
     const streamed = bytes !== undefined && bytes.length >= STREAMED_BODY_BYTES;
@@ -210,8 +239,8 @@ export class UpstreamClient {
         });
         if (!(result instanceof StatusFailure)) return result;
         retryAfter = parseRetryAfter(result.retryAfter);
-        failure = upstreamStatusError(result.statusCode, result.text, this.name, retryAfter);
-        if (!(result.statusCode === 429 || result.statusCode >= 500)) throw failure;
+        failure = upstreamStatusError(result.statusCode, result.text, this.name, retryAfter, this.redactor);
+        if (!(result.statusCode === 429 || result.statusCode >= 500) || failure.kind === 'loop_detected') throw failure;
       } catch (error) {
         if (request.signal.aborted || error instanceof GatewayError) throw error;
         failure = transportError(error, this.name);
@@ -226,8 +255,23 @@ export class UpstreamClient {
     }
   }
 
-  /** Closes every connection. */
-  close(): Promise<void> {
-    return this.pool.close();
+  /**
+   * Closes every connection: at once where idle, after their requests end where busy, and after
+   * `closeGraceMs` by force (a stream the upstream never ends must not hold a shutdown).
+   */
+  async close(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.closeGraceMs);
+    });
+    const closed = this.pool.close().then(
+      () => 'closed' as const,
+      () => 'closed' as const,
+    );
+    try {
+      if ((await Promise.race([closed, graceOver])) === 'timeout') await this.pool.destroy();
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -81,7 +81,8 @@ export class OpenAIProvider implements Provider {
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
-    const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers: { 'x-request-id': context.requestId } });
+    const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
+    const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers });
     const decoded = decodeChatResponse(response, context.upstreamModel);
     // Figures the upstream left out (some compatible servers send no usage, or only part of it) are counted, not charged as 0.
     const usage = response.usage;
@@ -92,14 +93,15 @@ export class OpenAIProvider implements Provider {
     const signal = callSignal(context);
     const open = (sink: BodySink) => {
       const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
-      return this.client.stream({ path: '/chat/completions', body, signal, headers: { accept: 'text/event-stream', 'x-request-id': context.requestId } }, sink);
+      const headers = Object.assign({ accept: 'text/event-stream', 'x-request-id': context.requestId }, context.upstreamHeaders);
+      return this.client.stream({ path: '/chat/completions', body, signal, headers }, sink);
     };
-    return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal);
+    return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal, this.client.redactor);
   }
 
   async generateImage(request: ImageRequest, context: ProviderCallContext): Promise<ImageResponse> {
     const body = encodeImageRequest(request, context.upstreamModel);
-    const response = await this.client.requestJson<Parameters<typeof decodeImageResponse>[0]>({ path: '/images/generations', body, signal: callSignal(context) });
+    const response = await this.client.requestJson<Parameters<typeof decodeImageResponse>[0]>({ path: '/images/generations', body, signal: callSignal(context), headers: Object.assign({}, context.upstreamHeaders) });
     return decodeImageResponse(response, this.name);
   }
 
