@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import createDebug from 'debug';
 import type { GenerateRequest, ProviderStreamPart } from './canonical';
 import { GatewayConfigError, GatewayError, toGatewayError } from './errors';
-import { drainBody, readJsonBody } from './http/read-body';
+import { drainBody, readJsonBody, type BodyLimits } from './http/read-body';
 import { CoalescingWriter, sendJson } from './http/send';
 import { ModelTable, type ResolvedModel } from './models';
 import { resolveOptions, type GatewayOptions, type ResolvedOptions } from './options';
@@ -152,6 +152,7 @@ function requestView(request: Request, path: string, body: unknown): HttpRequest
 /** Runs calls for one gateway; holds no state shared with any other gateway. */
 class RequestPipeline {
   private readonly models: ModelTable;
+  private readonly bodyLimits: BodyLimits;
   private initialized = false;
   private pendingInit: Promise<void> | undefined;
   readonly ready: Promise<void>;
@@ -162,6 +163,7 @@ class RequestPipeline {
       created: Math.floor(Date.now() / 1000),
       providerModelIds: config.providerModelIds,
     });
+    this.bodyLimits = { maxBytes: config.maxBodyBytes, maxDepth: config.maxJsonDepth };
     this.ready = this.init();
     this.ready.catch(() => undefined);
   }
@@ -235,7 +237,7 @@ class RequestPipeline {
     let reservation: Reservation | undefined;
     try {
       if (!this.initialized) await this.waitReady();
-      const body = await readJsonBody(request, this.config.maxBodyBytes);
+      const body = await readJsonBody(request, this.bodyLimits);
       const view = requestView(request, path, body);
       context.request = view;
       const principal = await this.authenticate(codec, view);
@@ -360,7 +362,7 @@ class RequestPipeline {
     const started = performance.now();
     try {
       if (!this.initialized) await this.waitReady();
-      await drainBody(request);
+      await drainBody(request, response);
       const view = requestView(request, path, undefined);
       const principal = await this.authenticate(list.codec, view);
       const routes = list.codec.modelList!;
@@ -380,7 +382,7 @@ class RequestPipeline {
   }
 
   private async refuseMethod(codec: ProtocolCodec, request: Request, response: Response, allowed: string): Promise<void> {
-    await drainBody(request);
+    await drainBody(request, response);
     const error = new GatewayError('method_not_allowed', `${request.method} is not allowed on ${request.path}; use ${allowed}.`, { headers: { allow: allowed } });
     this.fail(codec, { requestId: newRequestId() }, response, error, performance.now());
   }
