@@ -153,6 +153,8 @@ describe('the depth scan', () => {
     expect(scan(JSON.stringify({ a: 'x\\' }) + '', 1)).toBe(false);
     expect(scan('{"a":"\\\\"}', 1)).toBe(false);
     expect(scan('{"a":"\\\\",[[', 2)).toBe(true);
+    expect(scan(JSON.stringify({ a: '\\\"[[[[' }), 1)).toBe(false);
+    expect(scan('{"unterminated":"[[[[', 1)).toBe(false);
     expect(scan(JSON.stringify({ ['[[[']: { 'é{': '🙂[' } }), 2)).toBe(false);
   });
 

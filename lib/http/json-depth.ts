@@ -9,21 +9,18 @@ const CLOSE_BRACKET = 0x5d;
 
 /**
  * Whether JSON text nests arrays and objects deeper than `maxDepth` (the outermost object is level
- * 1). One pass over the bytes, no allocation: brackets inside strings (escapes included) do not
+ * 1). One pass over the bytes, no allocation: strings are skipped with the native `indexOf` (a
+ * quote preceded by an odd number of backslashes is escaped), so brackets inside them do not
  * count. Text that is not valid JSON gives some answer and is refused by the parser after.
  */
-export function exceedsJsonDepth(raw: Uint8Array, maxDepth: number): boolean {
+export function exceedsJsonDepth(raw: Buffer, maxDepth: number): boolean {
   let depth = 0;
   const length = raw.length;
   for (let index = 0; index < length; index++) {
     const byte = raw[index]!;
     if (byte === QUOTE) {
-      // Skip the string: to the next quote not escaped by a backslash.
-      for (index++; index < length; index++) {
-        const inner = raw[index]!;
-        if (inner === BACKSLASH) index++;
-        else if (inner === QUOTE) break;
-      }
+      index = closingQuote(raw, index);
+      if (index === -1) return false;
     } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
       if (++depth > maxDepth) return true;
     } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
@@ -31,6 +28,18 @@ export function exceedsJsonDepth(raw: Uint8Array, maxDepth: number): boolean {
     }
   }
   return false;
+}
+
+/** The index of the quote that closes the string opened at `open`, or -1 if none does. */
+function closingQuote(raw: Buffer, open: number): number {
+  let end = open;
+  for (;;) {
+    end = raw.indexOf(QUOTE, end + 1);
+    if (end === -1) return -1;
+    let backslashes = 0;
+    while (raw[end - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return end;
+  }
 }
 
 /**
