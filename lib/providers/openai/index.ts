@@ -76,7 +76,7 @@ export class OpenAIProvider implements Provider {
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
     const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers: { 'x-request-id': context.requestId } });
-    const decoded = decodeChatResponse(response, context.upstreamModel);
+    const decoded = decodeChatResponse(response, context.upstreamModel, this.name);
     // Figures the upstream left out (some compatible servers send no usage, or only part of it) are counted, not charged as 0.
     const usage = response.usage;
     return withEstimatedUsage(decoded, request, reportedFigures(decoded.usage, typeof usage?.prompt_tokens === 'number', typeof usage?.completion_tokens === 'number'));
