@@ -17,7 +17,7 @@ import type { CallResult, DecodedCall, EncodeContext, HttpRequestView, ProtocolC
 import { builtinProviders } from './providers/registry';
 import { CallCancellation, providerCallContext } from './providers/cancellation';
 import { affordableOutputTokens, chargeForImage, chargeForUsage, estimateGenerate, estimateImage, type CostEstimate } from './quota';
-import type { Principal, Reservation } from './stores/types';
+import type { Principal, Reservation, ReservationInfo } from './stores/types';
 import { countRequestTokens, estimateRequestTokens } from './tokenizer';
 import { collectStream } from './stream/collect';
 import { StreamMeter } from './stream/meter';
@@ -259,6 +259,7 @@ class RequestPipeline {
         await this.settle(reservation, chargeForUsage(result.response.usage, served.model));
       } else if (call.operation === 'count-tokens') {
         const model = this.models.resolve(call.request.model, principal, 'text');
+        await this.requireBalance(principal, model, requestId);
         result = { operation: 'count-tokens', inputTokens: await this.countInput(call.request, model, requestId) };
       } else {
         const model = this.models.resolve(call.request.model, principal, 'image');
@@ -469,7 +470,15 @@ class RequestPipeline {
     return { reservation, inputTokens, request: { ...request, model: model.id, maxOutputTokens: Math.min(maxOutputTokens, affordable) } };
   }
 
-  private async reserve(principal: Principal, estimate: CostEstimate, model: ResolvedModel, operation: 'generate' | 'image', requestId: string): Promise<Reservation> {
+  /**
+   * Refuses (403 `insufficient_quota`) a key with nothing to spend before work is done for it that
+   * no hold pays for (counting tokens): a hold of one credit, minimum 0, released at once.
+   */
+  private async requireBalance(principal: Principal, model: ResolvedModel, requestId: string): Promise<void> {
+    await this.release(await this.reserve(principal, { amount: 1, minimum: 0 }, model, 'count-tokens', requestId));
+  }
+
+  private async reserve(principal: Principal, estimate: CostEstimate, model: ResolvedModel, operation: ReservationInfo['operation'], requestId: string): Promise<Reservation> {
     let outcome;
     try {
       outcome = await this.config.quotaStore.reserve(principal.id, estimate.amount, { minimum: estimate.minimum, info: { model: model.id, operation, requestId } });
@@ -477,7 +486,8 @@ class RequestPipeline {
       throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', { cause: error, retryAfter: 1 });
     }
     if (!outcome.ok) {
-      const available = outcome.available === undefined ? '' : ` This key has ${outcome.available} credits available; the request needs at least ${estimate.minimum}.`;
+      const needs = estimate.minimum > 0 ? `; the request needs at least ${estimate.minimum}` : '';
+      const available = outcome.available === undefined ? '' : ` This key has ${outcome.available} credits available${needs}.`;
       throw new GatewayError('insufficient_quota', outcome.message ?? `Insufficient balance for this request.${available}`, { code: 'insufficient_quota' });
     }
     logQuota('%s reserved %d for %s', requestId, outcome.reservation.amount, principal.id);
