@@ -128,7 +128,10 @@ describe('JSON nested past the depth limit (default 128 levels)', () => {
     }
   });
 
-  it('maxJsonDepth sets the limit', async () => {
+  it('maxJsonDepth sets the limit, and must be a positive integer', async () => {
+    for (const bad of [0, -1, 1.5, '128']) {
+      expect(() => createGateway(testOptions({ maxJsonDepth: bad as number }))).toThrow(expect.objectContaining({ code: 'ERR_GATEWAY_INVALID_OPTION', option: 'maxJsonDepth' }));
+    }
     const shallow = await serveGateway(testOptions({ maxJsonDepth: 8 }));
     try {
       const body = { model: 'rosetta-echo', messages: chatMessages, metadata: { x: DEEP } };
