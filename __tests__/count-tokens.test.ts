@@ -23,10 +23,12 @@ describe('Anthropic count_tokens', () => {
     expect(quotaStore.getAccount('rich')).toMatchObject({ spent: 0, reserved: 0 });
   });
 
-  it('needs a key and a model the key may use; a zero balance may still count; bad bodies are 400', async () => {
+  it('needs a key, a model the key may use and a balance to spend (a zero balance is a 403 before counting); bad bodies are 400', async () => {
     const body = { model: 'rosetta-echo', messages: [{ role: 'user', content: 'x' }] };
     expect((await request(app).post('/v1/messages/count_tokens').send(body)).status).toBe(401);
-    expect((await request(app).post('/v1/messages/count_tokens').set('x-api-key', EMPTY_KEY).send(body)).status).toBe(200);
+    const empty = await request(app).post('/v1/messages/count_tokens').set('x-api-key', EMPTY_KEY).send(body);
+    expect(empty.status).toBe(403);
+    expect(empty.body.error.type).toBe('billing_error');
     expect((await request(app).post('/v1/messages/count_tokens').set('x-api-key', 'sk-limited-123456').send(body)).status).toBe(403);
     expect((await request(app).post('/v1/messages/count_tokens').set('x-api-key', TEST_KEY).send({ ...body, model: 'nope' })).status).toBe(404);
     const bad = await request(app).post('/v1/messages/count_tokens').set('x-api-key', TEST_KEY).send({ model: 'rosetta-echo' });

@@ -9,7 +9,7 @@ import createDebug from 'debug';
 import type { GenerateRequest, ProviderStreamPart } from './canonical';
 import { GatewayConfigError, GatewayError, toGatewayError } from './errors';
 import { HopGuard } from './hops';
-import { drainBody, readJsonBody } from './http/read-body';
+import { drainBody, readJsonBody, type BodyLimits } from './http/read-body';
 import { CoalescingWriter, sendJson } from './http/send';
 import { ModelTable, type ResolvedModel } from './models';
 import { resolveOptions, type GatewayOptions, type ResolvedOptions } from './options';
@@ -18,7 +18,7 @@ import type { CallResult, DecodedCall, EncodeContext, HttpRequestView, ProtocolC
 import { builtinProviders } from './providers/registry';
 import { CallCancellation, providerCallContext } from './providers/cancellation';
 import { affordableOutputTokens, chargeForImage, chargeForUsage, estimateGenerate, estimateImage, type CostEstimate } from './quota';
-import type { Principal, Reservation, Settlement } from './stores/types';
+import type { Principal, Reservation, ReservationInfo, Settlement } from './stores/types';
 import { countRequestTokens, estimateRequestTokens } from './tokenizer';
 import { DEFAULT_MAX_IMAGE_TOKENS, inputTokenBound, measureInput, type InputSize } from './token-bound';
 import { collectStream } from './stream/collect';
@@ -163,6 +163,7 @@ function requestView(request: Request, path: string, body: unknown): HttpRequest
 /** Runs calls for one gateway; holds no state shared with any other gateway. */
 class RequestPipeline {
   private readonly models: ModelTable;
+  private readonly bodyLimits: BodyLimits;
   private initialized = false;
   private pendingInit: Promise<void> | undefined;
   readonly ready: Promise<void>;
@@ -182,6 +183,7 @@ class RequestPipeline {
       created: Math.floor(Date.now() / 1000),
       providerModelIds: config.providerModelIds,
     });
+    this.bodyLimits = { maxBytes: config.maxBodyBytes, maxDepth: config.maxJsonDepth };
     this.ready = this.init();
     this.ready.catch(() => undefined);
   }
@@ -285,7 +287,7 @@ class RequestPipeline {
       const upstreamHeaders = this.hops.upstreamHeaders(request.headers);
       this.calls.set(cancellation, response);
       if (!this.initialized) await this.waitReady();
-      const body = await readJsonBody(request, this.config.maxBodyBytes);
+      const body = await readJsonBody(request, this.bodyLimits);
       const view = requestView(request, path, body);
       context.request = view;
       const principal = await this.authenticate(codec, view);
@@ -307,6 +309,7 @@ class RequestPipeline {
         await this.settle(reservation, chargeForUsage(result.response.usage, served.model), 'completed', requestId);
       } else if (call.operation === 'count-tokens') {
         const model = this.models.resolve(call.request.model, principal, 'text');
+        await this.requireBalance(principal, model, requestId);
         result = { operation: 'count-tokens', inputTokens: await this.countInput(call.request, model, requestId) };
       } else {
         const model = this.models.resolve(call.request.model, principal, 'image');
@@ -448,7 +451,7 @@ class RequestPipeline {
     const started = performance.now();
     try {
       if (!this.initialized) await this.waitReady();
-      await drainBody(request);
+      await drainBody(request, response);
       const view = requestView(request, path, undefined);
       const principal = await this.authenticate(list.codec, view);
       const routes = list.codec.modelList!;
@@ -468,7 +471,7 @@ class RequestPipeline {
   }
 
   private async refuseMethod(codec: ProtocolCodec, request: Request, response: Response, allowed: string): Promise<void> {
-    await drainBody(request);
+    await drainBody(request, response);
     const error = new GatewayError('method_not_allowed', `${request.method} is not allowed on ${request.path}; use ${allowed}.`, { headers: { allow: allowed } });
     this.fail(codec, { requestId: newRequestId() }, response, error, performance.now());
   }
@@ -570,7 +573,15 @@ class RequestPipeline {
     return { reservation, countedInput: counted, request: { ...request, model: model.id, maxOutputTokens: Math.min(maxOutputTokens, affordable) } };
   }
 
-  private async reserve(principal: Principal, estimate: CostEstimate, model: ResolvedModel, operation: 'generate' | 'image', requestId: string): Promise<Reservation> {
+  /**
+   * Refuses (403 `insufficient_quota`) a key with nothing to spend before work is done for it that
+   * no hold pays for (counting tokens): a hold of one credit, minimum 0, released at once.
+   */
+  private async requireBalance(principal: Principal, model: ResolvedModel, requestId: string): Promise<void> {
+    await this.release(await this.reserve(principal, { amount: 1, minimum: 0 }, model, 'count-tokens', requestId));
+  }
+
+  private async reserve(principal: Principal, estimate: CostEstimate, model: ResolvedModel, operation: ReservationInfo['operation'], requestId: string): Promise<Reservation> {
     let outcome;
     try {
       outcome = await this.config.quotaStore.reserve(principal.id, estimate.amount, { minimum: estimate.minimum, info: { model: model.id, operation, requestId } });
@@ -578,7 +589,8 @@ class RequestPipeline {
       throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', { cause: error, retryAfter: 1 });
     }
     if (!outcome.ok) {
-      const available = outcome.available === undefined ? '' : ` This key has ${outcome.available} credits available; the request needs at least ${estimate.minimum}.`;
+      const needs = estimate.minimum > 0 ? `; the request needs at least ${estimate.minimum}` : '';
+      const available = outcome.available === undefined ? '' : ` This key has ${outcome.available} credits available${needs}.`;
       throw new GatewayError('insufficient_quota', outcome.message ?? `Insufficient balance for this request.${available}`, { code: 'insufficient_quota' });
     }
     logQuota('%s reserved %d for %s', requestId, outcome.reservation.amount, principal.id);

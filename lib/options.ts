@@ -34,8 +34,13 @@ export interface GatewayOptions {
    * `anthropic-messages`, `gemini`): a codec with a built-in's name replaces it, others are added.
    */
   codecs?: readonly ProtocolCodec[];
-  /** Largest request body accepted, in bytes. Default 32 MiB. */
+  /** Largest request body accepted, in bytes; a larger one is a 413. Default 32 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Deepest nesting of arrays and objects accepted in a request body (the body itself is level 1);
+   * a deeper one is a 400 `json_too_deep`, checked before the body is parsed. Default 128.
+   */
+  maxJsonDepth?: number;
   /** Output cap for a request that sets none, when its model sets none either. Default 4096. */
   defaultMaxOutputTokens?: number;
   /**
@@ -66,6 +71,7 @@ export interface ResolvedOptions {
   models: readonly ModelConfig[];
   codecs: readonly ProtocolCodec[];
   maxBodyBytes: number;
+  maxJsonDepth: number;
   defaultMaxOutputTokens: number;
   providerModelIds: boolean;
   chargeFailedStreams: boolean;
@@ -75,7 +81,7 @@ export interface ResolvedOptions {
 /** A provider may declare the models it serves by default. */
 export type ProviderWithModels = Provider & { readonly defaultModels?: readonly ModelConfig[] };
 
-const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'defaultMaxOutputTokens', 'providerModelIds', 'chargeFailedStreams', 'maxHops'] as const;
+const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'maxJsonDepth', 'defaultMaxOutputTokens', 'providerModelIds', 'chargeFailedStreams', 'maxHops'] as const;
 
 function fail(code: string, option: string, message: string): never {
   throw new GatewayConfigError(code, `createGateway: option '${option}' ${message}`, option);
@@ -115,7 +121,7 @@ function requireMethods(option: string, value: unknown, required: readonly strin
   }
 }
 
-function positiveInteger(options: GatewayOptions, name: 'maxBodyBytes' | 'defaultMaxOutputTokens' | 'maxHops', fallback: number): number {
+function positiveInteger(options: GatewayOptions, name: 'maxBodyBytes' | 'maxJsonDepth' | 'defaultMaxOutputTokens' | 'maxHops', fallback: number): number {
   const value = options[name];
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value <= 0) fail('ERR_GATEWAY_INVALID_OPTION', name, `must be a positive integer, not ${String(value)}.`);
@@ -246,6 +252,7 @@ export function resolveOptions(
     models: resolveModels(options, providers),
     codecs: resolveCodecs(options, defaults.codecs),
     maxBodyBytes: positiveInteger(options, 'maxBodyBytes', 32 * 1024 * 1024),
+    maxJsonDepth: positiveInteger(options, 'maxJsonDepth', 128),
     defaultMaxOutputTokens: positiveInteger(options, 'defaultMaxOutputTokens', 4096),
     providerModelIds: options.providerModelIds === true,
     chargeFailedStreams: booleanOption(options, 'chargeFailedStreams'),

@@ -142,16 +142,64 @@ export function estimateRequestTokens(request: GenerateRequest): number {
 }
 
 /**
+ * Characters of text (message content and tool definitions) a request may have for the tokenizer
+ * to count it exactly. The tokenizer runs on the event loop at a few MB/s, so a larger request is
+ * given its upper bound instead ({@link requestTokenUpperBound}): counting it would stall every
+ * other call of the process.
+ */
+export const EXACT_COUNT_MAX_CHARS = 1024 * 1024;
+
+/** The sum of `measure` over a part's texts; an image or file counts {@link IMAGE_TOKEN_ESTIMATE}. */
+function measurePart(part: ContentPart, measure: (text: string) => number): number {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      return measure(part.text);
+    case 'image':
+    case 'file':
+      return IMAGE_TOKEN_ESTIMATE;
+    case 'tool-call':
+      return measure(part.name) + measure(part.arguments);
+    case 'tool-result':
+      return part.content.reduce((sum, inner) => sum + measurePart(inner, measure), 0);
+  }
+}
+
+/** The framing of a request plus `measure` over every part and over the tool definitions' JSON. */
+function measureRequest(request: GenerateRequest, measure: (text: string) => number, toolsJson: string | undefined): number {
+  let total = TOKENS_PER_REPLY;
+  for (const message of request.messages) {
+    total += TOKENS_PER_MESSAGE;
+    for (const part of message.content) total += measurePart(part, measure);
+  }
+  return toolsJson === undefined ? total : total + measure(toolsJson);
+}
+
+const charCount = (text: string) => text.length;
+const byteCount = (text: string) => Buffer.byteLength(text);
+
+/**
+ * An upper bound of a request's input tokens without the tokenizer: its texts' UTF-8 bytes (a
+ * byte-level BPE token is at least one byte) plus the framing, images at their fixed figure.
+ */
+export function requestTokenUpperBound(request: GenerateRequest): number {
+  return measureRequest(request, byteCount, request.tools?.length ? JSON.stringify(request.tools) : undefined);
+}
+
+/**
  * Input tokens of a request: every message's content plus per-message framing, and the tool
  * definitions as JSON. This is exact for the embedded local provider and an estimate for others.
+ * Over {@link EXACT_COUNT_MAX_CHARS} of text it is the upper bound ({@link requestTokenUpperBound}).
  */
 export function countRequestTokens(request: GenerateRequest): number {
+  const toolsJson = request.tools?.length ? JSON.stringify(request.tools) : undefined;
+  if (measureRequest(request, charCount, toolsJson) > EXACT_COUNT_MAX_CHARS) return measureRequest(request, byteCount, toolsJson);
   let total = TOKENS_PER_REPLY;
   for (const message of request.messages) {
     total += TOKENS_PER_MESSAGE;
     for (const part of message.content) total += countPart(part);
   }
-  if (request.tools?.length) total += countTextTokens(JSON.stringify(request.tools));
+  if (toolsJson !== undefined) total += countTextTokens(toolsJson);
   return total;
 }
 

@@ -1,9 +1,25 @@
-/** Reads a request's JSON body under a size limit, draining what is over it so the client sees the 413. */
-import type { IncomingMessage } from 'node:http';
+/**
+ * Reads a request's JSON body under a size limit and a nesting-depth limit. A body declared over
+ * the size limit is refused at once, unread; one found over it while reading is drained up to a
+ * small cap. Either way the 413 goes out with `connection: close`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors';
+import { exceedsJsonDepth, exceedsValueDepth } from './json-depth';
 
-/** After this many bytes past the limit the gateway stops draining and drops the connection. */
-const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+/**
+ * Bytes past the size limit read (and discarded) from a body that did not declare its length, so
+ * that the client is past its writes when the 413 comes; beyond them the gateway answers at once.
+ */
+export const MAX_DRAIN_BYTES = 1024 * 1024;
+
+/** Limits a body is read under. */
+export interface BodyLimits {
+  /** Largest body, in bytes. */
+  maxBytes: number;
+  /** Deepest nesting of arrays and objects. */
+  maxDepth: number;
+}
 
 function isJsonContentType(contentType: string): boolean {
   const parameters = contentType.indexOf(';');
@@ -17,32 +33,42 @@ function preParsedBody(request: IncomingMessage): unknown {
   return (request as IncomingMessage & { body?: unknown }).body;
 }
 
-function readRaw(request: IncomingMessage, limit: number): Promise<Buffer> {
+/** The declared `Content-Length`, or undefined (chunked, absent or unreadable). */
+function declaredLength(request: IncomingMessage): number | undefined {
+  const header = request.headers['content-length'];
+  if (header === undefined) return undefined;
+  const length = Number(header);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+}
+
+/**
+ * The body's bytes. Over `limit` it rejects with a 413: at once when the declared length says so
+ * (nothing is read), else after draining at most {@link MAX_DRAIN_BYTES} more. The request is
+ * paused then; the 413 carries `connection: close`, so the rest is never read.
+ */
+function readRaw(request: IncomingMessage, limit: number, keep = true): Promise<Buffer> {
   if (request.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  if ((declaredLength(request) ?? 0) > limit) return Promise.reject(tooLargeError(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    let tooLarge = false;
-    const declared = Number(request.headers['content-length']);
-    if (declared > limit) tooLarge = true;
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (tooLarge || received > limit) {
-        tooLarge = true;
-        chunks.length = 0;
-        if (received > limit + MAX_DRAIN_BYTES) {
-          cleanup();
-          request.destroy();
-          reject(tooLargeError(limit));
-        }
+      if (received <= limit) {
+        if (keep) chunks.push(chunk);
         return;
       }
-      chunks.push(chunk);
+      chunks.length = 0;
+      if (received > limit + MAX_DRAIN_BYTES) {
+        cleanup();
+        request.pause();
+        reject(tooLargeError(limit));
+      }
     };
     const onEnd = () => {
       cleanup();
-      if (tooLarge) reject(tooLargeError(limit));
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+      if (received > limit) reject(tooLargeError(limit));
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     };
     const onError = (error: Error) => {
       cleanup();
@@ -60,28 +86,37 @@ function readRaw(request: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 function tooLargeError(limit: number): GatewayError {
-  return new GatewayError('request_too_large', `The request body is larger than the limit of ${limit} bytes.`);
+  return new GatewayError('request_too_large', `The request body is larger than the limit of ${limit} bytes.`, { code: 'request_too_large', headers: { connection: 'close' } });
+}
+
+function tooDeepError(maxDepth: number): GatewayError {
+  return new GatewayError('invalid_request', `The request body nests arrays and objects deeper than the limit of ${maxDepth} levels.`, { code: 'json_too_deep' });
 }
 
 /**
  * Reads and parses a JSON object body. Errors, all in the caller's protocol once encoded:
- * 413 over the limit, 415 for a non-JSON content type or a compressed body, 400 for an empty body,
- * malformed JSON, or JSON that is not an object.
+ * 413 over the size limit, 415 for a non-JSON content type or a compressed body, 400 for an empty
+ * body, malformed JSON, JSON nested deeper than the depth limit (`json_too_deep`, checked on the
+ * raw bytes before parsing, or on a host's pre-parsed body), or JSON that is not an object.
  */
-export async function readJsonBody(request: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+export async function readJsonBody(request: IncomingMessage, limits: BodyLimits): Promise<Record<string, unknown>> {
   const parsed = preParsedBody(request);
-  if (parsed !== undefined) return requireObject(parsed);
+  if (parsed !== undefined) {
+    if (exceedsValueDepth(parsed, limits.maxDepth)) throw tooDeepError(limits.maxDepth);
+    return requireObject(parsed);
+  }
 
   const contentType = request.headers['content-type'];
   const encoding = request.headers['content-encoding'];
   const badType = contentType !== undefined && !isJsonContentType(contentType);
   const badEncoding = encoding !== undefined && encoding.toLowerCase() !== 'identity';
-  const raw = await readRaw(request, limit);
+  const raw = await readRaw(request, limits.maxBytes);
   if (badType) {
     throw new GatewayError('unsupported_media_type', `Content-Type must be application/json, not '${contentType.split(';', 1)[0]}'.`);
   }
   if (badEncoding) throw new GatewayError('unsupported_media_type', `Content-Encoding '${encoding}' is not supported; send the body uncompressed.`);
   if (raw.length === 0) throw new GatewayError('invalid_request', 'The request body is empty; send a JSON object.');
+  if (exceedsJsonDepth(raw, limits.maxDepth)) throw tooDeepError(limits.maxDepth);
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));
@@ -98,10 +133,15 @@ function requireObject(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Reads and discards a body (for requests answered without needing it, e.g. 405). */
-export function drainBody(request: IncomingMessage): Promise<void> {
-  return readRaw(request, 0).then(
+/**
+ * Reads and discards a body (for requests answered without needing it, e.g. 405). A body over
+ * {@link MAX_DRAIN_BYTES} is not read to its end: the response is marked `connection: close`.
+ */
+export function drainBody(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  return readRaw(request, MAX_DRAIN_BYTES, false).then(
     () => undefined,
-    () => undefined,
+    () => {
+      if (!request.readableEnded && !response.headersSent) response.setHeader('connection', 'close');
+    },
   );
 }

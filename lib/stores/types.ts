@@ -28,10 +28,13 @@ export interface KeyStore {
   close?(): MaybePromise<void>;
 }
 
-/** What a reservation is for; stores may record it. */
+/**
+ * What a reservation is for; stores may record it. A `count-tokens` reservation is a probe of one
+ * credit (minimum 0), released at once: a key with nothing to spend is refused before its count runs.
+ */
 export interface ReservationInfo {
   model: string;
-  operation: 'generate' | 'image';
+  operation: 'generate' | 'image' | 'count-tokens';
   requestId: string;
 }
 

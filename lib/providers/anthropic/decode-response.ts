@@ -1,7 +1,8 @@
 /** An Anthropic Messages response → canonical GenerateResponse, and its usage block → canonical Usage. */
 import createDebug from 'debug';
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
-import { GatewayError } from '../../errors';
+import { isJsonObject } from '../../json';
+import { malformedUpstream } from '../http/malformed';
 import { reportedFigures } from '../../tokenizer';
 import { mapAnthropicStopReason } from './map-finish-reason';
 
@@ -81,9 +82,10 @@ export function decodeContentBlock(block: AnthropicContentBlock, index: number):
   }
 }
 
-/** The upstream message as a one-choice canonical response; a body without `content` is a 502. */
-export function decodeMessageResponse(body: AnthropicMessageResponse, fallbackModel: string): GenerateResponse {
-  if (!Array.isArray(body.content)) throw new GatewayError('upstream', 'The upstream response has no content.', { code: 'upstream_malformed' });
+/** The upstream message as a one-choice canonical response; a body without a `content` array of typed blocks is a 502 `upstream_malformed`. */
+export function decodeMessageResponse(body: AnthropicMessageResponse, fallbackModel: string, upstream = 'upstream'): GenerateResponse {
+  if (!isJsonObject(body as unknown) || !Array.isArray(body.content)) throw malformedUpstream(upstream, 'a response without content');
+  if (!body.content.every((block) => isJsonObject(block) && typeof block.type === 'string')) throw malformedUpstream(upstream, 'a response with a content block without a type');
   return {
     id: body.id ?? '',
     model: body.model ?? fallbackModel,

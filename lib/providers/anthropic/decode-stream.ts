@@ -3,6 +3,8 @@ import type { SseEvent } from '../http/sse-parser';
 import createDebug from 'debug';
 import type { FinishReason, ProviderStreamPart } from '../../canonical';
 import { GatewayError } from '../../errors';
+import { isJsonObject } from '../../json';
+import { malformedUpstream } from '../http/malformed';
 import { upstreamMessage } from '../http/upstream-errors';
 import { decodeAnthropicUsage, reportedAnthropicUsage, type AnthropicContentBlock, type AnthropicMessageResponse, type AnthropicUsage } from './decode-response';
 import { mapAnthropicStopReason } from './map-finish-reason';
@@ -43,10 +45,41 @@ function mergeUsage(current: AnthropicUsage, update: AnthropicUsage | null | und
 }
 
 function parseEvent(event: SseEvent, upstream: string): StreamEvent {
+  let data: unknown;
   try {
-    return JSON.parse(event.data) as StreamEvent;
+    data = JSON.parse(event.data);
   } catch (error) {
     throw new GatewayError('upstream', `The upstream ${upstream} sent a stream event that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
+  }
+  if (!isJsonObject(data)) throw malformedUpstream(upstream, 'a stream event that is not a JSON object');
+  return data as StreamEvent;
+}
+
+const isIndex = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
+const isTyped = (value: unknown): boolean => isJsonObject(value) && typeof value.type === 'string';
+
+/**
+ * What a known event lacks, or undefined when it has the fields its type requires: `message` on
+ * `message_start`; `index` on each `content_block_*`, with a typed `content_block` on the start and
+ * a typed `delta` on a delta; a `delta` object on `message_delta`. Unknown event types pass (they
+ * are ignored).
+ */
+function eventFault(name: string, data: StreamEvent): string | undefined {
+  switch (name) {
+    case 'message_start':
+      return isJsonObject(data.message) ? undefined : 'a message_start event without a message';
+    case 'content_block_start':
+      if (!isIndex(data.index)) return 'a content_block_start event without an index';
+      return isTyped(data.content_block) ? undefined : 'a content_block_start event without a content_block';
+    case 'content_block_delta':
+      if (!isIndex(data.index)) return 'a content_block_delta event without an index';
+      return isTyped(data.delta) ? undefined : 'a content_block_delta event without a delta';
+    case 'content_block_stop':
+      return isIndex(data.index) ? undefined : 'a content_block_stop event without an index';
+    case 'message_delta':
+      return isJsonObject(data.delta) ? undefined : 'a message_delta event without a delta';
+    default:
+      return undefined;
   }
 }
 
@@ -134,9 +167,10 @@ function appendDelta(open: OpenBlock, delta: NonNullable<StreamEvent['delta']>, 
  * Decodes the upstream stream, an event at a time, dispatching on each event's `event:` name (or
  * its `type`): `message_start` → `response-start` (with the input usage), each content block → its
  * start, deltas and end, `message_delta` → stop reason and usage, `message_stop` → the end of any
- * block still open and `finish`, after which the decoder is done. `ping` and unknown events are
- * ignored. An `error` event, a malformed event (or one before `message_start`) or a body that ends
- * before `message_stop` throws a GatewayError.
+ * block still open and `finish`, after which the decoder is done. `ping` and unknown event types
+ * are ignored. An `error` event, a malformed event (not an object, without a type, a known type
+ * without its required fields: {@link eventFault}; or one before `message_start`) or a body that
+ * ends before `message_stop` throws a GatewayError.
  */
 export class MessageStreamDecoder implements StreamEventDecoder {
   done = false;
@@ -154,6 +188,9 @@ export class MessageStreamDecoder implements StreamEventDecoder {
     const name = event.event ?? data.type;
     if (name === 'error') throw streamErrorEvent(data, event.data, upstream);
     if (name === 'ping') return;
+    if (typeof name !== 'string') throw malformedUpstream(upstream, 'a stream event without a type');
+    const fault = eventFault(name, data);
+    if (fault) throw malformedUpstream(upstream, fault);
     if (!this.started && name !== 'message_start' && MESSAGE_EVENTS.has(name ?? '')) {
       throw new GatewayError('upstream', `The upstream ${upstream} stream did not begin with message_start.`, { code: 'upstream_malformed' });
     }
@@ -178,8 +215,8 @@ export class MessageStreamDecoder implements StreamEventDecoder {
         return;
       }
       case 'content_block_start': {
-        const index = data.index ?? 0;
-        const block = data.content_block ?? { type: 'unknown' };
+        const index = data.index!;
+        const block = data.content_block!;
         const opened = openBlock(block, String(index));
         if (!opened) {
           log('upstream %s: a %s block has no canonical part; dropped', upstream, block.type);
@@ -190,13 +227,13 @@ export class MessageStreamDecoder implements StreamEventDecoder {
         return;
       }
       case 'content_block_delta': {
-        const block = this.open.get(data.index ?? 0);
-        if (!block || !data.delta) return;
-        appendDelta(block, data.delta, out);
+        const block = this.open.get(data.index!);
+        if (!block) return;
+        appendDelta(block, data.delta!, out);
         return;
       }
       case 'content_block_stop': {
-        const index = data.index ?? 0;
+        const index = data.index!;
         const block = this.open.get(index);
         if (!block) return;
         this.open.delete(index);

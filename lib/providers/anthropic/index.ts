@@ -107,7 +107,7 @@ export class AnthropicProvider implements Provider {
       headers: this.requestHeaders(request, context, 'application/json'),
     });
     // The figures the upstream left out are counted (each on its own: an input count is kept without an output count).
-    const decoded = decodeMessageResponse(response, context.upstreamModel);
+    const decoded = decodeMessageResponse(response, context.upstreamModel, this.name);
     return withEstimatedUsage(decoded, request, reportedAnthropicUsage(response.usage, decoded.usage));
   }
 

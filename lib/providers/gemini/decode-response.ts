@@ -1,6 +1,7 @@
 /** A generateContent response → canonical GenerateResponse; its usageMetadata → canonical Usage. */
 import type { Choice, ContentPart, GenerateResponse, ProviderMetadata, ToolCallPart, Usage } from '../../canonical';
-import { GatewayError } from '../../errors';
+import { isJsonObject } from '../../json';
+import { malformedUpstream } from '../http/malformed';
 import { logProvider } from './log';
 import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason';
 import type { GeminiFunctionCall, GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from './wire-types';
@@ -72,10 +73,39 @@ function decodeParts(parts: readonly GeminiPart[] | undefined, mintId: () => str
 }
 
 /**
+ * What a response (or a streamed chunk of one) lacks, or undefined when it is well formed:
+ * `candidates`, when present, an array of objects, each with a `content` object (whose `parts`,
+ * when present, are an array of objects) or a `finishReason`. Without candidates a response must
+ * say why (`promptFeedback`) or, streamed, carry `usageMetadata` (`candidatesRequired` false).
+ */
+export function responseFault(body: GenerateContentResponse, candidatesRequired: boolean): string | undefined {
+  const candidates: unknown = body.candidates;
+  if (candidates !== undefined && !Array.isArray(candidates)) return 'candidates that are not an array';
+  if (!Array.isArray(candidates) || candidates.length === 0) {
+    if (isJsonObject(body.promptFeedback)) return undefined;
+    return !candidatesRequired && isJsonObject(body.usageMetadata) ? undefined : 'no candidates';
+  }
+  for (const candidate of candidates as unknown[]) {
+    if (!isJsonObject(candidate)) return 'a candidate that is not an object';
+    const content = candidate.content;
+    if (content === undefined || content === null) {
+      if (typeof candidate.finishReason !== 'string') return 'a candidate without content';
+    } else if (!isJsonObject(content) || (content.parts !== undefined && !(Array.isArray(content.parts) && content.parts.every(isJsonObject)))) {
+      return 'a candidate whose content is malformed';
+    }
+  }
+  return undefined;
+}
+
+/**
  * Decodes the response: each candidate is a choice; a prompt blocked before generation (no
  * candidates, `promptFeedback.blockReason`) is one empty choice finished by the content filter.
+ * A malformed body ({@link responseFault}) is a 502 `upstream_malformed`.
  */
 export function decodeGenerateContentResponse(body: GenerateContentResponse, fallbackModel: string, upstream: string): GenerateResponse {
+  if (!isJsonObject(body as unknown)) throw malformedUpstream(upstream, 'a response that is not a JSON object');
+  const fault = responseFault(body, true);
+  if (fault) throw malformedUpstream(upstream, `a response with ${fault}`);
   const mintId = callIdMinter(body.responseId);
   let choices: Choice[];
   if (Array.isArray(body.candidates) && body.candidates.length > 0) {
@@ -86,7 +116,7 @@ export function decodeGenerateContentResponse(body: GenerateContentResponse, fal
   } else if (body.promptFeedback?.blockReason) {
     choices = [{ index: 0, content: [], finishReason: blockedPromptFinish(body.promptFeedback.blockReason) }];
   } else {
-    throw new GatewayError('upstream', `The upstream ${upstream} response has no candidates.`, { code: 'upstream_malformed' });
+    throw malformedUpstream(upstream, 'a response with no candidates');
   }
   return {
     id: body.responseId ?? '',

@@ -2,7 +2,9 @@
 import type { SseEvent } from '../http/sse-parser';
 import type { FinishReason, ProviderStreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
-import { callIdMinter, decodeFunctionCall, decodeGeminiUsage, geminiMetadata } from './decode-response';
+import { isJsonObject } from '../../json';
+import { malformedUpstream } from '../http/malformed';
+import { callIdMinter, decodeFunctionCall, decodeGeminiUsage, geminiMetadata, responseFault } from './decode-response';
 import { logProvider } from './log';
 import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason';
 import { streamEventError } from './upstream-error';
@@ -25,11 +27,14 @@ function promptUsage(metadata: GeminiUsageMetadata | undefined): { usage?: Parti
 }
 
 function parseEvent(data: string, upstream: string): GenerateContentResponse {
+  let chunk: unknown;
   try {
-    return JSON.parse(data) as GenerateContentResponse;
+    chunk = JSON.parse(data);
   } catch (error) {
     throw new GatewayError('upstream', `The upstream ${upstream} sent a stream event that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
   }
+  if (!isJsonObject(chunk)) throw malformedUpstream(upstream, 'a stream event that is not a JSON object');
+  return chunk as GenerateContentResponse;
 }
 
 /**
@@ -41,7 +46,8 @@ function parseEvent(data: string, upstream: string): GenerateContentResponse {
  * terminal event, so the decoder is never `done`: when the body ends, `end` closes the open block
  * and appends `finish`, with the last usage (none if none came: the gateway counts it) and the
  * finish reason (the last finishReason, else a blocked prompt's). An `error` event throws its
- * status's GatewayError; a body that ends without either throws a 502.
+ * status's GatewayError; a malformed chunk (see {@link responseFault}: a chunk may lack candidates
+ * only with `usageMetadata` or `promptFeedback`) and a body that ends without either throw a 502.
  */
 export class GenerateContentStreamDecoder implements StreamEventDecoder {
   readonly done: boolean = false;
@@ -63,6 +69,8 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     if (event.data.trim().length === 0) return;
     const chunk = parseEvent(event.data, this.upstream);
     if (chunk.error !== undefined && chunk.error !== null) throw streamEventError(chunk.error, event.data, this.upstream);
+    const fault = responseFault(chunk, false);
+    if (fault) throw malformedUpstream(this.upstream, `a stream chunk with ${fault}`);
     if (!this.started) {
       this.started = true;
       this.mintId = callIdMinter(chunk.responseId);

@@ -13,13 +13,19 @@ import { dispatchBuffered, dispatchStreamed, ResponseBodyError, type BodySink, t
 
 const log = createDebug('rosetta:upstream');
 
-/** Timeouts of an upstream client, in milliseconds. */
+/** Timeouts of an upstream client, in milliseconds (docs/providers.md, "Timeouts"). */
 export interface UpstreamTimeouts {
   /** To open a connection. Default 10,000. */
   connectMs?: number;
-  /** From sending the request to the response headers (a non-streamed completion sends them when done). Default 600,000. */
+  /**
+   * A non-streamed call, from sending the request to the response headers: the upstream sends them
+   * when the whole answer is done, so this bounds the longest generation. Default 600,000 (10 min,
+   * the OpenAI and Anthropic SDKs' own default).
+   */
   responseMs?: number;
-  /** Longest silence between two chunks of a response body. Default 300,000. */
+  /** A streamed call, from sending the request to the response headers (an upstream sends them when it accepts the call). Default 120,000. */
+  streamResponseMs?: number;
+  /** Longest silence between two chunks of a response body (a reasoning model may stream nothing while it thinks). Default 300,000. */
   idleMs?: number;
 }
 
@@ -152,7 +158,7 @@ export class UpstreamClient {
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.name = options.name;
     this.headers = { 'content-type': 'application/json', ...options.headers };
-    this.timeouts = { connectMs: 10_000, responseMs: 600_000, idleMs: 300_000, ...options.timeouts };
+    this.timeouts = { connectMs: 10_000, responseMs: 600_000, streamResponseMs: 120_000, idleMs: 300_000, ...options.timeouts };
     this.retries = { max: 2, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retries };
     this.closeGraceMs = options.closeGraceMs ?? 2_000;
     this.redactor = new SecretRedactor([...headerSecrets(this.headers), ...(options.secrets ?? [])]);
@@ -172,6 +178,7 @@ export class UpstreamClient {
    */
   stream(request: UpstreamRequest, sink: BodySink): Promise<StreamedBody> {
     return this.withRetries(request, async (options) => {
+      options.headersTimeout = this.timeouts.streamResponseMs;
       const response = await dispatchStreamed(this.pool, options, request.signal, sink);
       if (!('release' in response)) return new StatusFailure(response.statusCode, response.text, response.retryAfter);
       return response;

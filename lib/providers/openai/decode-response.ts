@@ -1,6 +1,7 @@
 /** An OpenAI chat-completions response → canonical GenerateResponse, and its usage block → canonical Usage. */
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
-import { GatewayError } from '../../errors';
+import { isJsonObject } from '../../json';
+import { malformedUpstream } from '../http/malformed';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { argumentsText } from './tool-call-stream';
 
@@ -67,11 +68,13 @@ function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
 }
 
 /**
- * The whole response; a body without `choices` is a 502. The body rides along as the response's
- * `origin`, so that a chat-completions caller gets the fields the gateway does not model.
+ * The whole response; a body without a `choices` array of objects, each with a `message` object,
+ * is a 502 `upstream_malformed`. The body rides along as the response's `origin`, so that a
+ * chat-completions caller gets the fields the gateway does not model.
  */
-export function decodeChatResponse(body: OpenAIChatResponse, fallbackModel: string): GenerateResponse {
-  if (!Array.isArray(body.choices)) throw new GatewayError('upstream', 'The upstream response has no choices.', { code: 'upstream_malformed' });
+export function decodeChatResponse(body: OpenAIChatResponse, fallbackModel: string, upstream = 'upstream'): GenerateResponse {
+  if (!isJsonObject(body as unknown) || !Array.isArray(body.choices)) throw malformedUpstream(upstream, 'a response without choices');
+  if (!body.choices.every((choice) => isJsonObject(choice) && isJsonObject(choice.message))) throw malformedUpstream(upstream, 'a response with a choice without a message');
   return {
     id: body.id ?? '',
     model: body.model ?? fallbackModel,

@@ -3,6 +3,8 @@ import type { SseEvent } from '../http/sse-parser';
 import createDebug from 'debug';
 import type { ProviderStreamPart, ResponseOrigin, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
+import { isJsonObject } from '../../json';
+import { malformedUpstream } from '../http/malformed';
 import { decodeOpenAIUsage, reasoningText, type OpenAIUsage } from './decode-response';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { chatStreamError } from './stream-error';
@@ -28,11 +30,30 @@ interface Chunk {
 type TextBlock = { kind: 'text' | 'reasoning'; id: string };
 
 function parseChunk(event: SseEvent, upstream: string): Chunk {
+  let chunk: unknown;
   try {
-    return JSON.parse(event.data) as Chunk;
+    chunk = JSON.parse(event.data);
   } catch (error) {
     throw new GatewayError('upstream', `The upstream ${upstream} sent a stream event that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
   }
+  if (!isJsonObject(chunk)) throw malformedUpstream(upstream, 'a stream event that is not a JSON object');
+  return chunk as Chunk;
+}
+
+/**
+ * What a chunk lacks, or undefined when it is well formed: a `choices` array (it may be empty, as in
+ * the usage chunk; a chunk without one must carry `usage`), each choice an object, and each choice a
+ * `delta` object unless it only brings a `finish_reason`.
+ */
+function chunkFault(chunk: Chunk): string | undefined {
+  const choices: unknown = chunk.choices;
+  if (choices === undefined || choices === null) return isJsonObject(chunk.usage) ? undefined : 'a stream chunk without choices';
+  if (!Array.isArray(choices)) return 'a stream chunk whose choices are not an array';
+  for (const choice of choices as unknown[]) {
+    if (!isJsonObject(choice)) return 'a stream chunk with a choice that is not an object';
+    if (!isJsonObject(choice.delta) && !(typeof choice.finish_reason === 'string' && choice.finish_reason.length > 0)) return 'a stream chunk with a choice without a delta';
+  }
+  return undefined;
 }
 
 /**
@@ -43,7 +64,8 @@ function parseChunk(event: SseEvent, upstream: string): Chunk {
  * missing (a server ignoring `include_usage`) → a `finish` without usage, which the gateway counts.
  * A body that ends without `[DONE]` after a `finish_reason` finishes as well, and so does `[DONE]`
  * without a `finish_reason` (some servers omit one or the other). An `error` chunk throws the GatewayError it stands for (see
- * {@link chatStreamError}); a stream cut before `finish_reason` and `[DONE]` throws a 502.
+ * {@link chatStreamError}); a malformed chunk (see {@link chunkFault}) and a stream cut before
+ * `finish_reason` and `[DONE]` throw a 502.
  */
 export class ChatStreamDecoder implements StreamEventDecoder {
   done = false;
@@ -67,6 +89,8 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     }
     const chunk = parseChunk(event, this.upstream);
     if ((chunk.error !== undefined && chunk.error !== null) || event.event === 'error') throw chatStreamError(chunk.error ?? chunk, event.data, this.upstream);
+    const fault = chunkFault(chunk);
+    if (fault) throw malformedUpstream(this.upstream, fault);
     if (!this.started) {
       this.started = true;
       // The chunk rides along for a chat-completions caller: its stream-level fields pass through (ResponseOrigin).

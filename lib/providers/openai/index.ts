@@ -83,7 +83,7 @@ export class OpenAIProvider implements Provider {
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
     const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
     const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers });
-    const decoded = decodeChatResponse(response, context.upstreamModel);
+    const decoded = decodeChatResponse(response, context.upstreamModel, this.name);
     // Figures the upstream left out (some compatible servers send no usage, or only part of it) are counted, not charged as 0.
     const usage = response.usage;
     return withEstimatedUsage(decoded, request, reportedFigures(decoded.usage, typeof usage?.prompt_tokens === 'number', typeof usage?.completion_tokens === 'number'));
