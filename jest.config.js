@@ -1,8 +1,19 @@
 /** Jest runs the TypeScript sources through ts-jest (TypeScript 5.9; see docs/development.md). */
+const { REDIS_TEST_FILES, redisForTests, SKIPPED_LINE, REQUIRED_MESSAGE } = require('./__tests__/helpers/redis-availability.cjs');
+
+// The Redis suites run when a Redis is at hand; otherwise they are left out with one line saying so,
+// and REQUIRE_REDIS=1 (CI) makes that a failure (docs/development.md, "Redis").
+const redis = redisForTests(process.env);
+if (redis === undefined) {
+  if (process.env.REQUIRE_REDIS === '1') throw new Error(REQUIRED_MESSAGE);
+  console.log(SKIPPED_LINE);
+}
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...(redis === undefined ? REDIS_TEST_FILES.map((file) => `/${file.replace(/\./g, '\\.')}$`) : [])],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
   },

@@ -236,12 +236,13 @@ describe('POST /{version}/models/{model}:generateContent', () => {
 });
 
 describe('Gemini model list', () => {
-  it('lists text models only, in the Gemini shape, on /v1beta/models', async () => {
+  it('lists every model, in the Gemini shape, on /v1beta/models (an image model with no generation methods)', async () => {
     const res = await request(app).get(`/v1beta/models?key=${TEST_KEY}`);
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('nextPageToken');
     const names = res.body.models.map((model: { name: string }) => model.name);
-    expect(names).toEqual(['models/rosetta-echo', 'models/vendor/echo']);
+    expect(names).toEqual(['models/rosetta-echo', 'models/rosetta-image', 'models/vendor/echo']);
+    expect(res.body.models[1]).toMatchObject({ name: 'models/rosetta-image', supportedGenerationMethods: [] });
     expect(res.body.models[0]).toEqual({
       name: 'models/rosetta-echo',
       version: expect.any(String),
@@ -266,11 +267,11 @@ describe('Gemini model list', () => {
   });
 
   it('pages with pageSize and pageToken', async () => {
-    const first = await request(app).get('/v1beta/models?pageSize=1').set('x-goog-api-key', TEST_KEY);
+    const first = await request(app).get('/v1beta/models?pageSize=2').set('x-goog-api-key', TEST_KEY);
     expect(first.status).toBe(200);
-    expect(first.body.models.map((model: { name: string }) => model.name)).toEqual(['models/rosetta-echo']);
+    expect(first.body.models.map((model: { name: string }) => model.name)).toEqual(['models/rosetta-echo', 'models/rosetta-image']);
     expect(typeof first.body.nextPageToken).toBe('string');
-    const second = await request(app).get(`/v1beta/models?pageSize=1&pageToken=${encodeURIComponent(first.body.nextPageToken)}`).set('x-goog-api-key', TEST_KEY);
+    const second = await request(app).get(`/v1beta/models?pageSize=2&pageToken=${encodeURIComponent(first.body.nextPageToken)}`).set('x-goog-api-key', TEST_KEY);
     expect(second.body.models.map((model: { name: string }) => model.name)).toEqual(['models/vendor/echo']);
     expect(second.body).not.toHaveProperty('nextPageToken');
   });
@@ -302,11 +303,11 @@ describe('Gemini model list', () => {
     expect(slashed.body.name).toBe('models/vendor/echo');
   });
 
-  it('404 NOT_FOUND for an unknown model and an image model', async () => {
-    for (const id of ['nope', 'rosetta-image']) {
-      const res = await request(app).get(`/v1beta/models/${id}`).set('x-goog-api-key', TEST_KEY);
-      expectGeminiError(res, 404, 'NOT_FOUND');
-    }
+  it('404 NOT_FOUND for an unknown model; an image model is found, with no generation methods (as listed)', async () => {
+    expectGeminiError(await request(app).get('/v1beta/models/nope').set('x-goog-api-key', TEST_KEY), 404, 'NOT_FOUND');
+    const image = await request(app).get('/v1beta/models/rosetta-image').set('x-goog-api-key', TEST_KEY);
+    expect(image.status).toBe(200);
+    expect(image.body).toMatchObject({ name: 'models/rosetta-image', supportedGenerationMethods: [] });
   });
 
   it('401 in the Gemini envelope without a key', async () => {
@@ -336,7 +337,7 @@ describe('@google/genai against the gateway', () => {
     expect(model.name).toBe('models/rosetta-echo');
     const names: string[] = [];
     for await (const listed of await ai.models.list()) names.push(listed.name ?? '');
-    expect(names).toEqual(['models/rosetta-echo', 'models/vendor/echo']);
+    expect(names).toEqual(['models/rosetta-echo', 'models/rosetta-image', 'models/vendor/echo']);
   });
 
   it('surfaces gateway errors as ApiError with the HTTP status', async () => {

@@ -1,3 +1,5 @@
+import express from 'express';
+import request from 'supertest';
 import { createGateway, GatewayConfigError, LocalProvider, MemoryKeyStore, type GatewayOptions, type Provider } from '../lib';
 
 function codeOf(make: () => unknown): string | undefined {
@@ -91,6 +93,23 @@ describe('createGateway option validation', () => {
   it('refuses to be used as middleware without being called', () => {
     const fakeRequest = { method: 'GET', headers: {}, socket: {} };
     expect(codeOf(() => (createGateway as unknown as (...args: unknown[]) => unknown)(fakeRequest, {}, () => undefined))).toBe('ERR_GATEWAY_NOT_CALLED');
+  });
+
+  it('app.use(createGateway) answers each request with a JSON 500 naming the mistake (not an HTML page), and warns once', async () => {
+    const app = express();
+    app.use(createGateway as unknown as express.RequestHandler);
+    const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      for (const path of ['/v1/models', '/v1/chat/completions']) {
+        const res = await request(app).post(path).send({});
+        expect(res.status).toBe(500);
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expect(res.body).toEqual({ error: { message: expect.stringContaining('app.use(createGateway({ … }))'), type: 'server_error', param: null, code: 'ERR_GATEWAY_NOT_CALLED' } });
+      }
+      expect(emitWarning.mock.calls).toEqual([[expect.stringContaining('without being called'), { code: 'ERR_GATEWAY_NOT_CALLED' }]]);
+    } finally {
+      emitWarning.mockRestore();
+    }
   });
 
   it('never mutates the options object', () => {

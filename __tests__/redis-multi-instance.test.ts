@@ -7,10 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { createRedisClient, RedisKeyStore, RedisQuotaStore } from '../lib/stores/redis';
 import { readJson, type Json } from './helpers/app';
-import { startRedisServer, type RedisServer } from './helpers/redis-server';
+import { itStopsRedis, RUN_PREFIX, startRedisServer, type RedisServer } from './helpers/redis-server';
 
 const root = join(__dirname, '..');
-const PREFIX = 'multi:';
+const PREFIX = `${RUN_PREFIX}multi:`;
 const KEY = 'sk-multi-instance-0123456789';
 const DOOMED_KEY = 'sk-doomed-instance-0123456789';
 const BALANCE = 3000;
@@ -78,7 +78,7 @@ beforeAll(async () => {
     throw new Error('The multi-instance test runs the built package (rosetta-gateway/redis): run `npm run build` first (npm test does).');
   }
   redis = await startRedisServer();
-  seedClient = createRedisClient({ host: '127.0.0.1', port: redis.port, commandTimeout: 15_000 });
+  seedClient = createRedisClient({ ...redis.options, commandTimeout: 15_000 });
   const keys = new RedisKeyStore({ client: seedClient, prefix: PREFIX });
   quota = new RedisQuotaStore({ client: seedClient, prefix: PREFIX });
   await keys.init();
@@ -150,7 +150,7 @@ describe('many gateway instances, one balance in Redis', () => {
     expect(await quota.getAccount('doomed')).toEqual({ balance: 1000, reserved: 0, spent: 0, available: 1000, open: 0 });
   });
 
-  it('Redis stopped: every instance answers 503 in the OpenAI envelope at once, without hanging', async () => {
+  itStopsRedis('Redis stopped: every instance answers 503 in the OpenAI envelope at once, without hanging', async () => {
     await redis.stop();
     for (const instance of instances) {
       const started = performance.now();

@@ -9,19 +9,19 @@ import { createRedisClient, QUOTA_SCRIPTS, RedisKeyStore, RedisQuotaStore, type 
 import { buildApp } from './helpers/app';
 import { describeKeyStoreContract } from './helpers/key-store-contract';
 import { describeQuotaStoreContract } from './helpers/quota-store-contract';
-import { startRedisServer, type RedisServer } from './helpers/redis-server';
+import { itStopsRedis, RUN_PREFIX, startOwnRedisServer, startRedisServer, type RedisServer } from './helpers/redis-server';
 
 const info = { model: 'm', operation: 'generate' as const, requestId: 'r' };
 
 let server: RedisServer;
 let client: Redis;
 let prefixes = 0;
-const freshPrefix = () => `test${++prefixes}:`;
+const freshPrefix = () => `${RUN_PREFIX}test${++prefixes}:`;
 
 beforeAll(async () => {
   server = await startRedisServer();
   // Lenient timeout for the shared test client: a loaded CI machine must not turn slow replies into failures.
-  client = createRedisClient({ host: '127.0.0.1', port: server.port, commandTimeout: 15_000 });
+  client = createRedisClient({ ...server.options, commandTimeout: 15_000 });
   await new RedisKeyStore({ client }).init();
 });
 
@@ -270,8 +270,8 @@ describe('when Redis is unreachable', () => {
     await gateway.close();
   });
 
-  it('Redis going down under a running gateway: 503 at once in each protocol\'s envelope, nothing charged', async () => {
-    const own = await startRedisServer();
+  itStopsRedis('Redis going down under a running gateway: 503 at once in each protocol\'s envelope, nothing charged', async () => {
+    const own = await startOwnRedisServer();
     const ownClient = createRedisClient(own.url);
     try {
       const keyStore = new RedisKeyStore({ client: ownClient });
@@ -316,7 +316,7 @@ describe('when Redis is unreachable', () => {
    * (CLIENT PAUSE WRITE), longer than the gateway client's 500 ms command timeout.
    */
   async function callWithStalledSettle() {
-    const gatewayClient = createRedisClient({ host: '127.0.0.1', port: server.port, commandTimeout: 500 });
+    const gatewayClient = createRedisClient({ ...server.options, commandTimeout: 500 });
     const local = new LocalProvider();
     let providerCharge = 0;
     const stalling: Provider = {

@@ -114,6 +114,28 @@ function looksLikeRequest(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as IncomingMessage).method === 'string' && 'headers' in value && 'socket' in value;
 }
 
+let warnedNotCalled = false;
+
+/**
+ * `app.use(createGateway)`: answers the request Express handed the factory with a JSON 500 naming
+ * the mistake (instead of Express's HTML error page) and warns once on the process. False when
+ * `response` is not a response that can still be answered (then the caller throws).
+ */
+function answerNotCalled(error: GatewayConfigError, response: unknown): boolean {
+  const candidate = response as Partial<Response> | undefined;
+  if (typeof candidate?.setHeader !== 'function' || typeof candidate.end !== 'function' || candidate.headersSent) return false;
+  if (!warnedNotCalled) {
+    warnedNotCalled = true;
+    process.emitWarning(error.message, { code: error.code });
+  }
+  const body = JSON.stringify({ error: { message: error.message, type: 'server_error', param: null, code: error.code } });
+  candidate.statusCode = 500;
+  candidate.setHeader('content-type', 'application/json; charset=utf-8');
+  candidate.setHeader('content-length', Buffer.byteLength(body));
+  candidate.end(body);
+  return true;
+}
+
 function normalizePath(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
@@ -679,10 +701,13 @@ class RequestPipeline {
  */
 export function createGateway(options: GatewayOptions): Gateway {
   if (looksLikeRequest(options)) {
-    throw new GatewayConfigError(
+    const error = new GatewayConfigError(
       'ERR_GATEWAY_NOT_CALLED',
       'createGateway was passed to app.use() without being called: write app.use(createGateway({ … })).',
     );
+    // Express calls the uncalled factory as middleware, (request, response, next), on every request.
+    if (!answerNotCalled(error, arguments[1])) throw error;
+    return undefined as never; // Express ignores what a middleware returns
   }
   const config = resolveOptions(options, { providers: builtinProviders, codecs: builtinCodecs() });
   const pipeline = new RequestPipeline(config);

@@ -1,27 +1,47 @@
-/** Test helper: a real redis-server on a free loopback port (no persistence), started by a test file and stopped after it. */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+/**
+ * Test helper: the Redis a Redis test file runs on. With redis-server on the PATH, a real one on a
+ * free loopback port (no persistence), started by the test file and stopped after it; otherwise the
+ * Redis named by REDIS_URL (jest.config.js leaves the Redis suites out when there is neither).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { redisServerOnPath } from './redis-availability.cjs';
 
-/** A running redis-server. */
+/** A Redis for a test file. */
 export interface RedisServer {
+  host: string;
   port: number;
-  /** `redis://127.0.0.1:<port>` */
+  /** `redis://127.0.0.1:<port>`, or REDIS_URL */
   url: string;
-  process: ChildProcess;
-  /** Stops the server (SIGTERM, then SIGKILL) and waits for it to exit. Safe to call twice. */
+  /** Connection options for createRedisClient (host, port and any credentials or db from the URL). */
+  options: { host: string; port: number; username?: string; password?: string; db?: number };
+  /** The redis-server this helper started; undefined for REDIS_URL, which the tests may not stop. */
+  process?: ChildProcess;
+  /** Stops a server this helper started (SIGTERM, then SIGKILL) and waits for it to exit; nothing for REDIS_URL. Safe to call twice. */
   stop(): Promise<void>;
 }
 
-/** Throws a clear error when redis-server is missing: the Redis tests must fail, never skip. */
-export function requireRedisServer(): void {
-  const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new Error(
-      'redis-server is not installed, and the Redis store tests need a real one. Install it (Debian/Ubuntu: ' +
-        'apt-get install -y redis-server; macOS: brew install redis) and run the tests again. CI installs it in .ci/run.',
-    );
-  }
+/** Whether the tests start their own redis-server (and so may stop it): `it` then, `it.skip` on a REDIS_URL. */
+export const itStopsRedis: jest.It = redisServerOnPath() ? it : it.skip;
+
+/**
+ * A prefix unique to this test process, for every Redis key a test writes: on a shared REDIS_URL,
+ * runs must not see each other's keys or a previous run's.
+ */
+export const RUN_PREFIX = `t${process.pid.toString(36)}${Date.now().toString(36)}:`;
+
+function fromUrl(url: string): RedisServer {
+  const parsed = new URL(url);
+  const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : undefined;
+  const options = {
+    host: parsed.hostname,
+    port: Number(parsed.port || 6379),
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(db !== undefined ? { db } : {}),
+  };
+  return { host: options.host, port: options.port, url, options, stop: async () => undefined };
 }
 
 async function freePort(): Promise<number> {
@@ -72,7 +92,7 @@ async function startOn(port: number): Promise<RedisServer | string> {
         await exited(child);
         clearTimeout(killed);
       };
-      return { port, url: `redis://127.0.0.1:${port}`, process: child, stop };
+      return { ...fromUrl(`redis://127.0.0.1:${port}`), process: child, stop };
     }
     await sleep(25);
   }
@@ -80,9 +100,15 @@ async function startOn(port: number): Promise<RedisServer | string> {
   return `redis-server did not answer PING on port ${port} within 10 s: ${output.slice(-500)}`;
 }
 
-/** Starts redis-server on a free loopback port and waits until it answers PING. */
+/** The Redis for a test file: its own redis-server when one is on the PATH, else REDIS_URL. */
 export async function startRedisServer(): Promise<RedisServer> {
-  requireRedisServer();
+  if (!redisServerOnPath() && process.env.REDIS_URL) return fromUrl(process.env.REDIS_URL);
+  return startOwnRedisServer();
+}
+
+/** Starts redis-server on a free loopback port and waits until it answers PING (for the tests that stop it). */
+export async function startOwnRedisServer(): Promise<RedisServer> {
+  if (!redisServerOnPath()) throw new Error('redis-server is not on the PATH (install it: apt-get install -y redis-server, brew install redis).');
   let failure = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const started = await startOn(await freePort());

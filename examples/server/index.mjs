@@ -1,57 +1,74 @@
 // The example server behind `npm start`: an Express app with the gateway mounted at the root.
+import { createServer } from 'node:http';
 import express from 'express';
 import { createGateway } from 'rosetta-gateway';
-import { DEMO_KEY, maskKey, parseGatewayKeys } from './keys.mjs';
-import { upstreamsFromEnv } from './upstreams.mjs';
+import { bannerLines } from './banner.mjs';
+import { parseGatewayKeys } from './keys.mjs';
+import { selfPointingBaseUrl, upstreamsFromEnv } from './upstreams.mjs';
 
 const port = Number(process.env.PORT ?? 8080);
 const keys = parseGatewayKeys(process.env.GATEWAY_KEYS);
-// Upstreams from OPENAI_API_KEY (+ OPENAI_BASE_URL)…; the local provider always. LOCAL_TOKEN_DELAY_MS
+// Upstreams from OPENAI_API_KEY (+ ROSETTA_OPENAI_BASE_URL)…; the local provider always. LOCAL_TOKEN_DELAY_MS
 // (default 25) slows the local model's streaming so it is visible in the demo.
 const { providers, models, configured } = upstreamsFromEnv(process.env);
+
+/** The whole request, body included, must arrive within this (408 otherwise); REQUEST_TIMEOUT_MS, default 30 s. */
+const requestTimeoutMs = Number(process.env.REQUEST_TIMEOUT_MS ?? 30_000);
+/** How long open connections get to finish after SIGTERM/SIGINT before they are closed. */
+const SHUTDOWN_GRACE_MS = 2_000;
 
 const app = express();
 app.get('/', (_request, response) => {
   response.type('text/plain').send('rosetta-gateway example server. See the README for calls.\n');
 });
-app.use(createGateway({ keys, providers, models, providerModelIds: true }));
-
-const server = app.listen(port, () => {
-  const base = `http://localhost:${server.address().port}`;
-  const usesDemo = keys.some((entry) => entry.key === DEMO_KEY);
-  const key = usesDemo ? DEMO_KEY : '$GATEWAY_KEY';
-  const lines = [
-    `rosetta-gateway listening on ${base}`,
-    '',
-    'Keys:',
-    ...keys.map((entry) => `  ${entry.key === DEMO_KEY ? DEMO_KEY + ' (demo key)' : maskKey(entry.key)}  balance: ${entry.balance ?? 'unmetered'}`),
-    ...(usesDemo ? [] : ['  (your keys are masked; export GATEWAY_KEY=<one of them> to paste the calls below)']),
-    '',
-    `Upstreams: local${configured.map((name) => `, ${name}`).join('')}`,
-    'Models (and any <provider>/<model> id):',
-    ...models.map((model) => `  ${model.id.padEnd(24)} ${model.type ?? 'text'}  → ${model.provider}`),
-    '',
-    'curl (OpenAI chat completions):',
-    `  curl ${base}/v1/chat/completions -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","messages":[{"role":"user","content":"Hello!"}]}'`,
-    'curl (Anthropic messages):',
-    `  curl ${base}/v1/messages -H "x-api-key: ${key}" -H "anthropic-version: 2023-06-01" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","max_tokens":256,"messages":[{"role":"user","content":"Hello!"}]}'`,
-    'curl (Gemini generateContent):',
-    `  curl "${base}/v1beta/models/rosetta-echo:generateContent?key=${key}" -H "Content-Type: application/json" -d '{"contents":[{"parts":[{"text":"Hello!"}]}]}'`,
-    'curl (OpenAI images):',
-    `  curl ${base}/v1/images/generations -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{"model":"rosetta-image","prompt":"a lighthouse","size":"512x512","response_format":"b64_json"}'`,
-    '',
-    'openai (npm i openai):',
-    `  new OpenAI({ baseURL: '${base}/v1', apiKey: '${key}' }).chat.completions.create({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'Hello!' }] })`,
-    '@anthropic-ai/sdk:',
-    `  new Anthropic({ baseURL: '${base}', apiKey: '${key}' }).messages.create({ model: 'rosetta-echo', max_tokens: 256, messages: [{ role: 'user', content: 'Hello!' }] })`,
-    '@google/genai:',
-    `  new GoogleGenAI({ apiKey: '${key}', httpOptions: { baseUrl: '${base}' } }).models.generateContent({ model: 'rosetta-echo', contents: 'Hello!' })`,
-    'Claude Code:',
-    `  ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=${key} claude --model rosetta-echo`,
-  ];
-  console.log(lines.join('\n'));
+const gateway = createGateway({ keys, providers, models, providerModelIds: true });
+app.use(gateway);
+// Anything the gateway does not serve (/v1/embeddings, other /v1/… and /v1beta/… paths): a JSON 404 in
+// the OpenAI envelope, not Express's HTML page. (The library itself falls through to the host app.)
+app.use((request, response) => {
+  response.status(404).json({
+    error: { message: `This server does not serve ${request.method} ${request.path}.`, type: 'invalid_request_error', param: null, code: 'not_found' },
+  });
 });
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => server.close(() => process.exit(0)));
+const server = createServer({ requestTimeout: requestTimeoutMs, headersTimeout: Math.min(10_000, requestTimeoutMs), connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs) }, app);
+// Idle keep-alive connections close after 5 s (Node's default, stated here so a host sees it).
+server.keepAliveTimeout = 5_000;
+
+server.on('error', (error) => {
+  if (error.code === 'EADDRINUSE') console.error(`port ${port} is in use; set PORT to another port (PORT=8081 npm start).`);
+  else if (error.code === 'EACCES') console.error(`port ${port} needs privileges this process does not have; set PORT to another port.`);
+  else console.error(`cannot listen on port ${port}: ${error.message}`);
+  process.exit(1);
+});
+
+server.listen(port, () => {
+  const listening = server.address().port;
+  const loop = selfPointingBaseUrl(process.env, listening);
+  if (loop) {
+    console.error(`${loop} points at this server itself (port ${listening}): the gateway would call itself. Point it at the real upstream, or unset it.`);
+    process.exit(1);
+  }
+  console.log(bannerLines({ base: `http://localhost:${listening}`, keys, models, configured }).join('\n'));
+});
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, give open calls SHUTDOWN_GRACE_MS to finish, then close
+ * the gateway (its providers and stores; at most CLOSE_TIMEOUT_MS) and every connection left, and exit.
+ * A second signal exits at once.
+ */
+const CLOSE_TIMEOUT_MS = 2_000;
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) process.exit(1);
+  stopping = true;
+  console.log(`${signal}: stopping (open calls get ${SHUTDOWN_GRACE_MS / 1000} s)`);
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  await Promise.race([closed, delay(SHUTDOWN_GRACE_MS)]);
+  await Promise.race([gateway.close().catch((error) => console.error(`gateway.close() failed: ${error.message}`)), delay(CLOSE_TIMEOUT_MS)]);
+  server.closeAllConnections();
+  process.exit(0);
 }
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void shutdown(signal));

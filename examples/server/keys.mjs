@@ -1,11 +1,15 @@
 // Parses GATEWAY_KEYS ("key" or "key:balance", comma-separated) into gateway keys; unset → the demo key.
+import { createHash } from 'node:crypto';
 
 /** The documented demo key used when GATEWAY_KEYS is unset. */
 export const DEMO_KEY = 'sk-rosetta-demo';
 
-/** Shows the first and last characters of a key only. */
+/**
+ * A key as the banner shows it: its first two characters and the start of its SHA-256, so two keys
+ * are told apart (team-a-key → `te…#554a0d`, team-b-key → `te…#fc7413`) and neither is revealed.
+ */
 export function maskKey(key) {
-  return key.length <= 10 ? `${key.slice(0, 2)}…` : `${key.slice(0, 6)}…${key.slice(-2)}`;
+  return `${key.slice(0, 2)}…#${createHash('sha256').update(key).digest('hex').slice(0, 6)}`;
 }
 
 export function parseGatewayKeys(value) {

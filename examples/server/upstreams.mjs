@@ -1,5 +1,8 @@
 // Builds the example server's providers and model table from environment variables.
+// Base URLs come from ROSETTA_<NAME>_BASE_URL, never from the SDKs' own OPENAI_BASE_URL / ANTHROPIC_BASE_URL /
+// GEMINI_BASE_URL: those point clients (Claude Code, the SDKs) at this gateway, and reading them would make it call itself.
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { AnthropicProvider, GeminiProvider, LocalProvider, LOCAL_MODELS, OpenAIProvider } from 'rosetta-gateway';
 
 /** Upstreams configured by env: the provider class, its env vars, and the models listed when no models file is given. */
@@ -7,7 +10,7 @@ const UPSTREAMS = [
   {
     name: 'openai',
     keyVar: 'OPENAI_API_KEY',
-    baseUrlVar: 'OPENAI_BASE_URL',
+    baseUrlVar: 'ROSETTA_OPENAI_BASE_URL',
     create: (apiKey, baseUrl) => new OpenAIProvider({ apiKey, ...(baseUrl ? { baseUrl } : {}) }),
     models: [
       { id: 'gpt-4o-mini', provider: 'openai' },
@@ -18,7 +21,7 @@ const UPSTREAMS = [
   {
     name: 'anthropic',
     keyVar: 'ANTHROPIC_API_KEY',
-    baseUrlVar: 'ANTHROPIC_BASE_URL',
+    baseUrlVar: 'ROSETTA_ANTHROPIC_BASE_URL',
     create: (apiKey, baseUrl) => new AnthropicProvider({ apiKey, ...(baseUrl ? { baseUrl } : {}) }),
     models: [
       { id: 'claude-sonnet-4-5', provider: 'anthropic' },
@@ -28,7 +31,7 @@ const UPSTREAMS = [
   {
     name: 'gemini',
     keyVar: 'GEMINI_API_KEY',
-    baseUrlVar: 'GEMINI_BASE_URL',
+    baseUrlVar: 'ROSETTA_GEMINI_BASE_URL',
     create: (apiKey, baseUrl) => new GeminiProvider({ apiKey, ...(baseUrl ? { baseUrl } : {}) }),
     models: [
       { id: 'gemini-2.5-flash', provider: 'gemini' },
@@ -55,4 +58,23 @@ export function upstreamsFromEnv(env) {
     if (!Array.isArray(models)) throw new Error(`MODELS_FILE ${env.MODELS_FILE} must hold a JSON array of model entries`);
   }
   return { providers, models, configured };
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '0.0.0.0', '[::]', hostname().toLowerCase()]);
+
+/** The ROSETTA_*_BASE_URL variable (and value) that points at this server's own port on this host, if one does. */
+export function selfPointingBaseUrl(env, port) {
+  for (const upstream of UPSTREAMS) {
+    const value = env[upstream.keyVar] ? env[upstream.baseUrlVar] : undefined;
+    if (!value) continue;
+    let url;
+    try {
+      url = new URL(value);
+    } catch {
+      continue;
+    }
+    const urlPort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    if (urlPort === port && LOOPBACK.has(url.hostname.toLowerCase())) return `${upstream.baseUrlVar}=${value}`;
+  }
+  return undefined;
 }

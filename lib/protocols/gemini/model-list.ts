@@ -3,7 +3,7 @@ import { GatewayError } from '../../errors';
 import { headerValue } from '../shared/credentials';
 import type { EncodedResponse, HttpRequestView, ModelInfo, ModelListRoutes } from '../types';
 
-/** What a listed model may be called with through this codec. */
+/** What a listed text model may be called with through this codec (an image model: nothing; it is called with OpenAI images). */
 export const SUPPORTED_GENERATION_METHODS: readonly string[] = Object.freeze(['generateContent', 'streamGenerateContent', 'countTokens']);
 
 /** Models of this gateway carry no version of their own; the list shows this one. */
@@ -11,15 +11,23 @@ const MODEL_VERSION = '001';
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 1000;
 
+/**
+ * One model. Like Google's own list (which shows Imagen models with `predict` only), the list holds
+ * every model the key may use, and `supportedGenerationMethods` says what this protocol can do with
+ * it: an image model has none (it is called with OpenAI images, `POST /v1/images/generations`).
+ */
 function encodeModel(model: ModelInfo) {
+  const text = model.type === 'text';
   return {
     name: `models/${model.id}`,
     version: MODEL_VERSION,
     displayName: model.displayName,
-    description: `${model.displayName}, served by the ${model.ownedBy} provider.`,
+    description: text
+      ? `${model.displayName}, served by the ${model.ownedBy} provider.`
+      : `${model.displayName}, an image model served by the ${model.ownedBy} provider: call it with POST /v1/images/generations (OpenAI images).`,
     ...(model.contextWindow !== undefined ? { inputTokenLimit: model.contextWindow } : {}),
     ...(model.maxOutputTokens !== undefined ? { outputTokenLimit: model.maxOutputTokens } : {}),
-    supportedGenerationMethods: [...SUPPORTED_GENERATION_METHODS],
+    supportedGenerationMethods: text ? [...SUPPORTED_GENERATION_METHODS] : [],
   };
 }
 
@@ -52,18 +60,14 @@ function offsetOf(query: URLSearchParams, total: number): number {
 }
 
 function encodeList(models: readonly ModelInfo[], request: HttpRequestView): EncodedResponse {
-  const textModels = models.filter((model) => model.type === 'text');
   const size = pageSizeOf(request.query);
-  const offset = offsetOf(request.query, textModels.length);
-  const page = textModels.slice(offset, offset + size);
+  const offset = offsetOf(request.query, models.length);
+  const page = models.slice(offset, offset + size);
   const next = offset + page.length;
-  return { status: 200, body: { models: page.map(encodeModel), ...(next < textModels.length ? { nextPageToken: pageToken(next) } : {}) } };
+  return { status: 200, body: { models: page.map(encodeModel), ...(next < models.length ? { nextPageToken: pageToken(next) } : {}) } };
 }
 
 function encodeOne(model: ModelInfo): EncodedResponse {
-  if (model.type !== 'text') {
-    throw new GatewayError('not_found', `The model '${model.id}' does not exist or you do not have access to it.`, { code: 'model_not_found' });
-  }
   return { status: 200, body: encodeModel(model) };
 }
 

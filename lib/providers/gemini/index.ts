@@ -10,6 +10,7 @@ import type { BodySink, StreamedBody } from '../http/dispatch';
 import type { UpstreamClient } from '../http/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
+import { geminiBaseUrl } from './base-url';
 import { decodeGenerateContentResponse } from './decode-response';
 import { GenerateContentStreamDecoder } from './decode-stream';
 import { inlineRequestImageUrls } from './encode-contents';
@@ -25,7 +26,12 @@ export interface GeminiProviderOptions extends UpstreamProviderOptions {
   name?: string;
   /** Sent as the `x-goog-api-key` header, never in the URL (so it cannot leak into access logs). */
   apiKey?: string;
-  /** Base URL including the API version. Default `https://generativelanguage.googleapis.com/v1beta`. */
+  /**
+   * Base URL of the Gemini API, with or without the API version: a URL whose last path segment is
+   * a version (`…/v1beta`, `…/v1`) is used as given; any other gets `/v1beta` (so the root URL that
+   * `GOOGLE_GEMINI_BASE_URL` holds for the Google SDK and the Gemini CLI works as is). Default
+   * `https://generativelanguage.googleapis.com` (→ `…/v1beta`).
+   */
   baseUrl?: string;
   /** Extra headers for every request. */
   headers?: Record<string, string>;
@@ -62,7 +68,7 @@ export class GeminiProvider implements Provider {
       throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'inlineImageUrls must be a boolean.', 'inlineImageUrls');
     }
     this.media = options.inlineImageUrls === false ? undefined : new MediaFetcher({ ...options.imageDownload, ...(options.allowPrivateNetworks !== undefined ? { allowPrivateNetworks: options.allowPrivateNetworks } : {}) }, 'imageDownload.');
-    this.client = upstreamClientFor(options, this.name, options.baseUrl ?? 'https://generativelanguage.googleapis.com/v1beta', { ...(options.apiKey ? { 'x-goog-api-key': options.apiKey } : {}), ...options.headers });
+    this.client = upstreamClientFor(options, this.name, geminiBaseUrl(options.baseUrl), { ...(options.apiKey ? { 'x-goog-api-key': options.apiKey } : {}), ...options.headers });
     this.defaultModels = modelsFor(options, this.name);
   }
 

@@ -1,0 +1,39 @@
+// The example server's start-up text: base URL, keys (masked), upstreams, models, and calls to paste.
+import { DEMO_KEY, maskKey } from './keys.mjs';
+
+/** The banner's lines for a server on `base` (e.g. http://localhost:8080). */
+export function bannerLines({ base, keys, models, configured }) {
+  const usesDemo = keys.some((entry) => entry.key === DEMO_KEY);
+  // The key in shell commands, and in JavaScript: the demo key itself, or the variable the user exports.
+  const shellKey = usesDemo ? DEMO_KEY : '$GATEWAY_KEY';
+  const jsKey = usesDemo ? `'${DEMO_KEY}'` : 'process.env.GATEWAY_KEY';
+  return [
+    `rosetta-gateway listening on ${base}`,
+    '',
+    'Keys:',
+    ...keys.map((entry) => `  ${entry.key === DEMO_KEY ? DEMO_KEY + ' (demo key)' : maskKey(entry.key)}  balance: ${entry.balance ?? 'unmetered'}`),
+    ...(usesDemo ? [] : ['  (your keys are masked; export GATEWAY_KEY=<one of them> to paste the calls below)']),
+    '',
+    `Upstreams: local${configured.map((name) => `, ${name}`).join('')}`,
+    'Models (and any <provider>/<model> id):',
+    ...models.map((model) => `  ${model.id.padEnd(24)} ${model.type ?? 'text'}  → ${model.provider}`),
+    '',
+    'curl (OpenAI chat completions):',
+    `  curl ${base}/v1/chat/completions -H "Authorization: Bearer ${shellKey}" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","messages":[{"role":"user","content":"Hello!"}]}'`,
+    'curl (Anthropic messages):',
+    `  curl ${base}/v1/messages -H "x-api-key: ${shellKey}" -H "anthropic-version: 2023-06-01" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","max_tokens":256,"messages":[{"role":"user","content":"Hello!"}]}'`,
+    'curl (Gemini generateContent):',
+    `  curl "${base}/v1beta/models/rosetta-echo:generateContent?key=${shellKey}" -H "Content-Type: application/json" -d '{"contents":[{"parts":[{"text":"Hello!"}]}]}'`,
+    'curl (OpenAI images):',
+    `  curl ${base}/v1/images/generations -H "Authorization: Bearer ${shellKey}" -H "Content-Type: application/json" -d '{"model":"rosetta-image","prompt":"a lighthouse","size":"512x512","response_format":"b64_json"}'`,
+    '',
+    'openai (npm i openai):',
+    `  new OpenAI({ baseURL: '${base}/v1', apiKey: ${jsKey} }).chat.completions.create({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'Hello!' }] })`,
+    '@anthropic-ai/sdk:',
+    `  new Anthropic({ baseURL: '${base}', apiKey: ${jsKey} }).messages.create({ model: 'rosetta-echo', max_tokens: 256, messages: [{ role: 'user', content: 'Hello!' }] })`,
+    '@google/genai:',
+    `  new GoogleGenAI({ apiKey: ${jsKey}, httpOptions: { baseUrl: '${base}' } }).models.generateContent({ model: 'rosetta-echo', contents: 'Hello!' })`,
+    'Claude Code:',
+    `  ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=${shellKey} claude --model rosetta-echo`,
+  ];
+}
