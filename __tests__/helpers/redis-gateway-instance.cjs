@@ -1,12 +1,23 @@
 // One gateway instance for the multi-instance test: the BUILT package on the Redis stores, served on 127.0.0.1.
 // Env: REDIS_URL, REDIS_PREFIX, RESERVATION_TTL_MS (optional), TOKEN_DELAY_MS (optional). Prints one JSON line: { port, pid }.
+// Commands get 15 s, not the fail-fast 2 s: on a loaded 2-core CI machine, 300 concurrent calls can queue a
+// command past 2 s, and a 503 then is right but is not what the overspend test measures. A stopped Redis
+// still fails at once (no offline queue).
 'use strict';
 const express = require('express');
 const { createGateway, LocalProvider } = require('rosetta-gateway');
 const { createRedisClient, RedisKeyStore, RedisQuotaStore } = require('rosetta-gateway/redis');
 
 async function main() {
-  const client = createRedisClient(process.env.REDIS_URL);
+  const url = new URL(process.env.REDIS_URL);
+  const client = createRedisClient({
+    host: url.hostname,
+    port: Number(url.port || 6379),
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(url.pathname.length > 1 ? { db: Number(url.pathname.slice(1)) } : {}),
+    commandTimeout: 15_000,
+  });
   const prefix = process.env.REDIS_PREFIX;
   const ttl = process.env.RESERVATION_TTL_MS ? { reservationTtlMs: Number(process.env.RESERVATION_TTL_MS) } : {};
   const gateway = createGateway({
