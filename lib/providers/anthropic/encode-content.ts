@@ -2,7 +2,7 @@
 import createDebug from 'debug';
 import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
-import { anthropicToolId } from '../../protocols/anthropic-messages/tool-id';
+import { anthropicToolId } from '../../wire/anthropic/tool-id';
 import { mediaUrlKind } from '../http/fetch-media';
 
 const log = createDebug('rosetta:provider');
