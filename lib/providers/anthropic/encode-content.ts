@@ -3,7 +3,7 @@ import createDebug from 'debug';
 import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { anthropicToolId } from '../../wire/anthropic/tool-id';
-import { mediaUrlKind } from '../http/fetch-media';
+import { mediaUrlKind } from '../../upstream/fetch-media';
 
 const log = createDebug('rosetta:provider');
 
