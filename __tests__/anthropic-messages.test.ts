@@ -8,7 +8,7 @@ import { decodeMessagesRequest } from '../lib/protocols/anthropic-messages/decod
 import { encodeAnthropicError } from '../lib/protocols/anthropic-messages/encode-error';
 import { encodeMessagesResponse, toolInput } from '../lib/protocols/anthropic-messages/encode-response';
 import { mapFinishReason } from '../lib/protocols/anthropic-messages/map-finish-reason';
-import { anthropicToolId } from '../lib/protocols/anthropic-messages/tool-id';
+import { anthropicToolId } from '../lib/wire/anthropic/tool-id';
 import { builtinCodecs } from '../lib/protocols/registry';
 import type { HttpRequestView } from '../lib/protocols/types';
 

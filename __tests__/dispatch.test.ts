@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { CallCancellation } from '../lib/providers/cancellation';
-import { dispatchBuffered, dispatchStreamed, ResponseBodyError, type BodySink, type StreamedBody } from '../lib/providers/http/dispatch';
+import { dispatchBuffered, dispatchStreamed, ResponseBodyError, type BodySink, type StreamedBody } from '../lib/upstream/dispatch';
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 

@@ -1,6 +1,6 @@
 /** Caller model ids never lead an upstream call outside its base path: refused with a 400 in the caller's envelope, before any upstream call. */
 import { AnthropicProvider, GatewayError, GeminiProvider, OpenAIProvider } from '../lib';
-import { UpstreamClient } from '../lib/providers/http/upstream-client';
+import { UpstreamClient } from '../lib/upstream/upstream-client';
 import { serveGateway, TEST_KEY, testOptions, type Json, type RunningGateway } from './helpers/app';
 import { startMockServer, type MockServer } from './helpers/mock-server';
 

@@ -4,7 +4,7 @@
  */
 import type http from 'node:http';
 import { AnthropicProvider, GeminiProvider, OpenAIProvider } from '../lib';
-import { SecretRedactor } from '../lib/providers/http/redact';
+import { SecretRedactor } from '../lib/upstream/redact';
 import { serveGateway, TEST_KEY, testOptions, type RunningGateway } from './helpers/app';
 import { startMockServer, type MockServer } from './helpers/mock-server';
 

@@ -1,7 +1,7 @@
 /** The upstream server-sent-events parser: the format's rules, and event for event the same as eventsource-parser behind a streaming TextDecoder (what it replaced). */
 import { isDeepStrictEqual } from 'node:util';
 import { createParser } from 'eventsource-parser';
-import { SseParser, type SseEvent } from '../lib/providers/http/sse-parser';
+import { SseParser, type SseEvent } from '../lib/upstream/sse-parser';
 
 type Read = string | Buffer;
 

@@ -8,8 +8,8 @@ import { StreamMeter } from '../lib/stream/meter';
 import { CoalescingWriter } from '../lib/http/send';
 import { countRequestTokens, countTextTokens, ProducedText } from '../lib/tokenizer';
 import { ChatStreamEncoder } from '../lib/protocols/openai-chat/encode-stream';
-import { decodeEventStream } from '../lib/providers/http/sse';
-import type { BodySink, StreamedBody } from '../lib/providers/http/dispatch';
+import { decodeEventStream } from '../lib/upstream/sse';
+import type { BodySink, StreamedBody } from '../lib/upstream/dispatch';
 import { ChatStreamDecoder } from '../lib/providers/openai/decode-stream';
 import { GatewayError } from '../lib/errors';
 

@@ -1,6 +1,6 @@
 /** Image inputs through every caller protocol and upstream: inline and by URL, downloaded for Gemini, refused with a 400 where the target cannot take them. */
 import { AnthropicProvider, GatewayConfigError, GatewayError, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type ModelConfig } from '../lib';
-import { isBlockedAddress, MediaFetcher, mediaUrlKind } from '../lib/providers/http/fetch-media';
+import { isBlockedAddress, MediaFetcher, mediaUrlKind } from '../lib/upstream/fetch-media';
 import { encodePng } from '../lib/providers/local/png';
 import { type Json, serveGateway, type RunningGateway } from './helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from './helpers/mock-anthropic';

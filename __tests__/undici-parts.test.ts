@@ -1,10 +1,10 @@
-/** The gateway loads only the parts of undici it uses (lib/providers/http/undici.ts), and falls back to the package. */
+/** The gateway loads only the parts of undici it uses (lib/upstream/undici.ts), and falls back to the package. */
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import * as undiciPackage from 'undici';
-import { loadUndiciParts } from '../lib/providers/http/undici';
+import { loadUndiciParts } from '../lib/upstream/undici';
 
 const root = join(__dirname, '..');
 

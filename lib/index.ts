@@ -14,9 +14,9 @@ export { OpenAIProvider, isOpenAIReasoningModel, type OpenAIProviderOptions } fr
 export { GeminiProvider, type GeminiProviderOptions } from './providers/gemini';
 export { AnthropicProvider, ANTHROPIC_VERSION, supportsAdaptiveThinking, type AnthropicProviderOptions } from './providers/anthropic';
 export type { MaxTokensField } from './providers/openai/encode-request';
-export type { UpstreamTimeouts, UpstreamRetries } from './providers/http/upstream-client';
-export { MediaFetcher, type MediaFetchOptions } from './providers/http/fetch-media';
-export type { UpstreamProviderOptions } from './providers/http/provider-options';
+export type { UpstreamTimeouts, UpstreamRetries } from './upstream/upstream-client';
+export { MediaFetcher, type MediaFetchOptions } from './upstream/fetch-media';
+export type { UpstreamProviderOptions } from './upstream/provider-options';
 export type {
   ProtocolCodec,
   Operation,

@@ -7,6 +7,7 @@ import { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 import { MemoryKeyStore, type MemoryKeyEntry } from './stores/memory-key-store';
 import { MemoryQuotaStore } from './stores/memory-quota-store';
 import type { KeyStore, QuotaStore } from './stores/types';
+import { suggest } from './suggest';
 
 /** A key for the `keys` shorthand: a {@link MemoryKeyEntry} plus an optional starting balance. */
 export interface GatewayKey extends MemoryKeyEntry {
@@ -85,31 +86,6 @@ const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', '
 
 function fail(code: string, option: string, message: string): never {
   throw new GatewayConfigError(code, `createGateway: option '${option}' ${message}`, option);
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}
-
-/** "did you mean" for a misspelt name, or ''. */
-export function suggest(name: string, candidates: readonly string[]): string {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of candidates) {
-    const distance = editDistance(name, candidate);
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return best ? ` (did you mean '${best}'?)` : '';
 }
 
 function requireMethods(option: string, value: unknown, required: readonly string[]): void {

@@ -5,7 +5,7 @@ import { carrySignatureInThinking, carrySignatureInToolId, geminiSignatureOf } f
 import { passThroughFields, type JsonObject } from '../../json';
 import { ANTHROPIC_MESSAGES } from './decode-request';
 import { mapFinishReason } from './map-finish-reason';
-import { anthropicToolId } from './tool-id';
+import { anthropicToolId } from '../../wire/anthropic/tool-id';
 
 const log = createDebug('rosetta:codec');
 

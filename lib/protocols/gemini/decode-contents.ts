@@ -1,7 +1,7 @@
 /** Gemini `contents` and `systemInstruction` → canonical messages; function responses become `tool` messages. */
 import type { ContentPart, Message, ProviderMetadata, TextPart, ToolResultPart } from '../../canonical';
 import { invalidField } from '../shared/validate';
-import { field, keyOf } from './field-names';
+import { field, keyOf } from '../../wire/gemini/field-names';
 import { logCodec } from './log';
 import type { GenerateContentBody, RawBlob, RawContent, RawFunctionCall, RawFunctionResponse, RawPart } from './schema';
 

@@ -1,7 +1,7 @@
 /** Gemini `generationConfig` (sampling, output cap, JSON output, thinkingConfig) → canonical generation settings. */
 import type { GenerateRequest, ReasoningEffort, ReasoningSettings, ResponseFormat } from '../../canonical';
 import { invalidField } from '../shared/validate';
-import { field, keyOf } from './field-names';
+import { field, keyOf } from '../../wire/gemini/field-names';
 import { toJsonSchema } from './json-schema';
 import { logCodec } from './log';
 

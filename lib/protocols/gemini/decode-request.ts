@@ -4,7 +4,7 @@ import { invalidField } from '../shared/validate';
 import { decodeMessages } from './decode-contents';
 import { applyGenerationConfig } from './decode-generation-config';
 import { decodeToolChoice, decodeTools } from './decode-tools';
-import { field, keyOf } from './field-names';
+import { field, keyOf } from '../../wire/gemini/field-names';
 import { logCodec } from './log';
 import { validateGenerateContentBody } from './schema';
 

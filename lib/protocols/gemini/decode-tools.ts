@@ -1,7 +1,7 @@
 /** Gemini `tools[].functionDeclarations` and `toolConfig.functionCallingConfig` → canonical tools and tool choice. */
 import type { ToolChoice, ToolDefinition } from '../../canonical';
 import { invalidField } from '../shared/validate';
-import { field, keyOf } from './field-names';
+import { field, keyOf } from '../../wire/gemini/field-names';
 import { toJsonSchema } from './json-schema';
 import { logCodec } from './log';
 import type { GenerateContentBody, RawFunctionDeclaration } from './schema';

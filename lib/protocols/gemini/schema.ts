@@ -1,6 +1,6 @@
 /** JSON Schema of the generateContent request body: types of known fields under both spellings; unknown fields pass. */
 import { bodyValidator, type BodyValidator } from '../shared/validate';
-import { bothSpellings } from './field-names';
+import { bothSpellings } from '../../wire/gemini/field-names';
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
 const string = { type: 'string' };

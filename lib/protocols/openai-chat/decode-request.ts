@@ -1,6 +1,6 @@
 /** Chat-completions request body → canonical GenerateRequest. */
 import type { ContentPart, GenerateRequest, Message, ReasoningEffort, ResponseFormat, TextPart, ToolChoice, ToolDefinition } from '../../canonical';
-import { sourceFromUrl } from '../shared/media';
+import { sourceFromUrl } from '../../wire/media';
 import { geminiSignatureMetadata, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import { validateChatCompletionBody, type ChatCompletionBody } from './schema';

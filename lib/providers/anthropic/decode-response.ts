@@ -2,7 +2,7 @@
 import createDebug from 'debug';
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
 import { isJsonObject } from '../../json';
-import { malformedUpstream } from '../http/malformed';
+import { malformedUpstream } from '../../upstream/malformed';
 import { reportedFigures } from '../../tokenizer';
 import { mapAnthropicStopReason } from './map-finish-reason';
 

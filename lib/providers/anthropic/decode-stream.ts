@@ -1,14 +1,14 @@
 /** Anthropic Messages server-sent events → the canonical stream. */
-import type { SseEvent } from '../http/sse-parser';
+import type { SseEvent } from '../../upstream/sse-parser';
 import createDebug from 'debug';
 import type { FinishReason, ProviderStreamPart } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { isJsonObject } from '../../json';
-import { malformedUpstream } from '../http/malformed';
-import { upstreamMessage } from '../http/upstream-errors';
+import { malformedUpstream } from '../../upstream/malformed';
+import { upstreamMessage } from '../../upstream/upstream-errors';
 import { decodeAnthropicUsage, reportedAnthropicUsage, type AnthropicContentBlock, type AnthropicMessageResponse, type AnthropicUsage } from './decode-response';
 import { mapAnthropicStopReason } from './map-finish-reason';
-import type { StreamEventDecoder } from '../http/sse';
+import type { StreamEventDecoder } from '../../upstream/sse';
 
 const log = createDebug('rosetta:provider');
 

@@ -2,8 +2,8 @@
 import createDebug from 'debug';
 import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
-import { anthropicToolId } from '../../protocols/anthropic-messages/tool-id';
-import { mediaUrlKind } from '../http/fetch-media';
+import { anthropicToolId } from '../../wire/anthropic/tool-id';
+import { mediaUrlKind } from '../../upstream/fetch-media';
 
 const log = createDebug('rosetta:provider');
 

@@ -1,7 +1,7 @@
 /** Canonical reasoning settings → Anthropic `thinking` and `output_config.effort`, within the rules the API enforces. */
 import createDebug from 'debug';
 import type { ReasoningEffort, ReasoningSettings } from '../../canonical';
-import { effortForBudget } from '../openai/map-reasoning';
+import { effortForBudget } from '../../wire/reasoning';
 
 const log = createDebug('rosetta:provider');
 

@@ -3,11 +3,11 @@ import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../.
 import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
-import type { BodySink } from '../http/dispatch';
-import { decodeEventStream } from '../http/sse';
+import type { BodySink } from '../../upstream/dispatch';
+import { decodeEventStream } from '../../upstream/sse';
 import { withEstimatedUsage } from '../../tokenizer';
-import type { UpstreamClient } from '../http/upstream-client';
-import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
+import type { UpstreamClient } from '../../upstream/upstream-client';
+import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
 import { decodeMessageResponse, reportedAnthropicUsage, type AnthropicMessageResponse } from './decode-response';
 import { MessageStreamDecoder } from './decode-stream';

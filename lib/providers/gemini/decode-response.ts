@@ -1,7 +1,7 @@
 /** A generateContent response → canonical GenerateResponse; its usageMetadata → canonical Usage. */
 import type { Choice, ContentPart, GenerateResponse, ProviderMetadata, ToolCallPart, Usage } from '../../canonical';
 import { isJsonObject } from '../../json';
-import { malformedUpstream } from '../http/malformed';
+import { malformedUpstream } from '../../upstream/malformed';
 import { logProvider } from './log';
 import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason';
 import type { GeminiFunctionCall, GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from './wire-types';

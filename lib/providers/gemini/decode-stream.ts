@@ -1,14 +1,14 @@
 /** A streamGenerateContent `alt=sse` stream (each event a GenerateContentResponse with only the new parts) → the canonical stream. */
-import type { SseEvent } from '../http/sse-parser';
+import type { SseEvent } from '../../upstream/sse-parser';
 import type { FinishReason, ProviderStreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { isJsonObject } from '../../json';
-import { malformedUpstream } from '../http/malformed';
+import { malformedUpstream } from '../../upstream/malformed';
 import { callIdMinter, decodeFunctionCall, decodeGeminiUsage, geminiMetadata, responseFault } from './decode-response';
 import { logProvider } from './log';
 import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason';
 import { streamEventError } from './upstream-error';
-import type { StreamEventDecoder } from '../http/sse';
+import type { StreamEventDecoder } from '../../upstream/sse';
 import type { GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from './wire-types';
 
 type BlockKind = 'text' | 'reasoning';

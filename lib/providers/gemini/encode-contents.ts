@@ -1,7 +1,7 @@
 /** Canonical messages → Gemini `contents` (user/model turns) and `systemInstruction`. */
 import type { ContentPart, GenerateRequest, ImagePart, MediaSource, Message, ProviderMetadata, ToolCallPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
-import { mediaUrlKind, type FetchedMedia, type MediaFetchRequest } from '../http/fetch-media';
+import { mediaUrlKind, type FetchedMedia, type MediaFetchRequest } from '../../upstream/fetch-media';
 import { logProvider } from './log';
 import { parseJsonObject } from './parse-json-object';
 import type { GeminiContent, GeminiPart } from './wire-types';

@@ -1,6 +1,6 @@
 /** Canonical GenerateRequest → a generateContent request body (with same-protocol pass-through). */
 import type { GenerateRequest, ToolChoice, ToolDefinition } from '../../canonical';
-import { keyOf } from '../../protocols/gemini/field-names';
+import { keyOf } from '../../wire/gemini/field-names';
 import { encodeContents } from './encode-contents';
 import { encodeThinkingConfig, isAdaptiveThinking } from './encode-thinking-config';
 import { logProvider } from './log';

@@ -3,12 +3,12 @@ import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../.
 import { GatewayConfigError } from '../../errors';
 import { callSignal, type CallSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
-import { MediaFetcher, type MediaFetchOptions } from '../http/fetch-media';
+import { MediaFetcher, type MediaFetchOptions } from '../../upstream/fetch-media';
 import { withEstimatedUsage } from '../../tokenizer';
-import { decodeEventStream } from '../http/sse';
-import type { BodySink, StreamedBody } from '../http/dispatch';
-import type { UpstreamClient } from '../http/upstream-client';
-import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../http/provider-options';
+import { decodeEventStream } from '../../upstream/sse';
+import type { BodySink, StreamedBody } from '../../upstream/dispatch';
+import type { UpstreamClient } from '../../upstream/upstream-client';
+import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
 import type { Provider, ProviderCallContext } from '../types';
 import { geminiBaseUrl } from './base-url';
 import { decodeGenerateContentResponse } from './decode-response';

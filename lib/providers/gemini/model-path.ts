@@ -1,6 +1,6 @@
 /** The generateContent resource path of a model, `/models/{id}:{method}`, and which model ids fit in it. */
 import { GatewayError } from '../../errors';
-import { encodePath } from '../http/upstream-path';
+import { encodePath } from '../../upstream/upstream-path';
 
 /** The resource prefixes a Gemini model id may carry. */
 const RESOURCE_PREFIXES = ['models/', 'tunedModels/'] as const;

@@ -1,5 +1,5 @@
 /** The documented placeholder thought signature, for function calls in the current turn that Gemini did not sign. */
-import { field } from '../../protocols/gemini/field-names';
+import { field } from '../../wire/gemini/field-names';
 import { logProvider } from './log';
 import { isJsonObject, type JsonObject } from '../../json';
 

@@ -1,6 +1,6 @@
 /** Gemini-specific error mapping: an invalid gateway key (a 400 at Google) and errors sent inside a stream. */
 import { GatewayError } from '../../errors';
-import { upstreamStatusError } from '../http/upstream-errors';
+import { upstreamStatusError } from '../../upstream/upstream-errors';
 
 interface RpcErrorBody {
   error?: { message?: unknown; details?: unknown };

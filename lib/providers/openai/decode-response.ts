@@ -1,7 +1,7 @@
 /** An OpenAI chat-completions response → canonical GenerateResponse, and its usage block → canonical Usage. */
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
 import { isJsonObject } from '../../json';
-import { malformedUpstream } from '../http/malformed';
+import { malformedUpstream } from '../../upstream/malformed';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { argumentsText } from './tool-call-stream';
 

@@ -1,15 +1,15 @@
 /** OpenAI chat-completions server-sent events → the canonical stream. */
-import type { SseEvent } from '../http/sse-parser';
+import type { SseEvent } from '../../upstream/sse-parser';
 import createDebug from 'debug';
 import type { ProviderStreamPart, ResponseOrigin, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { isJsonObject } from '../../json';
-import { malformedUpstream } from '../http/malformed';
+import { malformedUpstream } from '../../upstream/malformed';
 import { decodeOpenAIUsage, reasoningText, type OpenAIUsage } from './decode-response';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { chatStreamError } from './stream-error';
 import { ToolCallStream, type ToolCallDelta } from './tool-call-stream';
-import type { StreamEventDecoder } from '../http/sse';
+import type { StreamEventDecoder } from '../../upstream/sse';
 
 const log = createDebug('rosetta:provider');
 

@@ -2,8 +2,8 @@
 import createDebug from 'debug';
 import type { ContentPart, ImagePart, Message, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
-import { sourceToUrl } from '../../protocols/shared/media';
-import { mediaUrlKind } from '../http/fetch-media';
+import { sourceToUrl } from '../../wire/media';
+import { mediaUrlKind } from '../../upstream/fetch-media';
 
 const log = createDebug('rosetta:provider');
 

@@ -1,17 +1,6 @@
-/** Canonical reasoning settings → the chat-completions `reasoning_effort` value, and the budget ↔ effort buckets. */
+/** Canonical reasoning settings → the chat-completions `reasoning_effort` value. */
 import type { ReasoningEffort, ReasoningSettings } from '../../canonical';
-
-/** The largest thinking budget (tokens) still called `low` (protocols.md 5.5). */
-export const LOW_BUDGET_LIMIT = 1024;
-/** The largest thinking budget (tokens) still called `medium`. */
-export const MEDIUM_BUDGET_LIMIT = 8192;
-
-/** A thinking budget as an effort level: up to 1024 tokens `low`, up to 8192 `medium`, more `high`. */
-export function effortForBudget(budgetTokens: number): ReasoningEffort {
-  if (budgetTokens <= LOW_BUDGET_LIMIT) return 'low';
-  if (budgetTokens <= MEDIUM_BUDGET_LIMIT) return 'medium';
-  return 'high';
-}
+import { effortForBudget } from '../../wire/reasoning';
 
 /**
  * The `reasoning_effort` to send, or undefined to leave the model's default:

@@ -1,6 +1,6 @@
 /** An error chunk inside a chat-completions stream → the GatewayError it stands for. */
 import { GatewayError } from '../../errors';
-import { upstreamMessage, upstreamStatusError } from '../http/upstream-errors';
+import { upstreamMessage, upstreamStatusError } from '../../upstream/upstream-errors';
 
 /** The fields of an in-stream `error` object that say what failed (OpenAI: `type`/`code`; OpenRouter: a numeric `code`). */
 interface StreamErrorFields {

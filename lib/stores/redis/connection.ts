@@ -2,7 +2,7 @@
 import createDebug from 'debug';
 import type { Redis, RedisOptions } from 'ioredis';
 import { GatewayConfigError } from '../../errors';
-import { suggest } from '../../options';
+import { suggest } from '../../suggest';
 import type { ScriptDefinition } from './scripts';
 
 const logRedis = createDebug('rosetta:redis');

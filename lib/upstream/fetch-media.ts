@@ -3,7 +3,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import createDebug from 'debug';
 import type { Agent, Dispatcher } from 'undici';
-import { GatewayConfigError, GatewayError } from '../../errors';
+import { GatewayConfigError, GatewayError } from '../errors';
 import { undici } from './undici';
 
 const log = createDebug('rosetta:provider');

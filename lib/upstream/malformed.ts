@@ -1,6 +1,6 @@
 /** An upstream answer or stream event that lacks what its protocol requires: an upstream fault (502 `upstream_malformed`), logged. */
 import createDebug from 'debug';
-import { GatewayError } from '../../errors';
+import { GatewayError } from '../errors';
 
 const log = createDebug('rosetta:upstream');
 

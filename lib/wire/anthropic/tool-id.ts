@@ -1,4 +1,4 @@
-/** Tool-call ids in the form Anthropic accepts (`^[a-zA-Z0-9_-]+$`), rewritten deterministically. */
+/** Tool-call ids in the form Anthropic accepts (`^[a-zA-Z0-9_-]+$`), for the Anthropic codec and provider. */
 
 const NOT_ALLOWED = /[^a-zA-Z0-9_-]/g;
 

@@ -1,5 +1,5 @@
 /** Upstream request paths built from caller input: encoded per segment, and checked to stay below the upstream's base path. */
-import { GatewayError } from '../../errors';
+import { GatewayError } from '../errors';
 
 /** How many times a segment is percent-decoded when looking for a hidden `.` or `..` (a server may decode twice). */
 const DECODE_ROUNDS = 3;

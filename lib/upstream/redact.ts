@@ -1,5 +1,5 @@
 /** Removes upstream secrets from text an upstream sent back (error messages, stream error events) before it is relayed or kept. */
-import { GatewayError } from '../../errors';
+import { GatewayError } from '../errors';
 
 /** What a secret is replaced with. */
 export const REDACTED = '[redacted]';

@@ -1,5 +1,5 @@
-/** Data URLs and media types shared by the codecs. */
-import type { MediaSource } from '../../canonical';
+/** Media sources as URLs: data URLs (`data:<type>;base64,…`) and plain URLs, for codecs and providers alike. */
+import type { MediaSource } from '../canonical';
 
 const DATA_URL = /^data:([^;,]+)?((?:;[^;,]+)*?);base64,(.*)$/s;
 

@@ -1,5 +1,5 @@
 /** The options every upstream provider shares, and the one way they become an UpstreamClient. */
-import type { ModelConfig } from '../../models';
+import type { ModelConfig } from '../models';
 import { UpstreamClient, type UpstreamRetries, type UpstreamTimeouts } from './upstream-client';
 
 /** Options common to the OpenAI-compatible, Anthropic and Gemini providers. */

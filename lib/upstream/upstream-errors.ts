@@ -1,5 +1,5 @@
 /** Upstream HTTP statuses → GatewayErrors, keeping the upstream's message but never its credentials. */
-import { GatewayError } from '../../errors';
+import { GatewayError } from '../errors';
 import { SecretRedactor } from './redact';
 
 /** Redacts only what looks like a credential: for text that no upstream client's own secrets were given for. */

@@ -1,6 +1,9 @@
-/** The two spellings of a Gemini request field (camelCase, and the snake_case the REST API also accepts). */
+/** The two spellings of a Gemini field (camelCase, and the snake_case the REST API accepts), for codec and provider. */
 
-/** Snake-case spellings already worked out: field names are constants of this codec, so the map stays small. */
+/**
+ * Snake-case spellings already worked out: field names are constants of the Gemini codec and
+ * provider, so the map stays small.
+ */
 const snakeSpellings = new Map<string, string>();
 const MAX_REMEMBERED_SPELLINGS = 512;
 

@@ -1,6 +1,6 @@
 /** Server-sent events from an upstream response body (parsed from its Buffers by {@link SseParser}), decoded into canonical parts. */
-import type { ProviderStreamPart } from '../../canonical';
-import type { CallSignal } from '../cancellation';
+import type { ProviderStreamPart } from '../canonical';
+import type { CallSignal } from '../providers/cancellation';
 import { SseParser, type SseEvent } from './sse-parser';
 import type { BodySink, StreamedBody } from './dispatch';
 import { transportError } from './upstream-client';
