@@ -363,9 +363,8 @@ describe('when Redis is unreachable', () => {
     expect(account).toMatchObject({ spent: providerCharge, balance: 1000 - providerCharge, reserved: 0, open: 0 });
   });
 
-  // Known gap, reported with issue 7: RequestPipeline.settle() in lib/gateway.ts does not wrap a
-  // throwing quotaStore.settle() in GatewayError('unavailable') as reserve() does, so the call is a
-  // 500 'internal' instead of a 503. When the gateway wraps it, this test passes: drop `.failing`.
+  // QuotaHold.settle() (lib/pipeline/quota-hold.ts) wraps a throwing quotaStore.settle() in
+  // GatewayError('unavailable'), as reserve() does: a 503, not a 500 'internal'.
   it('a settle that fails is answered 503 unavailable, like every other store failure', async () => {
     const { res } = await callWithStalledSettle();
     expect(res.status).toBe(503);

@@ -1,0 +1,48 @@
+/** A text request's input tokens: counted for count-tokens, and bounded for a quota hold. */
+import type { GenerateRequest } from '../canonical';
+import type { ResolvedModel } from '../models';
+import type { MaybePromise } from '../stores/types';
+import { countRequestTokens } from '../tokenizer';
+import { DEFAULT_MAX_IMAGE_TOKENS, inputTokenBound, measureInput, type InputSize } from '../token-bound';
+
+/** A model's input count and the most any model of its fallback chain may count: what {@link boundInput} finds. */
+export interface InputBound {
+  /** The most input tokens any model of the chain can count. */
+  bound: number;
+  /** The requested model's own count, when its provider has `countTokens`. */
+  counted: number | undefined;
+}
+
+/** Input tokens of a request: the provider's own count where it has one, else the gateway's tokenizer. */
+export async function countInput(request: GenerateRequest, model: ResolvedModel, requestId: string): Promise<number> {
+  return model.provider.countTokens ? providerCount(request, model, requestId) : countRequestTokens(request);
+}
+
+/**
+ * The input tokens a text call's hold is sized on: the most any model of its fallback chain can
+ * count (docs/stores.md, "Overspend bound") — a provider's own `countTokens` where it has one,
+ * else one token per UTF-8 byte plus each image at the provider's `maxImageTokens`.
+ */
+export async function boundInput(request: GenerateRequest, model: ResolvedModel, requestId: string): Promise<InputBound> {
+  let size: InputSize | undefined;
+  let bound = 0;
+  let counted: number | undefined;
+  for (const candidate of model.chain) {
+    const provider = candidate.provider;
+    let tokens: number;
+    if (provider.countTokens) {
+      tokens = await providerCount(request, candidate, requestId);
+      if (candidate === model) counted = tokens;
+    } else {
+      size ??= measureInput(request);
+      tokens = inputTokenBound(size, provider.maxImageTokens?.(candidate.upstreamModel) ?? DEFAULT_MAX_IMAGE_TOKENS);
+    }
+    bound = Math.max(bound, tokens);
+  }
+  return { bound, counted };
+}
+
+/** A provider's own count of a request for one model (its provider has `countTokens`). */
+function providerCount(request: GenerateRequest, model: ResolvedModel, requestId: string): MaybePromise<number> {
+  return model.provider.countTokens!({ ...request, model: model.id }, { upstreamModel: model.upstreamModel, requestId });
+}

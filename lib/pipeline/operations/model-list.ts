@@ -1,0 +1,36 @@
+/** The model-list operation: `GET` a list of the models a key may use, or one of them, in the claiming codec's shape. */
+import type { Request, Response } from 'express';
+import { GatewayError } from '../../errors';
+import { drainBody } from '../../http/read-body';
+import { sendJson } from '../../http/send';
+import type { EncodeContext } from '../../protocols/types';
+import { authenticate } from '../authenticate';
+import { logRequest } from '../log';
+import type { GatewayParts } from '../parts';
+import { fail } from '../respond';
+import { requestView, type ModelListMatch } from '../routing';
+
+/** Answers a list or a single model (authenticated; never charged). */
+export async function serveModelList(gateway: GatewayParts, list: ModelListMatch, request: Request, response: Response, path: string, requestId: string): Promise<void> {
+  const context: EncodeContext = { requestId };
+  const started = performance.now();
+  try {
+    if (!gateway.lifecycle.initialized) await gateway.lifecycle.waitReady();
+    await drainBody(request, response);
+    const view = requestView(request, path, undefined);
+    const principal = await authenticate(gateway.config.keyStore, list.codec, view);
+    const routes = list.codec.modelList!;
+    let encoded;
+    if (list.modelId === undefined) {
+      encoded = routes.encodeList(gateway.models.listFor(principal), view);
+    } else {
+      const model = gateway.models.findFor(list.modelId, principal);
+      if (!model) throw new GatewayError('not_found', `The model '${list.modelId}' does not exist or you do not have access to it.`, { code: 'model_not_found' });
+      encoded = routes.encodeModel(model, view);
+    }
+    sendJson(response, encoded, { 'x-request-id': requestId });
+    if (logRequest.enabled) logRequest('%s %s models 200 %sms', requestId, list.codec.name, (performance.now() - started).toFixed(1));
+  } catch (thrown) {
+    fail(list.codec, context, response, thrown, started);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * One gateway's request pipeline: its state (options, model table, lifecycle, hop guard, request
+ * ids) and the one path of a model call, top to bottom:
+ * route → read body → authenticate → decode → the operation (resolve model → reserve quota →
+ * provider → settle quota) → encode.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { GatewayError } from '../errors';
+import { HopGuard } from '../hops';
+import { readJsonBody, type BodyLimits } from '../http/read-body';
+import { sendJson } from '../http/send';
+import { ModelTable } from '../models';
+import type { ResolvedOptions } from '../options';
+import { CallCancellation } from '../providers/cancellation';
+import type { CallResult, EncodeContext, ProtocolCodec, RouteMatch } from '../protocols/types';
+import { authenticate } from './authenticate';
+import { Lifecycle } from './lifecycle';
+import { logRequest } from './log';
+import { serveCountTokens } from './operations/count-tokens';
+import { serveGenerate } from './operations/generate';
+import { serveImage } from './operations/image';
+import { serveModelList } from './operations/model-list';
+import type { GatewayParts } from './parts';
+import { RequestIds } from './request-id';
+import { fail, refuseMethod } from './respond';
+import { dispatch, requestView, type ModelListMatch, type RouteHandlers } from './routing';
+
+/** Runs calls for one gateway; holds no state shared with any other gateway. */
+export class RequestPipeline implements GatewayParts, RouteHandlers {
+  readonly models: ModelTable;
+  readonly lifecycle: Lifecycle;
+  private readonly hops: HopGuard;
+  private readonly bodyLimits: BodyLimits;
+  private readonly ids = new RequestIds();
+
+  constructor(readonly config: ResolvedOptions) {
+    this.hops = new HopGuard(config.maxHops);
+    this.models = new ModelTable(config.models, config.providers, {
+      maxOutputTokens: config.defaultMaxOutputTokens,
+      created: Math.floor(Date.now() / 1000),
+      providerModelIds: config.providerModelIds,
+    });
+    this.bodyLimits = { maxBytes: config.maxBodyBytes, maxDepth: config.maxJsonDepth };
+    this.lifecycle = new Lifecycle(config);
+  }
+
+  /** Route: a codec's POST route, a model-list GET route, a 405, or not ours (`next()`). */
+  dispatch(request: Request, response: Response, next: NextFunction): void {
+    dispatch(this.config.codecs, this, request, response, next);
+  }
+
+  /** The one request path of a model call. */
+  async handleCall(codec: ProtocolCodec, match: RouteMatch, request: Request, response: Response, path: string): Promise<void> {
+    const requestId = this.ids.next();
+    const context: EncodeContext = { requestId };
+    const started = performance.now();
+    const cancellation = new CallCancellation();
+    // The caller leaving before the call is over cancels the upstream call. A flag of our own is
+    // cheaper than asking the response whether it finished (docs/performance.md, "Why the gateway's
+    // extra work costs so much").
+    let answered = false;
+    response.on('close', () => {
+      if (!answered) cancellation.abort(new GatewayError('invalid_request', 'The client closed the connection.'));
+    });
+    const lifecycle = this.lifecycle;
+    try {
+      if (lifecycle.shutdownReason) throw lifecycle.shutdownReason;
+      // Before the body is read: a request loop costs one refused call per hop, nothing more.
+      const upstreamHeaders = this.hops.upstreamHeaders(request.headers);
+      lifecycle.enter(cancellation, response);
+      if (!lifecycle.initialized) await lifecycle.waitReady();
+      const body = await readJsonBody(request, this.bodyLimits);
+      const view = requestView(request, path, body);
+      context.request = view;
+      const principal = await authenticate(this.config.keyStore, codec, view);
+      const call = codec.decode(match, view);
+      context.call = call;
+      let result: CallResult | undefined;
+      if (call.operation === 'generate') {
+        result = await serveGenerate(this, codec, context, call.request, principal, cancellation, response, upstreamHeaders);
+      } else if (call.operation === 'count-tokens') {
+        result = await serveCountTokens(this, call.request, principal, requestId);
+      } else {
+        result = await serveImage(this, call.request, principal, requestId, cancellation, upstreamHeaders);
+      }
+      if (result === undefined) {
+        if (logRequest.enabled) logRequest('%s %s %s stream %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
+        return;
+      }
+      sendJson(response, codec.encodeResponse(result, context), { 'x-request-id': requestId });
+      if (logRequest.enabled) logRequest('%s %s %s 200 %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
+    } catch (thrown) {
+      fail(codec, context, response, lifecycle.failureOf(cancellation, thrown), started);
+    } finally {
+      answered = true;
+      lifecycle.leave(cancellation);
+    }
+  }
+
+  /** A model list or one model. */
+  handleModelList(list: ModelListMatch, request: Request, response: Response, path: string): Promise<void> {
+    return serveModelList(this, list, request, response, path, this.ids.next());
+  }
+
+  /** A 405 in the codec's envelope. */
+  refuseMethod(codec: ProtocolCodec, request: Request, response: Response, allowed: string): Promise<void> {
+    return refuseMethod(codec, request, response, allowed, this.ids.next());
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Calling the provider: a non-streamed text call, or a stream opened up to its first part, each
+ * tried on the model's fallbacks while the failure is the upstream's. Nothing has been sent to the
+ * caller while these run.
+ */
+import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../canonical';
+import { GatewayError } from '../errors';
+import type { ResolvedModel } from '../models';
+import { providerCallContext, type CallCancellation } from '../providers/cancellation';
+import { collectStream } from '../stream/collect';
+import { replayResponse } from '../stream/replay';
+import { logProvider } from './log';
+
+/** Failures a fallback model may cure: the upstream's fault, not the request's. */
+const FALLBACK_KINDS: ReadonlySet<string> = new Set(['upstream', 'upstream_timeout', 'overloaded']);
+
+/** What a call with fallbacks produced, and the model of the chain that produced it. */
+export interface Served<T> {
+  value: T;
+  model: ResolvedModel;
+}
+
+/** A provider stream whose first part has been read. */
+export interface OpenedStream {
+  iterator: AsyncIterator<ProviderStreamPart>;
+  first: ProviderStreamPart;
+}
+
+/** A non-streamed text call (`generate`, or the provider's stream collected), with fallbacks. */
+export function generate(
+  request: GenerateRequest,
+  requested: ResolvedModel,
+  signal: CallCancellation,
+  requestId: string,
+  upstreamHeaders: Readonly<Record<string, string>>,
+): Promise<Served<GenerateResponse>> {
+  return withFallbacks(requested, signal, async (candidate) => {
+    const provider = candidate.provider;
+    const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders);
+    const call = { ...request, model: candidate.id };
+    logProvider('%s → %s/%s max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
+    return provider.generate ? provider.generate(call, context) : collectStream(provider.stream!(call, context), call);
+  });
+}
+
+/**
+ * Opens a stream (`stream`, or `generate` replayed as parts), with fallbacks, and reads its first
+ * part: a failure up to then (an `error` part included) is an ordinary HTTP error, and the next
+ * model of the chain is tried.
+ */
+export function openStream(
+  request: GenerateRequest,
+  requested: ResolvedModel,
+  signal: CallCancellation,
+  requestId: string,
+  upstreamHeaders: Readonly<Record<string, string>>,
+): Promise<Served<OpenedStream>> {
+  return withFallbacks(requested, signal, async (candidate) => {
+    const call = { ...request, model: candidate.id };
+    const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders);
+    const provider = candidate.provider;
+    logProvider('%s → %s/%s stream max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
+    const parts = provider.stream ? provider.stream(call, context) : replayResponse(provider.generate!(call, context));
+    const opened = parts[Symbol.asyncIterator]();
+    try {
+      const next = await opened.next();
+      if (next.done) throw new GatewayError('upstream', 'The upstream stream ended before it started.');
+      if (next.value.type === 'error') throw next.value.error;
+      return { iterator: opened, first: next.value };
+    } catch (error) {
+      await opened.return?.()?.catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
+/**
+ * Runs `attempt` on a model, then on each of its fallbacks while the failure is one a fallback may
+ * cure (5xx, timeout, connection failure) and the caller is still there.
+ */
+async function withFallbacks<T>(
+  requested: ResolvedModel,
+  signal: CallCancellation,
+  attempt: (model: ResolvedModel) => Promise<T>,
+): Promise<Served<T>> {
+  const chain = requested.chain;
+  for (let index = 0; index < chain.length; index++) {
+    const candidate = chain[index]!;
+    try {
+      return { value: await attempt(candidate), model: candidate };
+    } catch (error) {
+      const last = index === chain.length - 1;
+      if (last || signal.aborted || !(error instanceof GatewayError) || !FALLBACK_KINDS.has(error.kind)) throw error;
+      logProvider('%s failed (%s %d); falling back to %s', candidate.id, error.kind, error.status, chain[index + 1]!.id);
+    }
+  }
+  throw new GatewayError('internal', 'The model has no provider to try.');
+}

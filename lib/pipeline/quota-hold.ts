@@ -1,0 +1,175 @@
+/**
+ * A call's quota hold, one object per charged call: reserved before the provider is called (a text
+ * call at its upper bound, its output capped to what a partial hold pays for), then settled with
+ * what the call cost (an overrun charged in full and reported) or released when it failed.
+ */
+import type { GenerateRequest } from '../canonical';
+import { GatewayError } from '../errors';
+import type { ResolvedModel } from '../models';
+import { affordableOutputTokens, chargeForUsage, estimateGenerate, type CostEstimate } from '../quota';
+import type { StreamMeter } from '../stream/meter';
+import type { Principal, QuotaStore, Reservation, ReservationInfo, Settlement } from '../stores/types';
+import { boundInput } from './input-tokens';
+import { logQuota } from './log';
+
+/** How a stream ended for its settlement: `finish` reached, an upstream failure, or neither (the caller left, or a write threw). */
+export type StreamEnd = 'completed' | 'failed' | undefined;
+
+/** A reservation held for one call, and the store it is settled or released in. */
+export class QuotaHold {
+  constructor(
+    private readonly store: QuotaStore,
+    readonly reservation: Reservation,
+    protected readonly requestId: string,
+  ) {}
+
+  /** Holds `estimate` for a call of `operation` (403 `insufficient_quota` when the key cannot pay its minimum). */
+  static async reserve(
+    store: QuotaStore,
+    principal: Principal,
+    estimate: CostEstimate,
+    model: ResolvedModel,
+    operation: ReservationInfo['operation'],
+    requestId: string,
+  ): Promise<QuotaHold> {
+    return new QuotaHold(store, await reserve(store, principal, estimate, model, operation, requestId), requestId);
+  }
+
+  /**
+   * Charges the call. A charge beyond the hold (an upstream that reported more than the bound) is an
+   * overrun: charged in full, never clamped, logged, and told to the store with the settlement.
+   */
+  async settle(charge: number, settlement: Settlement): Promise<void> {
+    const reservation = this.reservation;
+    const overrun = Math.max(0, charge - reservation.amount);
+    try {
+      await this.store.settle(reservation, charge, { settlement, overrun });
+    } catch (error) {
+      throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', { cause: error, retryAfter: 1 });
+    }
+    if (overrun > 0) logQuota('%s overrun: charged %d, %d beyond the %d held (%s)', this.requestId, charge, overrun, reservation.amount, settlement);
+    else logQuota('%s settled %s: charged %d of %d held (%s)', this.requestId, reservation.id, charge, reservation.amount, settlement);
+  }
+
+  /** Settles after the response has gone out: a failing store is logged, not thrown. */
+  async settleQuietly(charge: number, settlement: Settlement): Promise<void> {
+    try {
+      await this.settle(charge, settlement);
+    } catch (error) {
+      logQuota('%s settle of %s (charge %d, %s) failed: %O', this.requestId, this.reservation.id, charge, settlement, error);
+    }
+  }
+
+  /** Frees the whole hold without charging (the call failed); a failing store is logged, not thrown. */
+  release(): Promise<void> {
+    return release(this.store, this.reservation);
+  }
+}
+
+/** The hold of a text call, with the request as its provider gets it. */
+export class TextHold extends QuotaHold {
+  constructor(
+    store: QuotaStore,
+    reservation: Reservation,
+    requestId: string,
+    /** The request as the provider gets it: the model's public id, and the output cap the hold pays for. */
+    readonly request: GenerateRequest,
+    /** The requested model's own input count, when its provider has `countTokens`. */
+    readonly countedInput: number | undefined,
+  ) {
+    super(store, reservation, requestId);
+  }
+
+  /**
+   * Reserves a text call at its upper bound (its input bounded over the fallback chain, priced at the
+   * chain's priciest model); a partial hold lowers the call's output cap to what it pays for.
+   */
+  static async reserveText(
+    store: QuotaStore,
+    request: GenerateRequest,
+    model: ResolvedModel,
+    principal: Principal,
+    requestId: string,
+  ): Promise<TextHold> {
+    const { bound, counted } = await boundInput(request, model, requestId);
+    const basis = priciest(model.chain);
+    const estimate = estimateGenerate(request, basis, bound);
+    const reservation = await reserve(store, principal, estimate, model, 'generate', requestId);
+    const maxOutputTokens = request.maxOutputTokens ?? model.maxOutputTokens;
+    if (reservation.amount >= estimate.amount) {
+      return new TextHold(store, reservation, requestId, { ...request, model: model.id, maxOutputTokens }, counted);
+    }
+    const affordable = affordableOutputTokens(request, basis, bound, reservation.amount) ?? maxOutputTokens;
+    logQuota('%s partial hold %d of %d: output capped at %d tokens', requestId, reservation.amount, estimate.amount, affordable);
+    const capped = { ...request, model: model.id, maxOutputTokens: Math.min(maxOutputTokens, affordable) };
+    return new TextHold(store, reservation, requestId, capped, counted);
+  }
+
+  /**
+   * Settles a stream however it ended: finished, or cancelled by the caller (who pays for what was
+   * produced), or failed for any other reason — an upstream error part, an early end, a part that
+   * could not be encoded, a write that threw — charged only with `chargeFailedStreams`
+   * (docs/stores.md, "Failed streams"). The response is out, so a failing store is logged.
+   */
+  settleStream(
+    ended: StreamEnd,
+    aborted: boolean,
+    meter: StreamMeter,
+    model: ResolvedModel,
+    chargeFailedStreams: boolean,
+  ): Promise<void> {
+    let settlement: Settlement;
+    if (ended === 'completed') settlement = 'completed';
+    else if (ended === undefined && aborted) settlement = 'cancelled';
+    else settlement = chargeFailedStreams ? 'failed-charged' : 'failed-free';
+    const charge = settlement === 'failed-free' ? 0 : chargeForUsage(meter.usage(), model);
+    return this.settleQuietly(charge, settlement);
+  }
+}
+
+/**
+ * Refuses (403 `insufficient_quota`) a key with nothing to spend before work is done for it that
+ * no hold pays for (counting tokens): a hold of one credit, minimum 0, released at once.
+ */
+export async function requireBalance(store: QuotaStore, principal: Principal, model: ResolvedModel, requestId: string): Promise<void> {
+  await release(store, await reserve(store, principal, { amount: 1, minimum: 0 }, model, 'count-tokens', requestId));
+}
+
+async function reserve(
+  store: QuotaStore,
+  principal: Principal,
+  estimate: CostEstimate,
+  model: ResolvedModel,
+  operation: ReservationInfo['operation'],
+  requestId: string,
+): Promise<Reservation> {
+  let outcome;
+  try {
+    outcome = await store.reserve(principal.id, estimate.amount, { minimum: estimate.minimum, info: { model: model.id, operation, requestId } });
+  } catch (error) {
+    throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', { cause: error, retryAfter: 1 });
+  }
+  if (!outcome.ok) {
+    const needs = estimate.minimum > 0 ? `; the request needs at least ${estimate.minimum}` : '';
+    const available = outcome.available === undefined ? '' : ` This key has ${outcome.available} credits available${needs}.`;
+    throw new GatewayError('insufficient_quota', outcome.message ?? `Insufficient balance for this request.${available}`, { code: 'insufficient_quota' });
+  }
+  logQuota('%s reserved %d for %s', requestId, outcome.reservation.amount, principal.id);
+  return outcome.reservation;
+}
+
+async function release(store: QuotaStore, reservation: Reservation): Promise<void> {
+  try {
+    await store.release(reservation);
+    logQuota('released %s', reservation.id);
+  } catch (error) {
+    logQuota('release of %s failed: %O', reservation.id, error);
+  }
+}
+
+/** The model of a fallback chain whose prices (output first, then input) are highest: holds are sized for it. */
+function priciest(chain: readonly ResolvedModel[]): ResolvedModel {
+  return chain.reduce((best, model) =>
+    model.pricing.output > best.pricing.output || (model.pricing.output === best.pricing.output && model.pricing.input > best.pricing.input) ? model : best,
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The streamed answer of a text call, once its provider stream is open: one loop pulls each part,
+ * meters it, encodes it and writes it (coalesced per tick, waiting for `drain`), and the hold is
+ * settled however the stream ends.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ProviderStreamPart } from '../canonical';
+import { GatewayError, toGatewayError } from '../errors';
+import { CoalescingWriter } from '../http/send';
+import type { CallCancellation } from '../providers/cancellation';
+import type { EncodeContext, ProtocolCodec, StreamEncoder } from '../protocols/types';
+import { StreamMeter } from '../stream/meter';
+import { estimateRequestTokens } from '../tokenizer';
+import type { Lifecycle } from './lifecycle';
+import { logRequest } from './log';
+import type { OpenedStream, Served } from './provider-call';
+import type { StreamEnd, TextHold } from './quota-hold';
+
+/**
+ * Headers of every streamed response (a codec may override them). No `connection` header: Node
+ * sends `keep-alive` itself, or `close` when the client asked to close; naming it here would
+ * override the client's `Connection: close`.
+ */
+const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+});
+
+/**
+ * Streams the answer. The provider's first part has been read (`opened`), nothing sent yet. From
+ * here the hold is this function's: settled however the stream ends, a finished or cancelled
+ * stream charged what was produced, one the upstream broke only with `chargeFailedStreams`.
+ */
+export async function streamResponse(
+  codec: ProtocolCodec,
+  context: EncodeContext,
+  hold: TextHold,
+  opened: Served<OpenedStream>,
+  signal: CallCancellation,
+  response: ServerResponse,
+  lifecycle: Lifecycle,
+  chargeFailedStreams: boolean,
+): Promise<void> {
+  const { model, value: { iterator, first } } = opened;
+  const meter = new StreamMeter(hold.request, hold.countedInput ?? estimateRequestTokens(hold.request));
+  const writer = new CoalescingWriter(response);
+  let ended: StreamEnd;
+  try {
+    const encoder = codec.encodeStream!(context);
+    response.writeHead(200, Object.assign({ 'x-request-id': context.requestId }, SSE_HEADERS, encoder.headers));
+    // Each part: meter it (which completes its usage figures), encode it, queue its text (one
+    // socket write per tick), then the next one. A failure or an early end after the first part
+    // becomes an `error` part: the response has started. So does a part that cannot be metered
+    // or encoded (a provider's malformed part); if the error part cannot be encoded either,
+    // `fail` cuts the connection rather than leave the caller waiting.
+    let part: ProviderStreamPart = first.type === 'response-start' ? { ...first, model: model.id } : first;
+    for (;;) {
+      let text: string;
+      try {
+        text = encoder.encode(meter.observe(part));
+      } catch (error) {
+        if (part.type === 'error') throw error;
+        logRequest('%s a %s part could not be metered or encoded: %O', context.requestId, part.type, error);
+        part = { type: 'error', error: toGatewayError(error) };
+        continue;
+      }
+      if (text.length > 0 && !writer.write(text)) await drained(response);
+      if (part.type === 'finish') ended = 'completed';
+      else if (part.type === 'error' && !signal.aborted) ended = 'failed';
+      if (part.type === 'finish' || part.type === 'error' || signal.aborted) break;
+      let next: IteratorResult<ProviderStreamPart>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        if (signal.aborted) break;
+        part = { type: 'error', error: toGatewayError(error) };
+        continue;
+      }
+      if (next.done) {
+        if (signal.aborted) break;
+        part = { type: 'error', error: new GatewayError('upstream', 'The upstream stream ended before it finished.') };
+        continue;
+      }
+      part = next.value;
+    }
+    const shutdown = lifecycle.shutdownReason;
+    if (shutdown && signal.reason === shutdown && part.type !== 'finish' && part.type !== 'error') writeShutdownEvent(encoder, meter, writer, shutdown);
+    writer.end();
+  } finally {
+    await iterator.return?.()?.catch(() => undefined);
+    await hold.settleStream(ended, signal.aborted, meter, model, chargeFailedStreams);
+  }
+}
+
+/** Ends a stream cut by `close()` with the protocol's error event (nothing, if it cannot be encoded). */
+function writeShutdownEvent(encoder: StreamEncoder, meter: StreamMeter, writer: CoalescingWriter, reason: GatewayError): void {
+  try {
+    writer.write(encoder.encode(meter.observe({ type: 'error', error: reason })));
+  } catch (error) {
+    logRequest('the shutdown error event could not be encoded: %O', error);
+  }
+}
+
+/** Resolves when a response can take more data, or is gone. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+}
