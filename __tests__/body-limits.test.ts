@@ -279,3 +279,47 @@ describe('a body over maxBodyBytes, sent by a client that keeps writing', () => 
     expect(bytesRead()).toBeLessThan(2 * 1024 * 1024);
   });
 });
+
+describe('a caller without a valid key: refused before its body is read', () => {
+  let server: RunningGateway;
+  let socket: import('node:net').Socket | undefined;
+  const bytesRead = () => socket!.bytesRead;
+  beforeAll(async () => {
+    const app = express();
+    app.use((request, _response, next) => {
+      socket = request.socket;
+      next();
+    });
+    const gateway = createGateway(testOptions());
+    app.use(gateway);
+    const running = await listen(app);
+    server = { ...running, gateway, close: async () => { await running.close(); await gateway.close(); } };
+  });
+  afterAll(() => server.close());
+
+  const BODY = 20 * 1024 * 1024; // under the default maxBodyBytes (32 MiB): a keyed caller's body would be read whole
+  it.each([
+    ['an unknown key, OpenAI', '/v1/chat/completions', { authorization: 'Bearer sk-not-a-key-000000000000' }, { error: { type: 'invalid_request_error', code: 'invalid_api_key' } }],
+    ['no key, Anthropic', '/v1/messages', { 'anthropic-version': '2023-06-01' }, { type: 'error', error: { type: 'authentication_error' } }],
+    ['an unknown key, Gemini', '/v1beta/models/rosetta-echo:generateContent', { 'x-goog-api-key': 'not-a-key-000000000000' }, { error: { code: 401 } }],
+  ])('%s: 401 in the envelope with at most 1 MiB of a 20 MB body read, and connection: close', async (_name, path, headers, envelope) => {
+    const outcome = await postEndlessly(`${server.url}${path}`, headers, BODY, true);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.status).toBe(401);
+    expect(outcome.body).toMatchObject(envelope);
+    expect(outcome.headers!.connection).toBe('close');
+    expect(bytesRead()).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it('a small body with a bad key is drained: the 401 keeps the connection alive', async () => {
+    const outcome = await postEndlessly(`${server.url}/v1/chat/completions`, { authorization: 'Bearer sk-not-a-key-000000000000' }, 2_000, true);
+    expect(outcome.status).toBe(401);
+    expect(outcome.headers!.connection).not.toBe('close');
+  });
+
+  it('the same 20 MB body with a valid key is read whole (the limit is what bounds it)', async () => {
+    const outcome = await postEndlessly(`${server.url}/v1/chat/completions`, openaiAuth, BODY, true);
+    expect(outcome.status).toBe(200);
+    expect(bytesRead()).toBeGreaterThan(BODY);
+  });
+});

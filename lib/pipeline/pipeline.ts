@@ -1,13 +1,13 @@
 /**
  * One gateway's request pipeline: its state (options, model table, lifecycle, hop guard, request
  * ids) and the one path of a model call, top to bottom:
- * route → read body → authenticate → decode → the operation (resolve model → reserve quota →
+ * route → authenticate → read body → decode → the operation (resolve model → reserve quota →
  * provider → settle quota) → encode.
  */
 import type { NextFunction, Request, Response } from 'express';
 import { GatewayError } from '../errors';
 import { HopGuard } from '../hops';
-import { readJsonBody, type BodyLimits } from '../http/read-body';
+import { drainBody, readJsonBody, type BodyLimits } from '../http/read-body';
 import { sendJson } from '../http/send';
 import { ModelTable } from '../models';
 import type { ResolvedOptions } from '../options';
@@ -63,16 +63,19 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       if (!answered) cancellation.abort(new GatewayError('invalid_request', 'The client closed the connection.'));
     });
     const lifecycle = this.lifecycle;
+    let bodyRead = false;
     try {
       if (lifecycle.shutdownReason) throw lifecycle.shutdownReason;
       // Before the body is read: a request loop costs one refused call per hop, nothing more.
       const upstreamHeaders = this.hops.upstreamHeaders(request.headers);
       lifecycle.enter(cancellation, response);
       if (!lifecycle.initialized) await lifecycle.waitReady();
-      const body = await readJsonBody(request, this.bodyLimits);
-      const view = requestView(request, path, body);
+      const view = requestView(request, path, undefined);
       context.request = view;
+      // The key before the body: a caller without a valid key costs no body read or JSON parse.
       const principal = await authenticate(this.config.keyStore, codec, view);
+      bodyRead = true;
+      view.body = await readJsonBody(request, this.bodyLimits);
       const call = codec.decode(match, view);
       context.call = call;
       let result: CallResult | undefined;
@@ -90,6 +93,9 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       sendJson(response, codec.encodeResponse(result, context), { 'x-request-id': requestId });
       if (logRequest.enabled) logRequest('%s %s %s 200 %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
     } catch (thrown) {
+      // Refused before its body was read (a loop, a shutdown, a bad key): at most a little of it is
+      // read and dropped, or the connection is closed after the answer.
+      if (!bodyRead) await drainBody(request, response);
       fail(codec, context, response, lifecycle.failureOf(cancellation, thrown), started);
     } finally {
       answered = true;
