@@ -1,7 +1,7 @@
 /** Request bodies at the edges: JSON nested past the depth limit, and bodies over the size limit, in every protocol. */
 import http from 'node:http';
 import express from 'express';
-import { createGateway } from '../lib';
+import { createGateway, type GatewayOptions } from '../lib';
 import { exceedsJsonDepth, exceedsValueDepth } from '../lib/http/json-depth';
 import { listen, readJson, serveGateway, TEST_KEY, testOptions, type Json, type RunningGateway } from './helpers/app';
 
@@ -219,22 +219,28 @@ function postEndlessly(url: string, headers: Record<string, string>, total: numb
   });
 }
 
+/** A gateway whose app notes the socket of the last request, so a test can read how much of a body the server took off it. */
+async function serveWatchingSockets(options: Partial<GatewayOptions> = {}): Promise<{ server: RunningGateway; bytesRead: () => number }> {
+  let socket: import('node:net').Socket | undefined;
+  const app = express();
+  app.use((request, _response, next) => {
+    socket = request.socket;
+    next();
+  });
+  const gateway = createGateway(testOptions(options));
+  app.use(gateway);
+  const running = await listen(app);
+  const server = { ...running, gateway, close: async () => { await running.close(); await gateway.close(); } };
+  return { server, bytesRead: () => socket!.bytesRead };
+}
+
 describe('a body over maxBodyBytes, sent by a client that keeps writing', () => {
   const LIMIT = 100_000;
   let server: RunningGateway;
-  let socket: import('node:net').Socket | undefined;
   /** Bytes the server read off the last request's connection. */
-  const bytesRead = () => socket!.bytesRead;
+  let bytesRead: () => number;
   beforeAll(async () => {
-    const app = express();
-    app.use((request, _response, next) => {
-      socket = request.socket;
-      next();
-    });
-    const gateway = createGateway(testOptions({ maxBodyBytes: LIMIT }));
-    app.use(gateway);
-    const running = await listen(app);
-    server = { ...running, gateway, close: async () => { await running.close(); await gateway.close(); } };
+    ({ server, bytesRead } = await serveWatchingSockets({ maxBodyBytes: LIMIT }));
   });
   afterAll(() => server.close());
 
@@ -282,18 +288,9 @@ describe('a body over maxBodyBytes, sent by a client that keeps writing', () => 
 
 describe('a caller without a valid key: refused before its body is read', () => {
   let server: RunningGateway;
-  let socket: import('node:net').Socket | undefined;
-  const bytesRead = () => socket!.bytesRead;
+  let bytesRead: () => number;
   beforeAll(async () => {
-    const app = express();
-    app.use((request, _response, next) => {
-      socket = request.socket;
-      next();
-    });
-    const gateway = createGateway(testOptions());
-    app.use(gateway);
-    const running = await listen(app);
-    server = { ...running, gateway, close: async () => { await running.close(); await gateway.close(); } };
+    ({ server, bytesRead } = await serveWatchingSockets());
   });
   afterAll(() => server.close());
 
