@@ -13,7 +13,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', ...(redis === undefined ? REDIS_TEST_FILES.map((file) => `/${file.replace(/\./g, '\\.')}$`) : [])],
+  testPathIgnorePatterns: ['/node_modules/', ...(redis === undefined ? REDIS_TEST_FILES.map((file) => `/__tests__/${file.replace(/\./g, '\\.')}$`) : [])],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
   },

@@ -3,8 +3,8 @@
 'use strict';
 const { spawnSync } = require('node:child_process');
 
-/** The test files that need a Redis. */
-const REDIS_TEST_FILES = ['redis-store.test.ts', 'redis-multi-instance.test.ts'];
+/** The test files that need a Redis, relative to __tests__/. */
+const REDIS_TEST_FILES = ['stores/redis/redis-store.test.ts', 'stores/redis/redis-multi-instance.test.ts'];
 
 /** Whether `redis-server --version` runs from the PATH. */
 function redisServerOnPath() {

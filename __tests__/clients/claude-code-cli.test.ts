@@ -1,0 +1,97 @@
+/**
+ * The real Claude Code CLI (`claude -p`) against the gateway's local model, offline: one tool turn.
+ * Claude Code is not a project dependency: `scripts/install-clients.sh` installs it into
+ * `.tmp/clients` (CI runs it and sets REQUIRE_CLIENTS=1, which turns a missing client into a
+ * failure); `CLAUDE_CODE_BIN` points at another copy. Without it this file prints one line and skips.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalProvider, type GenerateRequest, type ProviderCallContext, type StreamPart } from '../../lib';
+import { serveGateway, TEST_KEY, testOptions, type RunningGateway } from '../helpers/app';
+
+const CLAUDE = process.env.CLAUDE_CODE_BIN ?? join(__dirname, '..', '..', '.tmp', 'clients', 'node_modules', '.bin', 'claude');
+const installed = existsSync(CLAUDE);
+const required = process.env.REQUIRE_CLIENTS === '1';
+if (!installed && !required) {
+  process.stderr.write(`claude-code-cli.test.ts: SKIPPED, Claude Code is not installed at ${CLAUDE} (run scripts/install-clients.sh; REQUIRE_CLIENTS=1 makes this a failure)\n`);
+}
+
+/** The local provider, recording every request it is asked (the canonical form the gateway decoded). */
+class RecordingLocalProvider extends LocalProvider {
+  readonly requests: GenerateRequest[] = [];
+
+  override stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
+    this.requests.push(request);
+    return super.stream(request, context);
+  }
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `claude -p PROMPT` in `cwd` with a clean environment pointed at the gateway. */
+function claude(prompt: string, cwd: string, home: string, baseUrl: string): Promise<Run> {
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    ANTHROPIC_BASE_URL: baseUrl,
+    ANTHROPIC_AUTH_TOKEN: TEST_KEY,
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(CLAUDE, ['-p', prompt, '--model', 'rosetta-echo'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => { stdout += chunk; });
+    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+  });
+}
+
+(installed || required ? describe : describe.skip)('Claude Code CLI against rosetta-echo', () => {
+  let provider: RecordingLocalProvider;
+  let server: RunningGateway;
+  let dir: string;
+
+  beforeAll(async () => {
+    provider = new RecordingLocalProvider();
+    server = await serveGateway(testOptions({ providers: [provider] }));
+    dir = mkdtempSync(join(tmpdir(), 'rg-claude-code-'));
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('"Read the file PATH": the model calls Read, Claude Code runs it, the answer shows the file\'s token', async () => {
+    if (!installed) throw new Error(`REQUIRE_CLIENTS=1 but Claude Code is not installed at ${CLAUDE}: run scripts/install-clients.sh`);
+    const token = `token-${randomBytes(8).toString('hex')}`;
+    const work = join(dir, 'work');
+    const home = join(dir, 'home');
+    mkdirSync(work);
+    mkdirSync(home);
+    const file = join(work, 'token.txt');
+    writeFileSync(file, `${token}\n`);
+
+    const run = await claude(`Read the file ${file}`, work, home, server.url);
+
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toContain(`Tool Read returned:`);
+    expect(run.stdout).toContain(token);
+    const calls = provider.requests.filter((request) => request.tools?.some((tool) => tool.name === 'Read'));
+    expect(calls).toHaveLength(2);
+    const results = calls[1]!.messages.flatMap((message) => message.content).filter((part) => part.type === 'tool-result');
+    expect(results).toHaveLength(1);
+    expect(JSON.stringify(results[0])).toContain(token);
+  }, 120_000);
+});

@@ -1,0 +1,214 @@
+/** Many instances, one balance: gateway processes running the built package on one real redis-server never overspend, survive a dead instance, and answer 503 when Redis goes away. */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { createRedisClient, RedisKeyStore, RedisQuotaStore } from '../../../lib/stores/redis';
+import { readJson, type Json } from '../../helpers/app';
+import { itStopsRedis, RUN_PREFIX, startRedisServer, type RedisServer } from '../../helpers/redis-server';
+
+const root = join(__dirname, '..', '..', '..');
+const PREFIX = `${RUN_PREFIX}multi:`;
+const KEY = 'sk-multi-instance-0123456789';
+const DOOMED_KEY = 'sk-doomed-instance-0123456789';
+const BALANCE = 3000;
+const INSTANCES = 3;
+const CALLS = 300;
+
+interface Instance {
+  url: string;
+  process: ChildProcess;
+}
+
+let redis: RedisServer;
+let seedClient: Redis;
+let quota: RedisQuotaStore;
+const instances: Instance[] = [];
+const extra: Instance[] = [];
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Starts one gateway process (the built package, see helpers/redis-gateway-instance.cjs) and waits until it serves. */
+async function startInstance(env: Record<string, string> = {}): Promise<Instance> {
+  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'helpers', 'redis-gateway-instance.cjs')], {
+    cwd: root,
+    env: { ...process.env, REDIS_URL: redis.url, REDIS_PREFIX: PREFIX, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const line = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`instance did not start within 15 s: ${stderr}`)), 15_000);
+    createInterface({ input: child.stdout! }).once('line', (first) => {
+      clearTimeout(timer);
+      resolve(first);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`instance exited (${code}) before serving: ${stderr}`));
+    });
+  });
+  const { port } = JSON.parse(line) as { port: number };
+  return { url: `http://127.0.0.1:${port}`, process: child };
+}
+
+async function stopInstance(instance: Instance): Promise<void> {
+  instance.process.kill('SIGTERM');
+  const killed = setTimeout(() => instance.process.kill('SIGKILL'), 3000);
+  await exited(instance.process);
+  clearTimeout(killed);
+}
+
+function chat(instance: Instance, key: string, body: Json, signal = AbortSignal.timeout(20_000)): Promise<Response> {
+  return fetch(`${instance.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist', 'cjs', 'stores', 'redis', 'index.js')) || !existsSync(join(root, 'dist', 'esm', 'redis.js'))) {
+    throw new Error('The multi-instance test runs the built package (rosetta-gateway/redis): run `npm run build` first (npm test does).');
+  }
+  redis = await startRedisServer();
+  seedClient = createRedisClient({ ...redis.options, commandTimeout: 15_000 });
+  const keys = new RedisKeyStore({ client: seedClient, prefix: PREFIX });
+  quota = new RedisQuotaStore({ client: seedClient, prefix: PREFIX });
+  await keys.init();
+  await quota.init();
+  await keys.add({ key: KEY, id: 'multi' });
+  await keys.add({ key: DOOMED_KEY, id: 'doomed' });
+  await quota.setBalance('multi', BALANCE);
+  await quota.setBalance('doomed', 1000);
+  instances.push(...(await Promise.all(Array.from({ length: INSTANCES }, () => startInstance()))));
+});
+
+afterAll(async () => {
+  await Promise.all([...instances, ...extra].map(stopInstance));
+  seedClient?.disconnect();
+  await redis?.stop();
+});
+
+describe('many gateway instances, one balance in Redis', () => {
+  it(`${CALLS} concurrent calls spread over ${INSTANCES} instances never overspend, and charge exactly the usage served`, async () => {
+    let running = true;
+    const lowest = { balance: Infinity, available: Infinity };
+    const watcher = (async () => {
+      while (running) {
+        const account = await quota.getAccount('multi');
+        lowest.balance = Math.min(lowest.balance, account.balance);
+        lowest.available = Math.min(lowest.available, account.available);
+        await sleep(5);
+      }
+    })();
+    const results = await Promise.all(Array.from({ length: CALLS }, (_, index) =>
+      chat(instances[index % INSTANCES]!, KEY, { model: 'rosetta-echo', max_tokens: 20, messages: [{ role: 'user', content: `call ${index} of the multi-instance test` }] })
+        .then(async (response) => ({ status: response.status, body: await readJson(response), instance: index % INSTANCES })),
+    ));
+    running = false;
+    await watcher;
+
+    const served = results.filter((result) => result.status === 200);
+    const refused = results.filter((result) => result.status === 403);
+    expect(served.length + refused.length).toBe(CALLS);
+    expect(served.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const result of refused) expect(result.body.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+    expect(new Set(served.map((result) => result.instance)).size).toBeGreaterThan(1);
+
+    const usage = served.reduce((sum, result) => sum + (result.body.usage.total_tokens as number), 0);
+    const account = await quota.getAccount('multi');
+    expect(account).toEqual({ balance: BALANCE - usage, reserved: 0, spent: usage, available: BALANCE - usage, open: 0 });
+    expect(account.balance).toBeGreaterThanOrEqual(0);
+    expect(lowest.balance).toBeGreaterThanOrEqual(0);
+    expect(lowest.available).toBeGreaterThanOrEqual(0);
+  });
+
+  it('an instance killed mid-call: its hold returns to the balance once the reservation TTL passes, and nothing is charged', async () => {
+    const doomed = await startInstance({ RESERVATION_TTL_MS: '1000', TOKEN_DELAY_MS: '200' });
+    extra.push(doomed);
+    const response = await chat(doomed, DOOMED_KEY, { model: 'rosetta-echo', stream: true, max_tokens: 50, messages: [{ role: 'user', content: 'one two three four five six seven eight nine ten eleven twelve' }] });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    await reader.read();
+    const during = await quota.getAccount('doomed');
+    expect(during).toMatchObject({ open: 1, spent: 0 });
+    expect(during.reserved).toBeGreaterThan(0);
+
+    doomed.process.kill('SIGKILL');
+    await exited(doomed.process);
+    await reader.read().catch(() => undefined);
+    expect(await quota.getAccount('doomed')).toMatchObject({ open: 1, spent: 0 });
+    await sleep(1300);
+    expect(await quota.getAccount('doomed')).toEqual({ balance: 1000, reserved: 0, spent: 0, available: 1000, open: 0 });
+  });
+
+  itStopsRedis('Redis stopped: every instance answers 503 in the OpenAI envelope at once, without hanging', async () => {
+    await redis.stop();
+    for (const instance of instances) {
+      const started = performance.now();
+      const response = await chat(instance, KEY, { model: 'rosetta-echo', messages: [{ role: 'user', content: 'is anyone there?' }] }, AbortSignal.timeout(5000));
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(await readJson(response)).toEqual({ error: { message: 'The key store is unavailable; try again later.', type: 'server_error', param: null, code: null } });
+      expect(performance.now() - started).toBeLessThan(1500);
+    }
+  });
+});
+
+describe('the rosetta-gateway/redis entry point of the built package', () => {
+  const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+
+  it('the main entry never loads ioredis, from CommonJS or ESM', () => {
+    expect(run(['-e', "require('rosetta-gateway'); console.log(Object.keys(require.cache).some((path) => path.includes('node_modules/ioredis')))"]).trim()).toBe('false');
+    const esm = "import 'rosetta-gateway'; import { createRequire } from 'node:module'; console.log(Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes('node_modules/ioredis')));";
+    expect(run(['--input-type=module', '-e', esm]).trim()).toBe('false');
+  });
+
+  it('loads from CommonJS and ESM as one implementation', () => {
+    expect(run(['-e', "const r = require('rosetta-gateway/redis'); console.log(typeof r.RedisKeyStore, typeof r.RedisQuotaStore, typeof r.createRedisClient)"]).trim()).toBe('function function function');
+    const script = "import { RedisQuotaStore, FAIL_FAST_REDIS_OPTIONS } from 'rosetta-gateway/redis'; import { createRequire } from 'node:module'; const cjs = createRequire(import.meta.url)('rosetta-gateway/redis'); console.log(cjs.RedisQuotaStore === RedisQuotaStore, FAIL_FAST_REDIS_OPTIONS.enableOfflineQueue);";
+    expect(run(['--input-type=module', '-e', script]).trim()).toBe('true false');
+  });
+
+  it('declares ioredis an optional peer dependency, never a dependency', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Json;
+    expect(manifest.dependencies?.ioredis).toBeUndefined();
+    expect(manifest.peerDependencies.ioredis).toEqual(expect.any(String));
+    expect(manifest.peerDependenciesMeta.ioredis).toEqual({ optional: true });
+    expect(manifest.exports['./redis']).toEqual({
+      import: { types: './dist/esm/redis.d.ts', default: './dist/esm/redis.js' },
+      require: { types: './dist/cjs/stores/redis/index.d.ts', default: './dist/cjs/stores/redis/index.js' },
+    });
+  });
+
+  it('TypeScript consumers type-check against the published types, as ESM (.mts) and CommonJS (.cts)', () => {
+    mkdirSync(join(root, '.tmp'), { recursive: true });
+    const dir = mkdtempSync(join(root, '.tmp', 'redis-types-'));
+    const source = `import { createGateway } from 'rosetta-gateway';
+      import { createRedisClient, RedisKeyStore, RedisQuotaStore, type RedisQuotaStoreOptions, type RedisAccount } from 'rosetta-gateway/redis';
+      const client = createRedisClient('redis://127.0.0.1:6379');
+      const options: RedisQuotaStoreOptions = { client, prefix: 'app:', reservationTtlMs: 60_000 };
+      const quotaStore = new RedisQuotaStore(options);
+      export const gateway = createGateway({ keyStore: new RedisKeyStore({ client }), quotaStore });
+      export const account: Promise<RedisAccount> = quotaStore.getAccount('alice');\n`;
+    writeFileSync(join(dir, 'esm.mts'), source);
+    writeFileSync(join(dir, 'cjs.cts'), source);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules/@types')] },
+      files: ['esm.mts', 'cjs.cts'],
+    }));
+    try {
+      expect(() => run([join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')])).not.toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
