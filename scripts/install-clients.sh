@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real clients that __tests__/claude-code-cli.test.ts drives into .tmp/clients (git-ignored).
+# Installs the real clients that __tests__/clients/claude-code-cli.test.ts drives into .tmp/clients (git-ignored).
 # They are not project dependencies; CI runs this and sets REQUIRE_CLIENTS=1 so their tests cannot skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
