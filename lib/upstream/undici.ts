@@ -8,7 +8,7 @@
  *
  * undici has no `exports` map, so these paths resolve, but they are its internal layout: if a
  * release moves one, the package's entry point is loaded instead (the same classes, only the
- * memory is lost), and `__tests__/undici-parts.test.ts` fails so the paths get updated.
+ * memory is lost), and `__tests__/upstream/undici-parts.test.ts` fails so the paths get updated.
  */
 import type * as Undici from 'undici';
 
