@@ -104,7 +104,7 @@ function positiveInteger(options: GatewayOptions, name: 'maxBodyBytes' | 'maxJso
   return value;
 }
 
-function booleanOption(options: GatewayOptions, name: 'chargeFailedStreams'): boolean {
+function booleanOption(options: GatewayOptions, name: 'providerModelIds' | 'chargeFailedStreams'): boolean {
   const value = options[name];
   if (value !== undefined && typeof value !== 'boolean') fail('ERR_GATEWAY_INVALID_OPTION', name, `must be true or false, not ${JSON.stringify(value) ?? String(value)}.`);
   return value === true;
@@ -230,7 +230,7 @@ export function resolveOptions(
     maxBodyBytes: positiveInteger(options, 'maxBodyBytes', 32 * 1024 * 1024),
     maxJsonDepth: positiveInteger(options, 'maxJsonDepth', 128),
     defaultMaxOutputTokens: positiveInteger(options, 'defaultMaxOutputTokens', 4096),
-    providerModelIds: options.providerModelIds === true,
+    providerModelIds: booleanOption(options, 'providerModelIds'),
     chargeFailedStreams: booleanOption(options, 'chargeFailedStreams'),
     maxHops: positiveInteger(options, 'maxHops', 5),
   };

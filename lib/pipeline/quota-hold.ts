@@ -15,8 +15,14 @@ import { logQuota } from './log';
 /** How a stream ended for its settlement: `finish` reached, an upstream failure, or neither (the caller left, or a write threw). */
 export type StreamEnd = 'completed' | 'failed' | undefined;
 
-/** A reservation held for one call, and the store it is settled or released in. */
+/**
+ * A reservation held for one call, and the store it is settled or released in: once. After a
+ * settle or release the store accepted, a later one does nothing (a stream settles its own hold,
+ * and the failure it then throws must not release that hold again).
+ */
 export class QuotaHold {
+  private finished = false;
+
   constructor(
     private readonly store: QuotaStore,
     readonly reservation: Reservation,
@@ -40,6 +46,7 @@ export class QuotaHold {
    * overrun: charged in full, never clamped, logged, and told to the store with the settlement.
    */
   async settle(charge: number, settlement: Settlement): Promise<void> {
+    if (this.finished) return;
     const reservation = this.reservation;
     const overrun = Math.max(0, charge - reservation.amount);
     try {
@@ -47,6 +54,7 @@ export class QuotaHold {
     } catch (error) {
       throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', { cause: error, retryAfter: 1 });
     }
+    this.finished = true;
     if (overrun > 0) logQuota('%s overrun: charged %d, %d beyond the %d held (%s)', this.requestId, charge, overrun, reservation.amount, settlement);
     else logQuota('%s settled %s: charged %d of %d held (%s)', this.requestId, reservation.id, charge, reservation.amount, settlement);
   }
@@ -61,8 +69,9 @@ export class QuotaHold {
   }
 
   /** Frees the whole hold without charging (the call failed); a failing store is logged, not thrown. */
-  release(): Promise<void> {
-    return release(this.store, this.reservation);
+  async release(): Promise<void> {
+    if (this.finished) return;
+    this.finished = await release(this.store, this.reservation);
   }
 }
 
@@ -158,12 +167,15 @@ async function reserve(
   return outcome.reservation;
 }
 
-async function release(store: QuotaStore, reservation: Reservation): Promise<void> {
+/** Releases a reservation; false when the store failed (logged, not thrown). */
+async function release(store: QuotaStore, reservation: Reservation): Promise<boolean> {
   try {
     await store.release(reservation);
     logQuota('released %s', reservation.id);
+    return true;
   } catch (error) {
     logQuota('release of %s failed: %O', reservation.id, error);
+    return false;
   }
 }
 

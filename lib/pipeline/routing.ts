@@ -4,6 +4,7 @@
  * gateway's Router is mounted.
  */
 import type { NextFunction, Request, Response } from 'express';
+import { percentDecode } from '../percent-decode';
 import type { HttpRequestView, ProtocolCodec, RouteMatch } from '../protocols/types';
 
 /** A model list route found for a GET path: the codec that answers and the model id, if one was asked for. */
@@ -58,7 +59,7 @@ export function matchModelList(codecs: readonly ProtocolCodec[], path: string, r
     for (const base of routes.paths) {
       let modelId: string | undefined;
       if (path === base) modelId = undefined;
-      else if (path.startsWith(`${base}/`)) modelId = decodePathSegment(path.slice(base.length + 1));
+      else if (path.startsWith(`${base}/`)) modelId = percentDecode(path.slice(base.length + 1));
       else continue;
       if (!routes.claims) {
         fallback ??= { codec, modelId };
@@ -95,14 +96,6 @@ export function requestView(request: Request, path: string, body: unknown): Http
 
 function normalizePath(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-}
-
-function decodePathSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /**

@@ -71,7 +71,8 @@ export interface UpstreamRequest {
   method?: 'GET' | 'POST';
   query?: Record<string, string>;
   body?: unknown;
-  headers?: Record<string, string>;
+  /** Headers of this request, over the client's own (read, never changed: the client builds its own object). */
+  headers?: Readonly<Record<string, string>>;
   /** Cancels the call: an `AbortSignal`, or the gateway's cheaper per-call cancellation. */
   signal: CallSignal;
 }

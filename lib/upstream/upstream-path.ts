@@ -1,23 +1,16 @@
 /** Upstream request paths built from caller input: encoded per segment, and checked to stay below the upstream's base path. */
 import { GatewayError } from '../errors';
+import { percentDecode } from '../percent-decode';
 
 /** How many times a segment is percent-decoded when looking for a hidden `.` or `..` (a server may decode twice). */
 const DECODE_ROUNDS = 3;
-
-function decodeOnce(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 /** Whether a path segment is, or decodes to, `.` or `..` (or to several segments, one of which is). */
 function isDotSegment(segment: string): boolean {
   let text = segment;
   for (let round = 0; round <= DECODE_ROUNDS; round++) {
     if (text.split(/[/\\]/).some((piece) => piece === '.' || piece === '..')) return true;
-    const decoded = decodeOnce(text);
+    const decoded = percentDecode(text);
     if (decoded === text) return false;
     text = decoded;
   }

@@ -10,11 +10,12 @@ import type { GatewayParts } from '../parts';
 import { fail } from '../respond';
 import { requestView, type ModelListMatch } from '../routing';
 
-/** Answers a list or a single model (authenticated; never charged). */
+/** Answers a list or a single model (authenticated; never charged); after `close()`, the shutdown's 503 like a model call. */
 export async function serveModelList(gateway: GatewayParts, list: ModelListMatch, request: Request, response: Response, path: string, requestId: string): Promise<void> {
   const context: EncodeContext = { requestId };
   const started = performance.now();
   try {
+    if (gateway.lifecycle.shutdownReason) throw gateway.lifecycle.shutdownReason;
     if (!gateway.lifecycle.initialized) await gateway.lifecycle.waitReady();
     await drainBody(request, response);
     const view = requestView(request, path, undefined);

@@ -1,5 +1,6 @@
 /** Gemini call paths: `/v1beta/models/{model}:{action}` and `/v1/models/{model}:{action}`. */
 import type { Operation, RouteMatch } from '../types';
+import { percentDecode } from '../../percent-decode';
 
 const ROOTS = ['/v1beta/models/', '/v1/models/'] as const;
 
@@ -10,14 +11,6 @@ const ACTIONS: Readonly<Record<string, Operation>> = Object.freeze({
   countTokens: 'count-tokens',
 });
 
-function decodeSegment(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
 /**
  * Matches a call path. The model id may hold slashes (`vendor/x`, sent unencoded by the SDK) or be
  * percent-encoded; the action follows the last colon; a leading `models/` is dropped.
@@ -26,7 +19,7 @@ function decodeSegment(text: string): string {
 export function matchCallPath(path: string): RouteMatch | undefined {
   const root = ROOTS.find((prefix) => path.startsWith(prefix));
   if (!root) return undefined;
-  const rest = decodeSegment(path.slice(root.length));
+  const rest = percentDecode(path.slice(root.length));
   const colon = rest.lastIndexOf(':');
   if (colon === -1) return undefined;
   const action = rest.slice(colon + 1);

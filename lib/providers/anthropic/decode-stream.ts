@@ -4,7 +4,7 @@ import createDebug from 'debug';
 import type { FinishReason, ProviderStreamPart } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { isJsonObject } from '../../json';
-import { malformedUpstream } from '../../upstream/malformed';
+import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
 import { upstreamMessage } from '../../upstream/upstream-errors';
 import { decodeAnthropicUsage, reportedAnthropicUsage, type AnthropicContentBlock, type AnthropicMessageResponse, type AnthropicUsage } from './decode-response';
 import { mapAnthropicStopReason } from './map-finish-reason';
@@ -45,14 +45,7 @@ function mergeUsage(current: AnthropicUsage, update: AnthropicUsage | null | und
 }
 
 function parseEvent(event: SseEvent, upstream: string): StreamEvent {
-  let data: unknown;
-  try {
-    data = JSON.parse(event.data);
-  } catch (error) {
-    throw new GatewayError('upstream', `The upstream ${upstream} sent a stream event that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
-  }
-  if (!isJsonObject(data)) throw malformedUpstream(upstream, 'a stream event that is not a JSON object');
-  return data as StreamEvent;
+  return parseEventObject(event.data, upstream) as StreamEvent;
 }
 
 const isIndex = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;

@@ -2,8 +2,7 @@
 import type { SseEvent } from '../../upstream/sse-parser';
 import type { FinishReason, ProviderStreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
-import { isJsonObject } from '../../json';
-import { malformedUpstream } from '../../upstream/malformed';
+import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
 import { callIdMinter, decodeFunctionCall, decodeGeminiUsage, geminiMetadata, responseFault } from './decode-response';
 import { logProvider } from './log';
 import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason';
@@ -27,14 +26,7 @@ function promptUsage(metadata: GeminiUsageMetadata | undefined): { usage?: Parti
 }
 
 function parseEvent(data: string, upstream: string): GenerateContentResponse {
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(data);
-  } catch (error) {
-    throw new GatewayError('upstream', `The upstream ${upstream} sent a stream event that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
-  }
-  if (!isJsonObject(chunk)) throw malformedUpstream(upstream, 'a stream event that is not a JSON object');
-  return chunk as GenerateContentResponse;
+  return parseEventObject(data, upstream) as GenerateContentResponse;
 }
 
 /**

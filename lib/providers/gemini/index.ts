@@ -88,7 +88,7 @@ export class GeminiProvider implements Provider {
     const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel);
     let response: GenerateContentResponse;
     try {
-      response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal, headers: Object.assign({}, context.upstreamHeaders) });
+      response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal, headers: context.upstreamHeaders });
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
     }

@@ -4,7 +4,7 @@ import createDebug from 'debug';
 import type { ProviderStreamPart, ResponseOrigin, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { isJsonObject } from '../../json';
-import { malformedUpstream } from '../../upstream/malformed';
+import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
 import { decodeOpenAIUsage, reasoningText, type OpenAIUsage } from './decode-response';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { chatStreamError } from './stream-error';
@@ -30,14 +30,7 @@ interface Chunk {
 type TextBlock = { kind: 'text' | 'reasoning'; id: string };
 
 function parseChunk(event: SseEvent, upstream: string): Chunk {
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(event.data);
-  } catch (error) {
-    throw new GatewayError('upstream', `The upstream ${upstream} sent a stream event that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
-  }
-  if (!isJsonObject(chunk)) throw malformedUpstream(upstream, 'a stream event that is not a JSON object');
-  return chunk as Chunk;
+  return parseEventObject(event.data, upstream) as Chunk;
 }
 
 /**

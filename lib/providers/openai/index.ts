@@ -101,7 +101,7 @@ export class OpenAIProvider implements Provider {
 
   async generateImage(request: ImageRequest, context: ProviderCallContext): Promise<ImageResponse> {
     const body = encodeImageRequest(request, context.upstreamModel);
-    const response = await this.client.requestJson<Parameters<typeof decodeImageResponse>[0]>({ path: '/images/generations', body, signal: callSignal(context), headers: Object.assign({}, context.upstreamHeaders) });
+    const response = await this.client.requestJson<Parameters<typeof decodeImageResponse>[0]>({ path: '/images/generations', body, signal: callSignal(context), headers: context.upstreamHeaders });
     return decodeImageResponse(response, this.name);
   }
 
