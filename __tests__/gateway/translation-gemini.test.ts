@@ -6,7 +6,6 @@ import { AnthropicProvider, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, Op
 import {
   carrySignatureInThinking,
   carrySignatureInToolId,
-  ToolCallLookahead,
   signatureFromThinking,
   splitToolId,
   TOOL_ID_MARKER,
@@ -152,35 +151,6 @@ describe('signature carriers (unit)', () => {
     expect(signatureFromThinking('gemini:abc+/=')).toBe('abc+/=');
     expect(signatureFromThinking('EqQBanthropic')).toBeUndefined();
     expect(signatureFromThinking('gemini:')).toBeUndefined();
-  });
-
-  it('looks ahead to a whole tool call’s end, and passes a fragmented call through unchanged and in order', () => {
-    const metadata = { gemini: { thoughtSignature: 'sig' } };
-    const pushAll = (list: StreamPart[]) => {
-      const lookahead = new ToolCallLookahead();
-      const seen: Array<{ part: StreamPart; toolCallEnd?: unknown }> = [];
-      for (const part of list) lookahead.push(part, (ready, toolCallEnd) => seen.push(toolCallEnd ? { part: ready, toolCallEnd } : { part: ready }));
-      return seen;
-    };
-    const whole: StreamPart[] = [
-      { type: 'tool-call-start', id: 'a', name: 'f' },
-      { type: 'tool-call-delta', id: 'a', delta: '{}' },
-      { type: 'tool-call-end', id: 'a', providerMetadata: metadata },
-    ];
-    const seen = pushAll(whole);
-    expect(seen).toEqual([{ part: whole[0], toolCallEnd: metadata }, { part: whole[1] }, { part: whole[2] }]);
-
-    const fragmented: StreamPart[] = [
-      { type: 'tool-call-start', id: 'b', name: 'g' },
-      { type: 'tool-call-delta', id: 'b', delta: '{"x"' },
-      { type: 'tool-call-delta', id: 'b', delta: ':1}' },
-      { type: 'tool-call-end', id: 'b', providerMetadata: metadata },
-      { type: 'tool-call-start', id: 'c', name: 'h' },
-      { type: 'finish', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: { unified: 'tool-calls' } },
-    ];
-    const out = pushAll(fragmented);
-    expect(out.map((item) => item.part)).toEqual(fragmented);
-    expect(out.every((item) => item.toolCallEnd === undefined)).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 /** Carries Gemini thought signatures through protocols that have no field for them: inside tool-call ids and thinking-block signatures. */
 import createDebug from 'debug';
-import type { ProviderMetadata, StreamPart } from '../../canonical';
+import type { ProviderMetadata } from '../../canonical';
 
 const log = createDebug('rosetta:codec');
 
@@ -80,66 +80,4 @@ export function carrySignatureInThinking(signature: string): string {
 /** The Gemini signature a thinking-block signature carries, or undefined when it is not `gemini:`-tagged (an Anthropic one). */
 export function signatureFromThinking(value: string): string | undefined {
   return value.startsWith(GEMINI_THINKING_PREFIX) && value.length > GEMINI_THINKING_PREFIX.length ? value.slice(GEMINI_THINKING_PREFIX.length) : undefined;
-}
-
-/** Receives a part; for a `tool-call-start`, also the metadata of its `tool-call-end` when that was already known. */
-export type PartAheadSink = (part: StreamPart, toolCallEnd?: ProviderMetadata) => void;
-
-/**
- * Lets an encoder name a tool call by an id that depends on its end: a `tool-call-start` is held
- * until the part after its first argument delta. When that part is the call's `tool-call-end` (a
- * call sent whole, as Gemini sends every call), the start comes out with the end's metadata;
- * otherwise the held parts come out unchanged, one part late. Order and content never change.
- * Every other part passes straight through. Held parts come out at the latest with the next part,
- * so a stream's last part (`finish` or `error`) flushes them.
- */
-export class ToolCallLookahead {
-  /** A `tool-call-start`, and its first delta once that came. */
-  private held: [Extract<StreamPart, { type: 'tool-call-start' }>, ...StreamPart[]] | undefined;
-
-  /** Pushes one part; `emit` is called for each part now ready, in order. */
-  push(part: StreamPart, emit: PartAheadSink): void {
-    const held = this.held;
-    if (held !== undefined) {
-      const start = held[0];
-      if (part.type === 'tool-call-delta' && part.id === start.id && held.length === 1) {
-        held.push(part);
-        return;
-      }
-      this.held = undefined;
-      const end = part.type === 'tool-call-end' && part.id === start.id ? part.providerMetadata : undefined;
-      emit(start, end);
-      for (let index = 1; index < held.length; index++) emit(held[index]!);
-    }
-    if (part.type === 'tool-call-start') this.held = [part];
-    else emit(part);
-  }
-
-  /** Emits whatever is held (a stream that ends without a last part). */
-  flush(emit: PartAheadSink): void {
-    const held = this.held;
-    this.held = undefined;
-    for (const part of held ?? []) emit(part);
-  }
-}
-
-/**
- * A `StreamEncoder.encode` for an encoder that names tool calls by their ends: each part goes
- * through a {@link ToolCallLookahead}, and `encodeReady` gives the text of each part once it is
- * ready (with its call's end metadata for a `tool-call-start`); what one pushed part releases is
- * returned together.
- */
-export function encodeLookingAhead(encodeReady: (part: StreamPart, toolCallEnd?: ProviderMetadata) => string): (part: StreamPart) => string {
-  const lookahead = new ToolCallLookahead();
-  let out = '';
-  const emit: PartAheadSink = (part, toolCallEnd) => {
-    out += encodeReady(part, toolCallEnd);
-  };
-  return (part) => {
-    lookahead.push(part, emit);
-    // Not kept until the next part: a stream held open would hold its last chunk's text.
-    const text = out;
-    out = '';
-    return text;
-  };
 }
