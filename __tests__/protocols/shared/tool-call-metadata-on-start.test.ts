@@ -26,7 +26,7 @@ describe('tool-call metadata on the start part', () => {
     expect(chunks).toHaveLength(1);
     const call = chunks[0]!.choices[0].delta.tool_calls[0];
     expect(call).toMatchObject({ index: 0, type: 'function', function: { name: 'get_weather', arguments: '' } });
-    expect(splitToolId(call.id)).toEqual({ id: 'call_1', signature: SIGNATURE });
+    expect(splitToolId(call.id)).toEqual({ id: 'call_1', carried: { vendor: 'gemini', signature: SIGNATURE } });
     expect(dataOf(encoder.encode({ type: 'tool-call-delta', id: 'call_1', delta: '{"city":' }))[0]!.choices[0].delta.tool_calls[0].function.arguments).toBe('{"city":');
   });
 
@@ -35,7 +35,7 @@ describe('tool-call metadata on the start part', () => {
     const events = dataOf(writtenOnStart(encoder));
     const start = events.find((event) => event.type === 'content_block_start');
     expect(start).toMatchObject({ index: 0, content_block: { type: 'tool_use', name: 'get_weather', input: {} } });
-    expect(splitToolId(start!.content_block.id)).toEqual({ id: 'call_1', signature: SIGNATURE });
+    expect(splitToolId(start!.content_block.id)).toEqual({ id: 'call_1', carried: { vendor: 'gemini', signature: SIGNATURE } });
     const delta = dataOf(encoder.encode({ type: 'tool-call-delta', id: 'call_1', delta: '{"city":' }));
     expect(delta).toEqual([{ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"city":' } }]);
   });

@@ -110,7 +110,7 @@ type OpenBlock = DeferredBlock | ToolBlock;
  * only its end says whether it was redacted (then it is a `redacted_thinking` block). Tool arguments
  * are forwarded as they come while they remain a prefix of one JSON object (what the SDKs parse);
  * a piece that breaks that is dropped from there on, and a call without arguments gets `{}`.
- * Gemini thought signatures ride in `gemini:`-tagged thinking signatures and in `tool_use` ids.
+ * Other vendors' signatures ride in `<vendor>:`-tagged thinking signatures and in `tool_use` ids.
  */
 export class MessageStreamEncoder {
   private started = false;
@@ -123,7 +123,7 @@ export class MessageStreamEncoder {
 
   /**
    * The events for one part (possibly none). After `finish` or `error` the message is over.
-   * A `tool-call-start`'s metadata (its Gemini signature) is carried in the `tool_use` id.
+   * A `tool-call-start`'s vendor signature (in its metadata) is carried in the `tool_use` id.
    */
   encode(part: StreamPart): string[] {
     const events: string[] = [];

@@ -1,7 +1,7 @@
 /** Canonical stream → chat-completions server-sent events (`chat.completion.chunk` frames, then `[DONE]`). */
 import type { StreamPart } from '../../canonical';
 import { toGatewayError } from '../../errors';
-import { carrySignatureInToolId, geminiSignatureOf } from '../shared/signature-carrier';
+import { carriedSignatureOf, carrySignatureInToolId } from '../shared/signature-carrier';
 import type { EncodeContext, StreamEncoder } from '../types';
 import { openAIErrorBody } from './encode-error';
 import { chatCompletionId, encodeUsage } from './encode-response';
@@ -50,7 +50,7 @@ function flat(pieces: string[]): string {
 
 /**
  * Encodes a stream; with `stream_options.include_usage` a usage chunk with empty `choices` precedes `[DONE]`.
- * A tool call's Gemini signature, on its `tool-call-start`, rides in its id, as non-streamed.
+ * A tool call's vendor signature, on its `tool-call-start`, rides in its id, as non-streamed.
  *
  * Every chunk is `{ id, object, created, model, system_fingerprint, choices, usage? }` and all but
  * `choices` (and the last chunk's `usage`) are the same for the whole stream, so that head is
@@ -108,7 +108,7 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'tool-call-start': {
         const index = this.toolIndexes.size;
         this.toolIndexes.set(part.id, index);
-        const id = carrySignatureInToolId(part.id, geminiSignatureOf(part.providerMetadata));
+        const id = carrySignatureInToolId(part.id, carriedSignatureOf(part.providerMetadata));
         return this.frame(JSON.stringify({ tool_calls: [{ index, id, type: 'function', function: { name: part.name, arguments: '' } }] }));
       }
       case 'tool-call-delta':
