@@ -207,6 +207,10 @@ export interface GenerateResponse {
  * `origin` (the upstream chunk, see {@link ResponseOrigin}) is for a caller of the upstream's own
  * protocol: the stream-level fields on `response-start`, a delta's own (OpenAI `logprobs`) on the
  * `text-delta` it came with.
+ * `providerMetadata` goes on the first part that can hold it once it is known: a tool call's on its
+ * `tool-call-start` when the upstream sends the call whole (as Gemini does), so an encoder that names
+ * the call by it writes it at once; on the `*-end` part what only the end reveals (a text or thinking
+ * block's signature). Metadata on both a start and its end is merged, the end's keys winning.
  */
 export type StreamPart =
   | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage>; origin?: ResponseOrigin }
@@ -216,7 +220,7 @@ export type StreamPart =
   | { type: 'reasoning-start'; id: string }
   | { type: 'reasoning-delta'; id: string; delta: string }
   | { type: 'reasoning-end'; id: string; signature?: string; redactedData?: string; providerMetadata?: ProviderMetadata }
-  | { type: 'tool-call-start'; id: string; name: string }
+  | { type: 'tool-call-start'; id: string; name: string; providerMetadata?: ProviderMetadata }
   | { type: 'tool-call-delta'; id: string; delta: string }
   | { type: 'tool-call-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'finish'; usage: Usage; finishReason: FinishReason }

@@ -6,10 +6,8 @@ import { AnthropicProvider, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, Op
 import {
   carrySignatureInThinking,
   carrySignatureInToolId,
-  ToolCallLookahead,
   signatureFromThinking,
   splitToolId,
-  TOOL_ID_MARKER,
 } from '../../lib/protocols/shared/signature-carrier';
 import { dataEvents, type Json, serveGateway, type RunningGateway } from '../helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from '../helpers/mock-anthropic';
@@ -28,6 +26,10 @@ const KEY = 'sk-gateway-caller-key-translation';
 const GEMINI_KEY = 'AIzaSyTranslationSecret0123456789abcd';
 const OPENAI_KEY = 'sk-upstream-openai-translation';
 const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/;
+/** What marks a Gemini signature carried in a tool-call id (the wire format callers echo back). */
+const TOOL_ID_MARKER = '__gemsig';
+/** A Gemini signature as the carrier names it. */
+const geminiSignature = (signature: string) => ({ vendor: 'gemini', signature });
 
 let gemini: MockGemini;
 let openaiMock: MockOpenAI;
@@ -131,10 +133,10 @@ describe('signature carriers (unit)', () => {
     ['a non-base64 string (the placeholder)', 'skip_thought_signature_validator'],
     ['text outside ASCII', 'sïg-ñ/+=='],
   ])('round-trips %s through a tool-call id that Anthropic accepts', (_name, signature) => {
-    const carried = carrySignatureInToolId('call_resp-1_0', signature);
+    const carried = carrySignatureInToolId('call_resp-1_0', geminiSignature(signature));
     expect(carried).toMatch(ANTHROPIC_ID);
     expect(carried.startsWith(`call_resp-1_0${TOOL_ID_MARKER}`)).toBe(true);
-    expect(splitToolId(carried)).toEqual({ id: 'call_resp-1_0', signature });
+    expect(splitToolId(carried)).toEqual({ id: 'call_resp-1_0', carried: geminiSignature(signature) });
   });
 
   it('leaves ids without a carrier, and malformed carriers, as they are', () => {
@@ -144,43 +146,14 @@ describe('signature carriers (unit)', () => {
     expect(splitToolId(`call_1${TOOL_ID_MARKER}u_!!`)).toEqual({ id: `call_1${TOOL_ID_MARKER}u_!!` });
     expect(splitToolId(`${TOOL_ID_MARKER}0_abc`)).toEqual({ id: `${TOOL_ID_MARKER}0_abc` });
     // An id that already holds the marker could not be split back exactly: it carries nothing.
-    expect(carrySignatureInToolId(`x${TOOL_ID_MARKER}0_y`, 'sig')).toBe(`x${TOOL_ID_MARKER}0_y`);
+    expect(carrySignatureInToolId(`x${TOOL_ID_MARKER}0_y`, geminiSignature('sig'))).toBe(`x${TOOL_ID_MARKER}0_y`);
   });
 
   it('tags thinking signatures gemini: and tells them from Anthropic ones', () => {
-    expect(carrySignatureInThinking('abc+/=')).toBe('gemini:abc+/=');
-    expect(signatureFromThinking('gemini:abc+/=')).toBe('abc+/=');
+    expect(carrySignatureInThinking(geminiSignature('abc+/='))).toBe('gemini:abc+/=');
+    expect(signatureFromThinking('gemini:abc+/=')).toEqual(geminiSignature('abc+/='));
     expect(signatureFromThinking('EqQBanthropic')).toBeUndefined();
     expect(signatureFromThinking('gemini:')).toBeUndefined();
-  });
-
-  it('looks ahead to a whole tool call’s end, and passes a fragmented call through unchanged and in order', () => {
-    const metadata = { gemini: { thoughtSignature: 'sig' } };
-    const pushAll = (list: StreamPart[]) => {
-      const lookahead = new ToolCallLookahead();
-      const seen: Array<{ part: StreamPart; toolCallEnd?: unknown }> = [];
-      for (const part of list) lookahead.push(part, (ready, toolCallEnd) => seen.push(toolCallEnd ? { part: ready, toolCallEnd } : { part: ready }));
-      return seen;
-    };
-    const whole: StreamPart[] = [
-      { type: 'tool-call-start', id: 'a', name: 'f' },
-      { type: 'tool-call-delta', id: 'a', delta: '{}' },
-      { type: 'tool-call-end', id: 'a', providerMetadata: metadata },
-    ];
-    const seen = pushAll(whole);
-    expect(seen).toEqual([{ part: whole[0], toolCallEnd: metadata }, { part: whole[1] }, { part: whole[2] }]);
-
-    const fragmented: StreamPart[] = [
-      { type: 'tool-call-start', id: 'b', name: 'g' },
-      { type: 'tool-call-delta', id: 'b', delta: '{"x"' },
-      { type: 'tool-call-delta', id: 'b', delta: ':1}' },
-      { type: 'tool-call-end', id: 'b', providerMetadata: metadata },
-      { type: 'tool-call-start', id: 'c', name: 'h' },
-      { type: 'finish', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: { unified: 'tool-calls' } },
-    ];
-    const out = pushAll(fragmented);
-    expect(out.map((item) => item.part)).toEqual(fragmented);
-    expect(out.every((item) => item.toolCallEnd === undefined)).toBe(true);
   });
 });
 
@@ -193,7 +166,7 @@ describe('OpenAI caller → Gemini: signatures in tool-call ids', () => {
       const message = completion.choices[0]!.message;
       expect(completion.choices[0]!.finish_reason).toBe('tool_calls');
       const call = message.tool_calls![0]!;
-      expect(splitToolId(call.id)).toEqual({ id: `call_resp-mock-1_0`, signature: expected });
+      expect(splitToolId(call.id)).toEqual({ id: `call_resp-mock-1_0`, carried: geminiSignature(expected) });
       history.push(message);
       history.push({ role: 'tool', tool_call_id: call.id, content: `{"step":${step + 1}}` });
     }
@@ -213,7 +186,7 @@ describe('OpenAI caller → Gemini: signatures in tool-call ids', () => {
       const completion = await stream.finalChatCompletion();
       const message = completion.choices[0]!.message;
       const call = message.tool_calls![0]!;
-      expect(splitToolId(call.id).signature).toBe(expected);
+      expect(splitToolId(call.id).carried).toEqual(geminiSignature(expected));
       history.push(message);
       history.push({ role: 'tool', tool_call_id: call.id, content: 'ok' });
     }
@@ -228,7 +201,7 @@ describe('OpenAI caller → Gemini: signatures in tool-call ids', () => {
     expect(status).toBe(200);
     const deltas = dataEvents(text).flatMap((chunk) => chunk.choices[0]?.delta?.tool_calls ?? []);
     expect(deltas[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'get_weather', arguments: '' } });
-    expect(splitToolId(deltas[0].id)).toEqual({ id: 'call_resp-mock-1_0', signature: LOOP_SIGNATURES[0] });
+    expect(splitToolId(deltas[0].id)).toEqual({ id: 'call_resp-mock-1_0', carried: geminiSignature(LOOP_SIGNATURES[0]!) });
     expect(deltas.slice(1).every((delta: Json) => delta.id === undefined)).toBe(true);
   });
 
@@ -241,7 +214,7 @@ describe('OpenAI caller → Gemini: signatures in tool-call ids', () => {
         : await client.chat.completions.create({ model: 'g3-parallel', messages: history, tools: OPENAI_TOOLS });
       const message = completion.choices[0]!.message;
       const [first, second] = message.tool_calls!;
-      expect(splitToolId(first!.id).signature).toBe(PARALLEL_SIGNATURE);
+      expect(splitToolId(first!.id).carried).toEqual(geminiSignature(PARALLEL_SIGNATURE));
       expect(second!.id).not.toContain(TOOL_ID_MARKER);
       history.push(message, { role: 'tool', tool_call_id: first!.id, content: '3C' }, { role: 'tool', tool_call_id: second!.id, content: '12:00' });
       const next = await client.chat.completions.create({ model: 'g3-parallel', messages: history, tools: OPENAI_TOOLS });
@@ -276,7 +249,7 @@ describe('Anthropic caller → Gemini: signatures in tool_use ids and gemini: th
       const [thinking, toolUse] = response.content as [Anthropic.ThinkingBlock, Anthropic.ToolUseBlock];
       expect(thinking.signature).toBe(`gemini:${LOOP_THOUGHT_SIGNATURES[step]}`);
       expect(toolUse.id).toMatch(ANTHROPIC_ID);
-      expect(splitToolId(toolUse.id).signature).toBe(expected);
+      expect(splitToolId(toolUse.id).carried).toEqual(geminiSignature(expected));
       history.push({ role: 'assistant', content: response.content });
       history.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: 'ok' }] });
     }
@@ -306,7 +279,7 @@ describe('Anthropic caller → Gemini: signatures in tool_use ids and gemini: th
       expect(message.content.map((block) => block.type)).toEqual(['tool_use']);
       const toolUse = message.content[0] as Anthropic.Beta.BetaToolUseBlock;
       expect(toolUse.id).toMatch(ANTHROPIC_ID);
-      expect(splitToolId(toolUse.id).signature).toBe(expected);
+      expect(splitToolId(toolUse.id).carried).toEqual(geminiSignature(expected));
       history.push({ role: 'assistant', content: message.content });
       history.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: 'ok' }] });
     }
@@ -325,7 +298,7 @@ describe('Anthropic caller → Gemini: signatures in tool_use ids and gemini: th
     const signatureDelta = events.find((event) => event.delta?.type === 'signature_delta')!;
     expect(signatureDelta).toMatchObject({ index: 0, delta: { signature: `gemini:${LOOP_THOUGHT_SIGNATURES[0]}` } });
     expect(events.indexOf(signatureDelta)).toBeLessThan(events.indexOf(starts[1]!));
-    expect(splitToolId(starts[1]!.content_block.id).signature).toBe(LOOP_SIGNATURES[0]);
+    expect(splitToolId(starts[1]!.content_block.id).carried).toEqual(geminiSignature(LOOP_SIGNATURES[0]));
   });
 
   it('parallel calls, streamed: only the first tool_use carries the signature back', async () => {
@@ -333,7 +306,7 @@ describe('Anthropic caller → Gemini: signatures in tool_use ids and gemini: th
     const history: Anthropic.MessageParam[] = [{ role: 'user', content: 'Both, please.' }];
     const message = await client.messages.stream({ model: 'g3-parallel', max_tokens: 1000, tools: ANTHROPIC_TOOLS, messages: history }).finalMessage();
     const [first, second] = message.content as Anthropic.ToolUseBlock[];
-    expect(splitToolId(first!.id).signature).toBe(PARALLEL_SIGNATURE);
+    expect(splitToolId(first!.id).carried).toEqual(geminiSignature(PARALLEL_SIGNATURE));
     expect(second!.id).not.toContain(TOOL_ID_MARKER);
     history.push({ role: 'assistant', content: message.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: first!.id, content: '3C' }, { type: 'tool_result', tool_use_id: second!.id, content: '12:00' }] });
     const next = await client.messages.create({ model: 'g3-parallel', max_tokens: 1000, tools: ANTHROPIC_TOOLS, messages: history });

@@ -30,7 +30,7 @@ export async function collectStream(parts: AsyncIterable<ProviderStreamPart>, re
         open.set(part.id, { type: 'reasoning', text: '' });
         break;
       case 'tool-call-start':
-        open.set(part.id, { type: 'tool-call', id: part.id, name: part.name, arguments: '' });
+        open.set(part.id, { type: 'tool-call', id: part.id, name: part.name, arguments: '', ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) });
         break;
       case 'text-delta':
       case 'reasoning-delta': {
@@ -49,7 +49,7 @@ export async function collectStream(parts: AsyncIterable<ProviderStreamPart>, re
         const block = open.get(part.id);
         if (!block) break;
         open.delete(part.id);
-        if (part.providerMetadata) block.providerMetadata = part.providerMetadata;
+        if (part.providerMetadata) block.providerMetadata = { ...block.providerMetadata, ...part.providerMetadata };
         if (part.type === 'reasoning-end' && block.type === 'reasoning') {
           if (part.signature !== undefined) block.signature = part.signature;
           if (part.redactedData !== undefined) block.redactedData = part.redactedData;

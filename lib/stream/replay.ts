@@ -26,9 +26,9 @@ export function* responseToParts(response: GenerateResponse): Generator<StreamPa
         };
         break;
       case 'tool-call':
-        yield { type: 'tool-call-start', id: part.id, name: part.name };
+        yield { type: 'tool-call-start', id: part.id, name: part.name, ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) };
         if (part.arguments) yield { type: 'tool-call-delta', id: part.id, delta: part.arguments };
-        yield { type: 'tool-call-end', id: part.id, ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) };
+        yield { type: 'tool-call-end', id: part.id };
         break;
       default:
         break;

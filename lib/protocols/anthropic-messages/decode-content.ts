@@ -1,6 +1,6 @@
 /** Anthropic content blocks → canonical content parts, checked per block type and per role. */
 import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
-import { geminiSignatureMetadata, signatureFromThinking, splitToolId } from '../shared/signature-carrier';
+import { signatureFromThinking, signatureMetadata, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import type { RawBlock } from './schema';
 import createDebug from 'debug';
@@ -113,7 +113,7 @@ export function decodeDocumentBlock(block: RawBlock, at: string): Array<TextPart
 }
 
 /**
- * A `tool_use` block: its `input` object becomes the canonical JSON arguments string. A Gemini
+ * A `tool_use` block: its `input` object becomes the canonical JSON arguments string. A vendor
  * signature the gateway carried in the id goes back into the call's metadata, the id cleaned.
  */
 export function decodeToolUseBlock(block: RawBlock, at: string): ToolCallPart {
@@ -121,21 +121,21 @@ export function decodeToolUseBlock(block: RawBlock, at: string): ToolCallPart {
   if (raw.length === 0) invalidField(`${at}.id`, 'must not be empty');
   const name = requireString(block.name, `${at}.name`);
   const input = requireRecord(block.input, `${at}.input`);
-  const { id, signature } = splitToolId(raw);
-  return { type: 'tool-call', id, name, arguments: JSON.stringify(input), ...geminiSignatureMetadata(signature) };
+  const { id, carried } = splitToolId(raw);
+  return { type: 'tool-call', id, name, arguments: JSON.stringify(input), ...signatureMetadata(carried) };
 }
 
 /**
  * A `thinking` block (with its signature) or a `redacted_thinking` block, as a reasoning part. A
- * `gemini:`-tagged signature is a Gemini thought signature: it becomes Gemini metadata, never an Anthropic signature.
+ * `<vendor>:`-tagged signature (`gemini:…`) is another vendor's: it becomes that vendor's metadata, never an Anthropic signature.
  */
 export function decodeThinkingBlock(block: RawBlock, at: string): ReasoningPart {
   if (block.type === 'redacted_thinking') return { type: 'reasoning', text: '', redactedData: requireString(block.data, `${at}.data`) };
   const text = requireString(block.thinking, `${at}.thinking`);
   if (block.signature === undefined || block.signature === null) return { type: 'reasoning', text };
   const signature = requireString(block.signature, `${at}.signature`);
-  const gemini = signatureFromThinking(signature);
-  return gemini ? { type: 'reasoning', text, ...geminiSignatureMetadata(gemini) } : { type: 'reasoning', text, signature };
+  const carried = signatureFromThinking(signature);
+  return carried ? { type: 'reasoning', text, ...signatureMetadata(carried) } : { type: 'reasoning', text, signature };
 }
 
 /** What a `tool_result` decodes to: the result, and PDF files it carried, which canonical results cannot hold. */

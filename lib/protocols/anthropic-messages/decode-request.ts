@@ -36,7 +36,7 @@ function decodeResponseFormat(format: NonNullable<MessagesBody['output_config']>
  * Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field.
  * Fields without a canonical equivalent (`cache_control`, `context_management`, `service_tier`,
  * `container`, `mcp_servers`, …) are accepted and stay in `origin.body` for same-protocol pass-through
- * (Gemini signatures the gateway carried in tool ids and `gemini:` thinking blocks are cleaned out of it).
+ * (vendor signatures the gateway carried in tool ids and `<vendor>:` thinking blocks are cleaned out of it).
  */
 export function decodeMessagesRequest(body: unknown, headers: Record<string, string | string[] | undefined>): GenerateRequest {
   validateMessagesBody(body);

@@ -1,7 +1,7 @@
 /** Canonical GenerateResponse → Anthropic message response body. */
 import createDebug from 'debug';
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
-import { carrySignatureInThinking, carrySignatureInToolId, geminiSignatureOf } from '../shared/signature-carrier';
+import { carriedSignatureOf, carrySignatureInThinking, carrySignatureInToolId } from '../shared/signature-carrier';
 import { passThroughFields, type JsonObject } from '../../json';
 import { ANTHROPIC_MESSAGES } from './decode-request';
 import { mapFinishReason } from './map-finish-reason';
@@ -48,21 +48,21 @@ export type AnthropicBlock =
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
-/** A reasoning part's thinking-block signature: its Anthropic one, else its Gemini one tagged `gemini:`, else empty. */
+/** A reasoning part's thinking-block signature: its Anthropic one, else another vendor's tagged `<vendor>:`, else empty. */
 export function thinkingSignature(signature: string | undefined, metadata: ContentPart['providerMetadata']): string {
   if (signature) return signature;
-  const gemini = geminiSignatureOf(metadata);
-  return gemini ? carrySignatureInThinking(gemini) : '';
+  const carried = carriedSignatureOf(metadata);
+  return carried ? carrySignatureInThinking(carried) : '';
 }
 
-/** A tool call's `tool_use.id`: Anthropic-safe, with the call's Gemini signature (if any) carried in it. */
+/** A tool call's `tool_use.id`: Anthropic-safe, with the call's vendor signature (if any) carried in it. */
 export function toolUseId(part: { id: string; providerMetadata?: ContentPart['providerMetadata'] }, fallback: number): string {
-  return carrySignatureInToolId(anthropicToolId(part.id, fallback), geminiSignatureOf(part.providerMetadata));
+  return carrySignatureInToolId(anthropicToolId(part.id, fallback), carriedSignatureOf(part.providerMetadata));
 }
 
 /**
  * Content parts → blocks; parts the protocol cannot carry in a reply (images, files) are dropped and
- * logged. Gemini signatures ride in `tool_use` ids and `gemini:`-tagged thinking signatures; a text
+ * logged. Vendor signatures ride in `tool_use` ids and `<vendor>:`-tagged thinking signatures; a text
  * part's signature has no carrier and is not returned.
  */
 export function encodeContent(parts: readonly ContentPart[]): AnthropicBlock[] {

@@ -1,11 +1,10 @@
 /** Canonical stream → Anthropic messages server-sent events, each with an `event:` line equal to its `type`. */
 import createDebug from 'debug';
-import type { FinishReason, ProviderMetadata, StreamPart, Usage } from '../../canonical';
+import type { FinishReason, StreamPart, Usage } from '../../canonical';
 import { toGatewayError } from '../../errors';
 import { estimateRequestTokens } from '../../tokenizer';
 import type { EncodeContext, StreamEncoder } from '../types';
 import { anthropicErrorBody } from './encode-error';
-import { encodeLookingAhead } from '../shared/signature-carrier';
 import { anthropicMessageId, encodeUsage, thinkingSignature, toolUseId } from './encode-response';
 import { JsonObjectPrefix } from './json-object-prefix';
 import { mapFinishReason } from './map-finish-reason';
@@ -111,7 +110,7 @@ type OpenBlock = DeferredBlock | ToolBlock;
  * only its end says whether it was redacted (then it is a `redacted_thinking` block). Tool arguments
  * are forwarded as they come while they remain a prefix of one JSON object (what the SDKs parse);
  * a piece that breaks that is dropped from there on, and a call without arguments gets `{}`.
- * Gemini thought signatures ride in `gemini:`-tagged thinking signatures and in `tool_use` ids.
+ * Other vendors' signatures ride in `<vendor>:`-tagged thinking signatures and in `tool_use` ids.
  */
 export class MessageStreamEncoder {
   private started = false;
@@ -124,10 +123,9 @@ export class MessageStreamEncoder {
 
   /**
    * The events for one part (possibly none). After `finish` or `error` the message is over.
-   * `toolCallEnd`, for a `tool-call-start`, is the metadata of the call's end when already known:
-   * its Gemini signature is then carried in the `tool_use` id.
+   * A `tool-call-start`'s vendor signature (in its metadata) is carried in the `tool_use` id.
    */
-  encode(part: StreamPart, toolCallEnd?: ProviderMetadata): string[] {
+  encode(part: StreamPart): string[] {
     const events: string[] = [];
     if (part.type === 'response-start') {
       if (!this.started) events.push(this.start({ id: part.id, model: part.model, usage: part.usage ?? {} }));
@@ -160,7 +158,7 @@ export class MessageStreamEncoder {
         this.endOpen(events);
         this.hasToolCalls = true;
         this.open = { kind: 'tool_use', partId: part.id, input: new JsonObjectPrefix() };
-        this.blockStart({ type: 'tool_use', id: toolUseId({ id: part.id, ...(toolCallEnd ? { providerMetadata: toolCallEnd } : {}) }, this.nextIndex), name: part.name, input: {} }, events);
+        this.blockStart({ type: 'tool_use', id: toolUseId(part, this.nextIndex), name: part.name, input: {} }, events);
         break;
       case 'tool-call-delta':
         if (this.open?.kind === 'tool_use' && this.open.partId === part.id) this.toolInput(this.open, part.delta, events);
@@ -271,6 +269,6 @@ export function encodeMessagesStream(context: EncodeContext): StreamEncoder {
   });
   return {
     headers: { 'request-id': context.requestId },
-    encode: encodeLookingAhead((part, toolCallEnd) => encoder.encode(part, toolCallEnd).join('')),
+    encode: (part) => encoder.encode(part).join(''),
   };
 }

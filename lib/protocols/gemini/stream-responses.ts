@@ -27,7 +27,7 @@ function thoughtSignature(metadata: ProviderMetadata | undefined): { thoughtSign
 
 /**
  * Turns canonical parts into streamed responses: one per text or reasoning delta, one complete
- * `functionCall` per tool call (at its end), an empty text part carrying a Gemini `thoughtSignature`
+ * `functionCall` per tool call (at its end, with the signature its start or end carried), an empty text part carrying a Gemini `thoughtSignature`
  * that ended a text or reasoning block, and a last response with `finishReason` and the final usage
  * (its parts a single empty text, as Gemini's own last chunk often is). The first response carries
  * the prompt token count when `response-start` gave it. An `error` part becomes the Gemini error body
@@ -36,7 +36,7 @@ function thoughtSignature(metadata: ProviderMetadata | undefined): { thoughtSign
 export class GeminiStreamResponses {
   private identity: StreamIdentity;
   private promptUsage: { promptTokenCount: number } | undefined;
-  private readonly toolCalls = new Map<string, { name: string; arguments: string }>();
+  private readonly toolCalls = new Map<string, { name: string; arguments: string; metadata?: ProviderMetadata }>();
 
   constructor(fallback: StreamIdentity) {
     this.identity = fallback;
@@ -62,7 +62,7 @@ export class GeminiStreamResponses {
         return signature.thoughtSignature ? this.response([{ text: '', thought: true, ...signature }]) : undefined;
       }
       case 'tool-call-start':
-        this.toolCalls.set(part.id, { name: part.name, arguments: '' });
+        this.toolCalls.set(part.id, { name: part.name, arguments: '', ...(part.providerMetadata ? { metadata: part.providerMetadata } : {}) });
         return undefined;
       case 'tool-call-delta': {
         const call = this.toolCalls.get(part.id);
@@ -74,7 +74,7 @@ export class GeminiStreamResponses {
         if (!call) return undefined;
         this.toolCalls.delete(part.id);
         const functionCall = { name: call.name, args: parseArguments(call.arguments), id: part.id };
-        return this.response([{ functionCall, ...thoughtSignature(part.providerMetadata) }]);
+        return this.response([{ functionCall, ...thoughtSignature({ ...call.metadata, ...part.providerMetadata }) }]);
       }
       case 'finish':
         return this.response([{ text: '' }], { reason: mapFinishReason(part.finishReason), usage: part.usage });

@@ -1,7 +1,7 @@
 /** Chat-completions request body → canonical GenerateRequest. */
 import type { ContentPart, GenerateRequest, Message, ReasoningEffort, ResponseFormat, TextPart, ToolChoice, ToolDefinition } from '../../canonical';
 import { sourceFromUrl } from '../../wire/media';
-import { geminiSignatureMetadata, splitToolId } from '../shared/signature-carrier';
+import { signatureMetadata, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import { validateChatCompletionBody, type ChatCompletionBody } from './schema';
 import { toolCallSignature, withoutSignatureCarriers } from './signature-carriers';
@@ -45,7 +45,7 @@ function textOnly(parts: ContentPart[], at: string): TextPart[] {
   return parts.map((part, index) => (part.type === 'text' ? part : invalidField(`${at}[${index}].type`, 'must be text in this role')));
 }
 
-/** Assistant tool calls; a Gemini signature the caller echoed (in the id or `extra_content`) goes back into the call's metadata. */
+/** Assistant tool calls; a vendor signature the caller echoed (in the id or `extra_content`) goes back into the call's metadata. */
 function decodeToolCalls(raw: unknown, at: string): ContentPart[] {
   if (!Array.isArray(raw)) return [];
   return raw.map((call: Record<string, unknown> & { id?: unknown; function?: { name?: unknown; arguments?: unknown } }, index) => {
@@ -54,8 +54,8 @@ function decodeToolCalls(raw: unknown, at: string): ContentPart[] {
     if (typeof call.id !== 'string' || call.id.length === 0) invalidField(`${where}.id`, 'is required');
     const args = call.function.arguments;
     if (args !== undefined && typeof args !== 'string') invalidField(`${where}.function.arguments`, 'must be a string of JSON');
-    const { id, signature } = toolCallSignature(call.id, call);
-    return { type: 'tool-call' as const, id, name: call.function.name, arguments: args ?? '', ...geminiSignatureMetadata(signature) };
+    const { id, carried } = toolCallSignature(call.id, call);
+    return { type: 'tool-call' as const, id, name: call.function.name, arguments: args ?? '', ...signatureMetadata(carried) };
   });
 }
 
@@ -121,7 +121,7 @@ function decodeResponseFormat(format: ChatCompletionBody['response_format']): Re
 
 /**
  * Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field.
- * Gemini signatures carried in tool-call ids are recovered and cleaned out of the ids, here and in `origin.body`.
+ * Vendor signatures carried in tool-call ids are recovered and cleaned out of the ids, here and in `origin.body`.
  */
 export function decodeChatRequest(body: unknown, headers: Record<string, string | string[] | undefined>): GenerateRequest {
   validateChatCompletionBody(body);

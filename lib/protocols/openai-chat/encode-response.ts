@@ -1,6 +1,6 @@
 /** Canonical GenerateResponse → chat-completions response body. */
 import type { Choice, GenerateResponse, Usage } from '../../canonical';
-import { carrySignatureInToolId, geminiSignatureOf } from '../shared/signature-carrier';
+import { carriedSignatureOf, carrySignatureInToolId } from '../shared/signature-carrier';
 import { mapFinishReason } from './map-finish-reason';
 import { isJsonObject, passThroughFields, type JsonObject } from '../../json';
 
@@ -26,7 +26,7 @@ export function encodeUsage(usage: Usage) {
 }
 
 /**
- * The assistant message. A tool call's Gemini thought signature rides in its id (the one field every
+ * The assistant message. A tool call's vendor signature rides in its id (the one field every
  * client echoes back); signatures on text and reasoning have no carrier here and are not returned.
  */
 function encodeMessage(choice: Choice) {
@@ -36,7 +36,7 @@ function encodeMessage(choice: Choice) {
   for (const part of choice.content) {
     if (part.type === 'text') text = (text ?? '') + part.text;
     else if (part.type === 'reasoning') reasoning = (reasoning ?? '') + part.text;
-    else if (part.type === 'tool-call') toolCalls.push({ id: carrySignatureInToolId(part.id, geminiSignatureOf(part.providerMetadata)), type: 'function' as const, function: { name: part.name, arguments: part.arguments } });
+    else if (part.type === 'tool-call') toolCalls.push({ id: carrySignatureInToolId(part.id, carriedSignatureOf(part.providerMetadata)), type: 'function' as const, function: { name: part.name, arguments: part.arguments } });
   }
   if (text === null && toolCalls.length === 0) text = '';
   return {

@@ -1,7 +1,7 @@
 /** Canonical stream → chat-completions server-sent events (`chat.completion.chunk` frames, then `[DONE]`). */
-import type { ProviderMetadata, StreamPart } from '../../canonical';
+import type { StreamPart } from '../../canonical';
 import { toGatewayError } from '../../errors';
-import { carrySignatureInToolId, encodeLookingAhead, geminiSignatureOf } from '../shared/signature-carrier';
+import { carriedSignatureOf, carrySignatureInToolId } from '../shared/signature-carrier';
 import type { EncodeContext, StreamEncoder } from '../types';
 import { openAIErrorBody } from './encode-error';
 import { chatCompletionId, encodeUsage } from './encode-response';
@@ -50,7 +50,7 @@ function flat(pieces: string[]): string {
 
 /**
  * Encodes a stream; with `stream_options.include_usage` a usage chunk with empty `choices` precedes `[DONE]`.
- * A tool call sent whole (start, one delta, end) carries its end's Gemini signature in its id, as non-streamed.
+ * A tool call's vendor signature, on its `tool-call-start`, rides in its id, as non-streamed.
  *
  * Every chunk is `{ id, object, created, model, system_fingerprint, choices, usage? }` and all but
  * `choices` (and the last chunk's `usage`) are the same for the whole stream, so that head is
@@ -69,7 +69,6 @@ export class ChatStreamEncoder implements StreamEncoder {
   /** What follows a content chunk's delta: `"logprobs":null` and {@link afterLogprobs}. */
   private readonly frameSuffix: string;
   private readonly toolIndexes = new Map<string, number>();
-  readonly encode = encodeLookingAhead((part, toolCallEnd) => this.encodeReady(part, toolCallEnd));
 
   constructor(private readonly includeUsage: boolean) {
     this.afterLogprobs = flat([',"finish_reason":null}]', includeUsage ? ',"usage":null' : '', '}\n\n']);
@@ -96,7 +95,8 @@ export class ChatStreamEncoder implements StreamEncoder {
     return `${this.framePrefix}${deltaJson},"logprobs":${JSON.stringify(logprobs)}${this.afterLogprobs}`;
   }
 
-  private encodeReady(part: StreamPart, toolCallEnd: ProviderMetadata | undefined): string {
+  /** The text of one part (possibly empty). */
+  encode(part: StreamPart): string {
     switch (part.type) {
       case 'response-start':
         this.setHead(chatCompletionId(part.id), part.created, part.model, part.origin?.protocol === 'openai-chat' ? part.origin.body : undefined);
@@ -108,7 +108,7 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'tool-call-start': {
         const index = this.toolIndexes.size;
         this.toolIndexes.set(part.id, index);
-        const id = carrySignatureInToolId(part.id, geminiSignatureOf(toolCallEnd));
+        const id = carrySignatureInToolId(part.id, carriedSignatureOf(part.providerMetadata));
         return this.frame(JSON.stringify({ tool_calls: [{ index, id, type: 'function', function: { name: part.name, arguments: '' } }] }));
       }
       case 'tool-call-delta':

@@ -1,35 +1,47 @@
-/** Gemini thought signatures that an OpenAI caller echoes back: read them from a request, and clean them out of it. */
-import { splitToolId } from '../shared/signature-carrier';
+/** Vendor signatures that an OpenAI caller echoes back: read them from a request, and clean them out of it. */
+import { type CarriedSignature, splitToolId } from '../shared/signature-carrier';
 import type { ChatCompletionBody } from './schema';
 import { isJsonObject, type JsonObject } from '../../json';
+import { CARRIED_SIGNATURE_VENDORS } from '../../wire/carried-signatures';
+
+/** Where a vendor's OpenAI-compatible clients echo its signature on a tool call: `extra_content[key][field]`. */
+const EXTRA_CONTENT_CARRIERS = CARRIED_SIGNATURE_VENDORS.flatMap((vendor) =>
+  vendor.openAIExtraContent ? [{ vendor: vendor.name, ...vendor.openAIExtraContent }] : [],
+);
 
 type RawMessage = ChatCompletionBody['messages'][number];
 
-/** `extra_content.google.thought_signature` of a tool call, as Google's OpenAI-compatible endpoint writes it. */
-function extraContentSignature(call: JsonObject): string | undefined {
+/** The signature a tool call's `extra_content` holds, as a vendor's OpenAI-compatible endpoint writes it. */
+function extraContentSignature(call: JsonObject): CarriedSignature | undefined {
   const extra = call.extra_content;
-  const google = isJsonObject(extra) ? extra.google : undefined;
-  const signature = isJsonObject(google) ? google.thought_signature : undefined;
-  return typeof signature === 'string' && signature.length > 0 ? signature : undefined;
+  if (!isJsonObject(extra)) return undefined;
+  for (const { vendor, key, field } of EXTRA_CONTENT_CARRIERS) {
+    const entry = extra[key];
+    const signature = isJsonObject(entry) ? entry[field] : undefined;
+    if (typeof signature === 'string' && signature.length > 0) return { vendor, signature };
+  }
+  return undefined;
 }
 
 /**
- * A tool call's id without the gateway's signature carrier, and the Gemini signature it came
- * with: from the id (see `carrySignatureInToolId`), else from `extra_content.google.thought_signature`.
+ * A tool call's id without the gateway's signature carrier, and the signature it came with: from
+ * the id (see `carrySignatureInToolId`), else from its `extra_content` (Google's
+ * `extra_content.google.thought_signature`).
  */
-export function toolCallSignature(id: string, call: JsonObject): { id: string; signature?: string } {
+export function toolCallSignature(id: string, call: JsonObject): { id: string; carried?: CarriedSignature } {
   const split = splitToolId(id);
-  const signature = split.signature ?? extraContentSignature(call);
-  return signature ? { id: split.id, signature } : { id: split.id };
+  const carried = split.carried ?? extraContentSignature(call);
+  return carried ? { id: split.id, carried } : { id: split.id };
 }
 
-/** A tool call without its carriers: the clean id, `extra_content.google` removed (and `extra_content` when it held nothing else). */
+/** A tool call without its carriers: the clean id, the vendors' `extra_content` entries removed (and `extra_content` when it held nothing else). */
 function cleanToolCall(call: unknown): unknown {
   if (!isJsonObject(call)) return call;
   const { extra_content: extra, ...rest } = call;
   const cleaned: JsonObject = typeof call.id === 'string' ? { ...rest, id: splitToolId(call.id).id } : { ...rest };
   if (isJsonObject(extra)) {
-    const { google: _google, ...others } = extra;
+    const others = { ...extra };
+    for (const { key } of EXTRA_CONTENT_CARRIERS) delete others[key];
     if (Object.keys(others).length > 0) cleaned.extra_content = others;
   } else if (extra !== undefined) {
     cleaned.extra_content = extra;
@@ -38,11 +50,13 @@ function cleanToolCall(call: unknown): unknown {
 }
 
 function idCarries(id: unknown): boolean {
-  return typeof id === 'string' && splitToolId(id).signature !== undefined;
+  return typeof id === 'string' && splitToolId(id).carried !== undefined;
 }
 
 function toolCallCarries(call: unknown): boolean {
-  return isJsonObject(call) && (idCarries(call.id) || (isJsonObject(call.extra_content) && call.extra_content.google !== undefined));
+  if (!isJsonObject(call)) return false;
+  const extra = call.extra_content;
+  return idCarries(call.id) || (isJsonObject(extra) && EXTRA_CONTENT_CARRIERS.some(({ key }) => extra[key] !== undefined));
 }
 
 function carriesSignature(message: RawMessage): boolean {
@@ -58,8 +72,8 @@ function cleanMessage(message: RawMessage): RawMessage {
 }
 
 /**
- * The body as another vendor may see it (same-protocol pass-through forwards it): no Gemini
- * signature in tool-call ids or `extra_content.google`. The body itself when it carries none.
+ * The body as another vendor may see it (same-protocol pass-through forwards it): no carried
+ * signature in tool-call ids or `extra_content`. The body itself when it carries none.
  */
 export function withoutSignatureCarriers(body: ChatCompletionBody): ChatCompletionBody {
   if (!body.messages.some(carriesSignature)) return body;

@@ -33,7 +33,7 @@ function parseEvent(data: string, upstream: string): GenerateContentResponse {
  * Decodes the stream, an event at a time. Text and thought parts become text and reasoning blocks,
  * opened and closed as the kind changes; a `thoughtSignature` rides on the end of the block its
  * part belongs to (a second signature starts a new block, so none is lost). Each `functionCall` is
- * a whole tool call: start, one delta with the JSON arguments, end (with its signature). The first
+ * a whole tool call: start (with its signature), one delta with the JSON arguments, end. The first
  * event's usage gives the prompt count (and cache reads) on `response-start`. Gemini has no
  * terminal event, so the decoder is never `done`: when the body ends, `end` closes the open block
  * and appends `finish`, with the last usage (none if none came: the gateway counts it) and the
@@ -126,9 +126,9 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
       this.close(out);
       const call = decodeFunctionCall(raw.functionCall, raw.thoughtSignature, this.mintId);
       this.sawToolCalls = true;
-      out.push({ type: 'tool-call-start', id: call.id, name: call.name });
+      out.push({ type: 'tool-call-start', id: call.id, name: call.name, ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}) });
       out.push({ type: 'tool-call-delta', id: call.id, delta: call.arguments });
-      out.push({ type: 'tool-call-end', id: call.id, ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}) });
+      out.push({ type: 'tool-call-end', id: call.id });
     } else if (typeof raw.text === 'string') {
       this.textPart(raw.thought === true ? 'reasoning' : 'text', raw.text, raw.thoughtSignature, out);
     } else if (raw.thoughtSignature && Object.keys(raw).length === 1) {
