@@ -1,5 +1,5 @@
 /** Boolean options are validated alike at creation: a non-boolean `providerModelIds` is refused, not read as false. */
-import { createGateway, GatewayConfigError } from '../lib';
+import { createGateway, GatewayConfigError } from '../../lib';
 
 describe('boolean options', () => {
   it.each(['providerModelIds', 'chargeFailedStreams'] as const)('%s: a non-boolean is refused with ERR_GATEWAY_INVALID_OPTION', (name) => {

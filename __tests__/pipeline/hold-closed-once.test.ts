@@ -2,9 +2,9 @@
  * A call's quota hold is finished once: a stream whose encoder fails settles its hold, and the
  * failure that then reaches the generate operation does not release the same hold a second time.
  */
-import { builtinCodecs, MemoryKeyStore, type ProtocolCodec, type Provider, type StreamPart } from '../lib';
-import { buildApp, listen, TEST_KEY } from './helpers/app';
-import { RecordingQuotaStore } from './helpers/recording-quota-store';
+import { builtinCodecs, MemoryKeyStore, type ProtocolCodec, type Provider, type StreamPart } from '../../lib';
+import { buildApp, listen, TEST_KEY } from '../helpers/app';
+import { RecordingQuotaStore } from '../helpers/recording-quota-store';
 
 const start: StreamPart = { type: 'response-start', id: 'r1', model: 'upstream-name', created: 1 };
 

@@ -1,6 +1,6 @@
 /** After `gateway.close()` a model list is refused like a model call: 503 `shutting_down`, not served from stores being closed. */
 import request from 'supertest';
-import { buildApp, TEST_KEY, testOptions } from './helpers/app';
+import { buildApp, TEST_KEY, testOptions } from '../helpers/app';
 
 describe('model lists after close()', () => {
   it('GET /v1/models answers 503 shutting_down with Retry-After once the gateway is closed', async () => {
