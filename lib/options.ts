@@ -79,9 +79,6 @@ export interface ResolvedOptions {
   maxHops: number;
 }
 
-/** A provider may declare the models it serves by default. */
-export type ProviderWithModels = Provider & { readonly defaultModels?: readonly ModelConfig[] };
-
 const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'maxJsonDepth', 'defaultMaxOutputTokens', 'providerModelIds', 'chargeFailedStreams', 'maxHops'] as const;
 
 function fail(code: string, option: string, message: string): never {
@@ -160,7 +157,7 @@ function resolveProviders(options: GatewayOptions, defaults: () => readonly Prov
 }
 
 function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, Provider>): ModelConfig[] {
-  const models = options.models ?? [...providers.values()].flatMap((provider) => (provider as ProviderWithModels).defaultModels ?? []);
+  const models = options.models ?? [...providers.values()].flatMap((provider) => provider.defaultModels ?? []);
   if (!Array.isArray(models)) fail('ERR_GATEWAY_INVALID_OPTION', 'models', 'must be an array of model configs.');
   const taken = new Set<string>();
   models.forEach((model, index) => {

@@ -11,6 +11,7 @@ import type { ProviderCallContext } from './types';
 
 type AbortListener = () => void;
 
+/** The gateway's cancellation of one call (see the file header); a {@link CallSignal}. */
 export class CallCancellation {
   aborted = false;
   reason: unknown = undefined;
@@ -57,7 +58,12 @@ export class CallCancellation {
   }
 }
 
-/** What the upstream client and the stream driver accept as a call's signal. */
+/**
+ * A call's cancellation signal, as a provider may pass it upstream: either an `AbortSignal`, or
+ * the gateway's {@link CallCancellation} (`aborted`, `reason`, `once('abort')`, `removeListener('abort')`,
+ * which undici takes as a signal). Code that needs a real `AbortSignal` gets one with
+ * {@link abortSignalOf}. Part of the provider contract (`specificationVersion` 'v1').
+ */
 export type CallSignal = AbortSignal | CallCancellation;
 
 /** A real `AbortSignal` for a call signal (made on first use for a {@link CallCancellation}). */

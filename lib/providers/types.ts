@@ -1,5 +1,6 @@
 /** The upstream-provider contract: what a provider must do for the gateway to route calls to it. */
 import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../canonical';
+import type { ModelConfig } from '../models';
 import type { MaybePromise } from '../stores/types';
 
 /** What the gateway hands a provider with each call. */
@@ -31,6 +32,11 @@ export interface Provider {
   readonly specificationVersion: 'v1';
   /** A short name for logs and `provider/model` ids, e.g. `local`, `openai`. */
   readonly name: string;
+  /**
+   * The models this provider serves when the gateway's `models` option is not given (each naming
+   * this provider's `name`). Optional; default: none.
+   */
+  readonly defaultModels?: readonly ModelConfig[];
   generate?(request: GenerateRequest, context: ProviderCallContext): MaybePromise<GenerateResponse>;
   /**
    * The call's answer as canonical parts. The `finish` part may leave out usage figures the
