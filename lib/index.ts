@@ -8,7 +8,7 @@ export type { KeyStore, QuotaStore, Principal, Reservation, ReservationInfo, Res
 export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
 export type { Provider, ProviderCallContext } from './providers/types';
-export type { CallCancellation, CallSignal } from './providers/cancellation';
+export { callSignal, abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';
 export { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';
 export { OpenAIProvider, isOpenAIReasoningModel, type OpenAIProviderOptions } from './providers/openai';

@@ -2,6 +2,7 @@
 import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../canonical';
 import type { ModelConfig } from '../models';
 import type { MaybePromise } from '../stores/types';
+import type { CallSignal } from './cancellation';
 
 /** What the gateway hands a provider with each call. */
 export interface ProviderCallContext {
@@ -18,6 +19,13 @@ export interface ProviderCallContext {
    * looping. Never a secret. The gateway always sets them; a provider that calls over HTTP sends them.
    */
   upstreamHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The same cancellation as `signal`, as a {@link CallSignal}: the gateway sets a cheap object that
+   * undici takes as a signal (so no `AbortSignal` is made for a call that never reads `signal`).
+   * Optional: a context made by hand may leave it out; read it through `callSignal(context)`, which
+   * falls back to `signal`.
+   */
+  cancellation?: CallSignal;
 }
 
 /**
