@@ -7,7 +7,7 @@ export type { ModelConfig, ModelPricing } from './models';
 export type { KeyStore, QuotaStore, Principal, Reservation, ReservationInfo, ReserveResult, Settlement, SettleInfo, MaybePromise } from './stores/types';
 export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
-export type { Provider, ProviderCallContext } from './providers/types';
+export type { Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
 export { callSignal, abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';
 export { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';

@@ -5,11 +5,11 @@
 import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../canonical';
 import { GatewayError } from '../errors';
 import type { ModelConfig } from '../models';
-import type { Provider, ProviderCallContext } from '../providers/types';
+import type { Provider, ProviderCallContext, ProviderGenerateResponse } from '../providers/types';
 import type { MaybePromise } from '../stores/types';
-import { collectStream } from '../stream/collect';
+import { collectParts } from '../stream/collect';
 import { replayResponse } from '../stream/replay';
-import { countRequestTokens } from '../tokenizer';
+import { completeResponseUsage, countRequestTokens } from '../tokenizer';
 import { DEFAULT_MAX_IMAGE_TOKENS } from '../token-bound';
 
 /** The context a count gets: a call's context without its signal. */
@@ -26,7 +26,11 @@ export interface ResolvedProvider {
   readonly serves: { readonly text: boolean; readonly image: boolean };
   /** The provider's `defaultModels`; none when it declares none. */
   readonly defaultModels: readonly ModelConfig[];
-  /** `generate`, or the provider's stream collected into a response. */
+  /**
+   * `generate`, or the provider's stream collected into a response; either way the usage figures
+   * the provider left out counted (the one place a non-streamed answer's usage is completed; a
+   * stream's is completed by `StreamMeter`).
+   */
   generate(request: GenerateRequest, context: ProviderCallContext): MaybePromise<GenerateResponse>;
   /** `stream`, or the provider's `generate` replayed as parts. */
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart>;
@@ -45,7 +49,8 @@ export interface ResolvedProvider {
 
 /** Resolves a provider checked by `resolveOptions` (it implements at least one way to serve a call). */
 export function resolveProvider(provider: Provider): ResolvedProvider {
-  const generate = generateOf(provider);
+  const answer = answerOf(provider);
+  const generate = async (request: GenerateRequest, context: ProviderCallContext) => completeResponseUsage(await answer(request, context), request);
   return {
     name: provider.name,
     serves: { text: Boolean(provider.generate ?? provider.stream), image: Boolean(provider.generateImage) },
@@ -62,10 +67,11 @@ export function resolveProvider(provider: Provider): ResolvedProvider {
   };
 }
 
-function generateOf(provider: Provider): ResolvedProvider['generate'] {
+/** The provider's answer as it gives it, usage possibly partial: `generate`, or its stream collected. */
+function answerOf(provider: Provider): (request: GenerateRequest, context: ProviderCallContext) => MaybePromise<ProviderGenerateResponse> {
   if (provider.generate) return provider.generate.bind(provider);
   const stream = provider.stream?.bind(provider);
-  if (stream) return (request, context) => collectStream(stream(request, context), request);
+  if (stream) return (request, context) => collectParts(stream(request, context));
   return unserved(provider, 'text');
 }
 

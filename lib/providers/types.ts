@@ -1,8 +1,17 @@
 /** The upstream-provider contract: what a provider must do for the gateway to route calls to it. */
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../canonical';
+import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart, Usage } from '../canonical';
 import type { ModelConfig } from '../models';
 import type { MaybePromise } from '../stores/types';
 import type { CallSignal } from './cancellation';
+
+/**
+ * A non-streamed answer as a provider gives it: `usage` holds the figures the upstream reported and
+ * leaves out the rest (`usage` itself may be left out). The gateway counts what is missing with its
+ * tokenizer — the input from the request, the output from the answer's content — before the answer
+ * is charged or shown, as it does for a stream's `finish` part (`ProviderFinishPart`). A
+ * {@link GenerateResponse} with complete usage is one.
+ */
+export type ProviderGenerateResponse = Omit<GenerateResponse, 'usage'> & { usage?: Partial<Usage> };
 
 /** What the gateway hands a provider with each call. */
 export interface ProviderCallContext {
@@ -45,7 +54,8 @@ export interface Provider {
    * this provider's `name`). Optional; default: none.
    */
   readonly defaultModels?: readonly ModelConfig[];
-  generate?(request: GenerateRequest, context: ProviderCallContext): MaybePromise<GenerateResponse>;
+  /** The call's answer, whole. Its `usage` may leave out figures the upstream did not report ({@link ProviderGenerateResponse}). */
+  generate?(request: GenerateRequest, context: ProviderCallContext): MaybePromise<ProviderGenerateResponse>;
   /**
    * The call's answer as canonical parts. The `finish` part may leave out usage figures the
    * upstream did not report; the gateway counts them ({@link ProviderStreamPart}).
