@@ -222,3 +222,34 @@ describe('a non-streamed OpenAI-compatible answer with only some usage figures',
     }
   });
 });
+
+/** A host's provider with only `generate`, answering without usage: the gateway counts it, as for the built-in providers. */
+describe('a generate-only provider whose answer has no usage', () => {
+  const text = 'four words of output';
+  const bare: Provider = {
+    specificationVersion: 'v1',
+    name: 'bare',
+    generate: (call) => ({ id: 'r1', model: call.model, created: 1, choices: [{ index: 0, content: [{ type: 'text', text }], finishReason: { unified: 'stop' } }] }),
+  };
+  const prompt = 'Say something in four words.';
+  const input = countRequestTokens({ model: 'bare-1', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }] });
+  const output = countTextTokens(text);
+
+  it.each([false, true])('is charged and shown the counted figures (stream: %s)', async (stream) => {
+    const quotaStore = new MemoryQuotaStore();
+    const gateway = await serveGateway(testOptions({ providers: [bare], models: [{ id: 'bare-1', provider: 'bare' }], quotaStore }));
+    try {
+      const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'bare-1', stream, ...(stream ? { stream_options: { include_usage: true } } : {}), messages: [{ role: 'user', content: prompt }] }),
+      });
+      expect(response.status).toBe(200);
+      const usage = stream ? dataEvents(await response.text()).at(-1)!.usage : ((await response.json()) as Json).usage;
+      expect(usage).toMatchObject({ prompt_tokens: input, completion_tokens: output });
+      expect(quotaStore.getAccount('rich').spent).toBe(input + output);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
