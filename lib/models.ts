@@ -1,6 +1,6 @@
 /** The model table: public model ids and aliases, the provider and upstream id behind each, and prices. */
 import type { Principal } from './stores/types';
-import type { Provider } from './providers/types';
+import type { ResolvedProvider } from './pipeline/resolved-provider';
 import type { ModelInfo } from './protocols/types';
 import { GatewayError } from './errors';
 
@@ -46,7 +46,8 @@ export interface ResolvedModel {
   /** The model's public id (an alias resolves to this). */
   id: string;
   type: 'text' | 'image';
-  provider: Provider;
+  /** The provider resolved at creation: the pipeline calls it without checks per call. */
+  provider: ResolvedProvider;
   upstreamModel: string;
   maxOutputTokens: number;
   pricing: Required<ModelPricing>;
@@ -81,10 +82,10 @@ export class ModelTable {
   private readonly byId = new Map<string, ResolvedModel>();
   private readonly models: ResolvedModel[] = [];
 
-  private readonly providers: ReadonlyMap<string, Provider>;
+  private readonly providers: ReadonlyMap<string, ResolvedProvider>;
   private readonly defaults: { maxOutputTokens: number; created: number; providerModelIds: boolean };
 
-  constructor(configs: readonly ModelConfig[], providers: ReadonlyMap<string, Provider>, defaults: { maxOutputTokens: number; created: number; providerModelIds?: boolean }) {
+  constructor(configs: readonly ModelConfig[], providers: ReadonlyMap<string, ResolvedProvider>, defaults: { maxOutputTokens: number; created: number; providerModelIds?: boolean }) {
     this.providers = providers;
     this.defaults = { providerModelIds: false, ...defaults };
     for (const config of configs) {
@@ -128,8 +129,8 @@ export class ModelTable {
     const provider = slash > 0 ? this.providers.get(id.slice(0, slash)) : undefined;
     const upstreamModel = id.slice(slash + 1);
     if (!provider || upstreamModel.length === 0) return undefined;
-    if (type === 'image' ? !provider.generateImage : !provider.generate && !provider.stream) return undefined;
-    provider.checkModelId?.(upstreamModel);
+    if (!provider.serves[type]) return undefined;
+    provider.checkModelId(upstreamModel);
     const resolved: ResolvedModel = {
       chain: [],
       id,

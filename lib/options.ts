@@ -4,6 +4,7 @@ import type { ModelConfig } from './models';
 import type { ProtocolCodec } from './protocols/types';
 import type { Provider } from './providers/types';
 import { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
+import { resolveProvider, type ResolvedProvider } from './pipeline/resolved-provider';
 import { MemoryKeyStore, type MemoryKeyEntry } from './stores/memory-key-store';
 import { MemoryQuotaStore } from './stores/memory-quota-store';
 import type { KeyStore, QuotaStore } from './stores/types';
@@ -68,7 +69,8 @@ export interface GatewayOptions {
 export interface ResolvedOptions {
   keyStore: KeyStore;
   quotaStore: QuotaStore;
-  providers: ReadonlyMap<string, Provider>;
+  /** Each provider resolved once into the shape the pipeline calls, by name. */
+  providers: ReadonlyMap<string, ResolvedProvider>;
   models: readonly ModelConfig[];
   codecs: readonly ProtocolCodec[];
   maxBodyBytes: number;
@@ -78,9 +80,6 @@ export interface ResolvedOptions {
   chargeFailedStreams: boolean;
   maxHops: number;
 }
-
-/** A provider may declare the models it serves by default. */
-export type ProviderWithModels = Provider & { readonly defaultModels?: readonly ModelConfig[] };
 
 const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'maxJsonDepth', 'defaultMaxOutputTokens', 'providerModelIds', 'chargeFailedStreams', 'maxHops'] as const;
 
@@ -139,10 +138,10 @@ function resolveStores(options: GatewayOptions): { keyStore: KeyStore; quotaStor
   return { keyStore, quotaStore: options.quotaStore ?? new MemoryQuotaStore({ balances }) };
 }
 
-function resolveProviders(options: GatewayOptions, defaults: () => readonly Provider[]): Map<string, Provider> {
+function resolveProviders(options: GatewayOptions, defaults: () => readonly Provider[]): Map<string, ResolvedProvider> {
   const list = options.providers ?? defaults();
   if (!Array.isArray(list) || list.length === 0) fail('ERR_GATEWAY_INVALID_OPTION', 'providers', 'must be a non-empty array of providers.');
-  const providers = new Map<string, Provider>();
+  const providers = new Map<string, ResolvedProvider>();
   list.forEach((provider, index) => {
     const option = `providers[${index}]`;
     if (provider === null || typeof provider !== 'object') fail('ERR_GATEWAY_INVALID_OPTION', option, 'must be a provider object.');
@@ -154,13 +153,13 @@ function resolveProviders(options: GatewayOptions, defaults: () => readonly Prov
       fail('ERR_GATEWAY_INVALID_OPTION', option, 'must implement generate(), stream() or generateImage().');
     }
     if (providers.has(provider.name)) fail('ERR_GATEWAY_DUPLICATE', `${option}.name`, `repeats the provider name '${provider.name}'.`);
-    providers.set(provider.name, provider);
+    providers.set(provider.name, resolveProvider(provider));
   });
   return providers;
 }
 
-function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, Provider>): ModelConfig[] {
-  const models = options.models ?? [...providers.values()].flatMap((provider) => (provider as ProviderWithModels).defaultModels ?? []);
+function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, ResolvedProvider>): ModelConfig[] {
+  const models = options.models ?? [...providers.values()].flatMap((provider) => provider.defaultModels);
   if (!Array.isArray(models)) fail('ERR_GATEWAY_INVALID_OPTION', 'models', 'must be an array of model configs.');
   const taken = new Set<string>();
   models.forEach((model, index) => {
@@ -174,8 +173,7 @@ function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, P
     }
     const type = model.type ?? 'text';
     if (type !== 'text' && type !== 'image') fail('ERR_GATEWAY_INVALID_OPTION', `${option}.type`, "must be 'text' or 'image'.");
-    const capable = type === 'image' ? provider.generateImage : provider.generate ?? provider.stream;
-    if (!capable) fail('ERR_GATEWAY_INVALID_OPTION', option, `is a ${type} model but provider '${provider.name}' cannot serve ${type} calls.`);
+    if (!provider.serves[type as 'text' | 'image']) fail('ERR_GATEWAY_INVALID_OPTION', option, `is a ${type} model but provider '${provider.name}' cannot serve ${type} calls.`);
     for (const name of [model.id, ...(model.aliases ?? [])]) {
       if (taken.has(name)) fail('ERR_GATEWAY_DUPLICATE', option, `repeats the model id or alias '${name}'.`);
       taken.add(name);

@@ -1,5 +1,6 @@
 /** Token counting with a real BPE tokenizer (gpt-tokenizer, o200k_base), loaded on first use. */
 import type { ContentPart, GenerateRequest, GenerateResponse, ProviderStreamPart, Usage } from './canonical';
+import type { ProviderGenerateResponse } from './providers/types';
 
 interface Tokenizer {
   encode(text: string): number[];
@@ -254,7 +255,7 @@ export class ProducedText {
 /**
  * A decoded `usage` as far as the upstream reported it: the same object when it sent both the
  * input and the output count, else a copy without the count(s) it left out, for
- * {@link completeUsage} to count rather than charge as 0.
+ * the gateway to count ({@link completeUsage}) rather than charge as 0.
  */
 export function reportedFigures(usage: Usage, inputSent: boolean, outputSent: boolean): Partial<Usage> {
   if (inputSent && outputSent) return usage;
@@ -277,12 +278,12 @@ export function completeUsage(usage: Partial<Usage> | undefined, input: () => nu
 }
 
 /**
- * A non-streamed response whose upstream reported only `reported` of its usage (the figures of
- * `response.usage` that are real; nothing: some OpenAI-compatible servers and proxies omit it),
- * completed as {@link completeUsage} does: the request's input and the first choice's output
- * counted with the tokenizer. With every figure reported, the response comes back as it is.
+ * A non-streamed answer with the usage figures its provider left out counted, as {@link completeUsage}
+ * does: the input from the request, the output from the first choice's content. An answer with every
+ * figure reported comes back as it is.
  */
-export function withEstimatedUsage(response: GenerateResponse, request: GenerateRequest, reported?: Partial<Usage>): GenerateResponse {
+export function completeResponseUsage(response: ProviderGenerateResponse, request: GenerateRequest): GenerateResponse {
+  const reported = response.usage;
   const produced = () => {
     let text = '';
     for (const part of response.choices[0]?.content ?? []) {
@@ -292,5 +293,5 @@ export function withEstimatedUsage(response: GenerateResponse, request: Generate
     return text;
   };
   const usage = completeUsage(reported, () => countRequestTokens(request), produced);
-  return usage === reported ? response : { ...response, usage };
+  return usage === reported ? (response as GenerateResponse) : { ...response, usage };
 }

@@ -13,6 +13,7 @@ import {
   type ProviderStreamPart,
   type Usage,
 } from '../../lib';
+import { resolveProvider } from '../../lib/pipeline/resolved-provider';
 import { dataEvents, serveGateway, TEST_KEY, testOptions, type Json } from '../helpers/app';
 
 /** One loopback server answering each protocol's non-streamed call with the text "four words of output" and no usage at all. */
@@ -55,7 +56,7 @@ describe('a non-streamed answer without usage figures is charged an estimate', (
   ])('%s', async (_name, make) => {
     const provider = make();
     try {
-      const response = await provider.generate(request, context());
+      const response = await resolveProvider(provider).generate(request, context());
       expect(response.choices[0]!.content).toEqual([{ type: 'text', text: 'four words of output' }]);
       expect(response.usage.inputTokens).toBeGreaterThan(5);
       expect(response.usage.outputTokens).toBe(4);
@@ -184,14 +185,16 @@ describe('a non-streamed Anthropic-compatible answer with only some usage figure
     const outputOnly = await partialUpstream({ output_tokens: 7 });
     try {
       // Before: the missing input was charged as 0.
-      expect((await outputOnly.provider.generate(request, context())).usage).toEqual({ inputTokens: countRequestTokens(request), outputTokens: 7 });
+      expect((await resolveProvider(outputOnly.provider).generate(request, context())).usage).toEqual({ inputTokens: countRequestTokens(request), outputTokens: 7 });
+      // The provider reports what the upstream reported; the gateway (the resolved provider) counts the rest, once.
+      expect((await outputOnly.provider.generate(request, context())).usage).toEqual({ outputTokens: 7 });
     } finally {
       await outputOnly.close();
     }
     const inputOnly = await partialUpstream({ input_tokens: 30, cache_read_input_tokens: 5 });
     try {
       // Before: the reported input was replaced by the tokenizer's count.
-      expect((await inputOnly.provider.generate(request, context())).usage).toEqual({ inputTokens: 35, cacheReadTokens: 5, outputTokens: countTextTokens('four words of output') });
+      expect((await resolveProvider(inputOnly.provider).generate(request, context())).usage).toEqual({ inputTokens: 35, cacheReadTokens: 5, outputTokens: countTextTokens('four words of output') });
     } finally {
       await inputOnly.close();
     }
@@ -207,15 +210,46 @@ describe('a non-streamed OpenAI-compatible answer with only some usage figures',
     const inputOnly = await partialUpstream({ prompt_tokens: 30, prompt_tokens_details: { cached_tokens: 5 } });
     try {
       // Before: the missing output was charged as 0.
-      expect((await inputOnly.provider.generate(request, context())).usage).toEqual({ inputTokens: 30, cacheReadTokens: 5, outputTokens: countTextTokens('four words of output') });
+      expect((await resolveProvider(inputOnly.provider).generate(request, context())).usage).toEqual({ inputTokens: 30, cacheReadTokens: 5, outputTokens: countTextTokens('four words of output') });
     } finally {
       await inputOnly.close();
     }
     const outputOnly = await partialUpstream({ completion_tokens: 7 });
     try {
-      expect((await outputOnly.provider.generate(request, context())).usage).toEqual({ inputTokens: countRequestTokens(request), outputTokens: 7 });
+      expect((await resolveProvider(outputOnly.provider).generate(request, context())).usage).toEqual({ inputTokens: countRequestTokens(request), outputTokens: 7 });
     } finally {
       await outputOnly.close();
+    }
+  });
+});
+
+/** A host's provider with only `generate`, answering without usage: the gateway counts it, as for the built-in providers. */
+describe('a generate-only provider whose answer has no usage', () => {
+  const text = 'four words of output';
+  const bare: Provider = {
+    specificationVersion: 'v1',
+    name: 'bare',
+    generate: (call) => ({ id: 'r1', model: call.model, created: 1, choices: [{ index: 0, content: [{ type: 'text', text }], finishReason: { unified: 'stop' } }] }),
+  };
+  const prompt = 'Say something in four words.';
+  const input = countRequestTokens({ model: 'bare-1', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }] });
+  const output = countTextTokens(text);
+
+  it.each([false, true])('is charged and shown the counted figures (stream: %s)', async (stream) => {
+    const quotaStore = new MemoryQuotaStore();
+    const gateway = await serveGateway(testOptions({ providers: [bare], models: [{ id: 'bare-1', provider: 'bare' }], quotaStore }));
+    try {
+      const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'bare-1', stream, ...(stream ? { stream_options: { include_usage: true } } : {}), messages: [{ role: 'user', content: prompt }] }),
+      });
+      expect(response.status).toBe(200);
+      const usage = stream ? dataEvents(await response.text()).at(-1)!.usage : ((await response.json()) as Json).usage;
+      expect(usage).toMatchObject({ prompt_tokens: input, completion_tokens: output });
+      expect(quotaStore.getAccount('rich').spent).toBe(input + output);
+    } finally {
+      await gateway.close();
     }
   });
 });

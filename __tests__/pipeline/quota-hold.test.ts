@@ -4,6 +4,7 @@
  */
 import type { GenerateRequest, Provider, Usage } from '../../lib';
 import { GatewayError } from '../../lib';
+import { resolveProvider } from '../../lib/pipeline/resolved-provider';
 import type { ResolvedModel } from '../../lib/models';
 import { QuotaHold, requireBalance, TextHold } from '../../lib/pipeline/quota-hold';
 import type { StreamMeter } from '../../lib/stream/meter';
@@ -23,7 +24,7 @@ function model(id: string, pricing: { input: number; output: number }, fallbacks
   const resolved = {
     id,
     type: 'text',
-    provider: provider(counts),
+    provider: resolveProvider(provider(counts)),
     upstreamModel: `${id}-upstream`,
     maxOutputTokens: 100,
     pricing: { ...pricing, image: 0 },

@@ -41,6 +41,7 @@ describe('CallCancellation', () => {
     const context = providerCallContext(cancellation, 'upstream-model', 'req_1');
     expect(context).toMatchObject({ upstreamModel: 'upstream-model', requestId: 'req_1' });
     expect(callSignal(context)).toBe(cancellation);
+    expect(context.cancellation).toBe(cancellation);
     const copied = { ...context, upstreamModel: 'other' };
     expect(callSignal(copied)).toBe(cancellation);
     cancellation.abort('client left');

@@ -2,8 +2,7 @@
 import type { GenerateRequest } from '../canonical';
 import type { ResolvedModel } from '../models';
 import type { MaybePromise } from '../stores/types';
-import { countRequestTokens } from '../tokenizer';
-import { DEFAULT_MAX_IMAGE_TOKENS, inputTokenBound, measureInput, type InputSize } from '../token-bound';
+import { inputTokenBound, measureInput, type InputSize } from '../token-bound';
 
 /** A model's input count and the most any model of its fallback chain may count: what {@link boundInput} finds. */
 export interface InputBound {
@@ -15,7 +14,7 @@ export interface InputBound {
 
 /** Input tokens of a request: the provider's own count where it has one, else the gateway's tokenizer. */
 export async function countInput(request: GenerateRequest, model: ResolvedModel, requestId: string): Promise<number> {
-  return model.provider.countTokens ? providerCount(request, model, requestId) : countRequestTokens(request);
+  return count(request, model, requestId);
 }
 
 /**
@@ -30,19 +29,19 @@ export async function boundInput(request: GenerateRequest, model: ResolvedModel,
   for (const candidate of model.chain) {
     const provider = candidate.provider;
     let tokens: number;
-    if (provider.countTokens) {
-      tokens = await providerCount(request, candidate, requestId);
+    if (provider.countsInput) {
+      tokens = await count(request, candidate, requestId);
       if (candidate === model) counted = tokens;
     } else {
       size ??= measureInput(request);
-      tokens = inputTokenBound(size, provider.maxImageTokens?.(candidate.upstreamModel) ?? DEFAULT_MAX_IMAGE_TOKENS);
+      tokens = inputTokenBound(size, provider.maxImageTokens(candidate.upstreamModel));
     }
     bound = Math.max(bound, tokens);
   }
   return { bound, counted };
 }
 
-/** A provider's own count of a request for one model (its provider has `countTokens`). */
-function providerCount(request: GenerateRequest, model: ResolvedModel, requestId: string): MaybePromise<number> {
-  return model.provider.countTokens!({ ...request, model: model.id }, { upstreamModel: model.upstreamModel, requestId });
+/** A request's input tokens at one model (the resolved provider's `countInput`). */
+function count(request: GenerateRequest, model: ResolvedModel, requestId: string): MaybePromise<number> {
+  return model.provider.countInput({ ...request, model: model.id }, { upstreamModel: model.upstreamModel, requestId });
 }

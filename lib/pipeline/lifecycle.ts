@@ -32,7 +32,7 @@ export class Lifecycle {
   private async init(): Promise<void> {
     await this.config.keyStore.init?.();
     await this.config.quotaStore.init?.();
-    for (const provider of this.config.providers.values()) await provider.init?.();
+    for (const provider of this.config.providers.values()) await provider.init();
     this.initialized = true;
   }
 
@@ -86,7 +86,7 @@ export class Lifecycle {
     // Calls still going (a slow client, a slow store): their connections are cut, and their holds get one more grace to settle.
     for (const response of this.calls.values()) response.destroy();
     await this.whenIdle(CLOSE_GRACE_MS);
-    for (const provider of this.config.providers.values()) await provider.close?.();
+    for (const provider of this.config.providers.values()) await provider.close();
     await this.config.quotaStore.close?.();
     await this.config.keyStore.close?.();
   }

@@ -7,8 +7,6 @@ import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../c
 import { GatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
 import { providerCallContext, type CallCancellation } from '../providers/cancellation';
-import { collectStream } from '../stream/collect';
-import { replayResponse } from '../stream/replay';
 import { logProvider } from './log';
 
 /** Failures a fallback model may cure: the upstream's fault, not the request's. */
@@ -26,7 +24,7 @@ export interface OpenedStream {
   first: ProviderStreamPart;
 }
 
-/** A non-streamed text call (`generate`, or the provider's stream collected), with fallbacks. */
+/** A non-streamed text call (the resolved provider's `generate`), with fallbacks. */
 export function generate(
   request: GenerateRequest,
   requested: ResolvedModel,
@@ -39,12 +37,12 @@ export function generate(
     const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders);
     const call = { ...request, model: candidate.id };
     logProvider('%s → %s/%s max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
-    return provider.generate ? provider.generate(call, context) : collectStream(provider.stream!(call, context), call);
+    return provider.generate(call, context);
   });
 }
 
 /**
- * Opens a stream (`stream`, or `generate` replayed as parts), with fallbacks, and reads its first
+ * Opens a stream (the resolved provider's `stream`), with fallbacks, and reads its first
  * part: a failure up to then (an `error` part included) is an ordinary HTTP error, and the next
  * model of the chain is tried.
  */
@@ -60,7 +58,7 @@ export function openStream(
     const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders);
     const provider = candidate.provider;
     logProvider('%s → %s/%s stream max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
-    const parts = provider.stream ? provider.stream(call, context) : replayResponse(provider.generate!(call, context));
+    const parts = provider.stream(call, context);
     const opened = parts[Symbol.asyncIterator]();
     try {
       const next = await opened.next();

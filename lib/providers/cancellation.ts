@@ -11,6 +11,7 @@ import type { ProviderCallContext } from './types';
 
 type AbortListener = () => void;
 
+/** The gateway's cancellation of one call (see the file header); a {@link CallSignal}. */
 export class CallCancellation {
   aborted = false;
   reason: unknown = undefined;
@@ -57,7 +58,12 @@ export class CallCancellation {
   }
 }
 
-/** What the upstream client and the stream driver accept as a call's signal. */
+/**
+ * A call's cancellation signal, as a provider may pass it upstream: either an `AbortSignal`, or
+ * the gateway's {@link CallCancellation} (`aborted`, `reason`, `once('abort')`, `removeListener('abort')`,
+ * which undici takes as a signal). Code that needs a real `AbortSignal` gets one with
+ * {@link abortSignalOf}. Part of the provider contract (`specificationVersion` 'v1').
+ */
 export type CallSignal = AbortSignal | CallCancellation;
 
 /** A real `AbortSignal` for a call signal (made on first use for a {@link CallCancellation}). */
@@ -65,28 +71,27 @@ export function abortSignalOf(signal: CallSignal): AbortSignal {
   return signal instanceof CallCancellation ? signal.signal : signal;
 }
 
-const CANCELLATION = Symbol('rosetta.callCancellation');
-
 /**
  * The context a provider gets for one call. `signal` is an own, enumerable getter, so a provider
  * that reads it, or copies the context with `{ ...context }`, gets a working `AbortSignal`; one that
- * never reads it costs none.
+ * never reads it costs none. `cancellation` is the cheap signal itself, for {@link callSignal}.
  */
 export function providerCallContext(cancellation: CallCancellation, upstreamModel: string, requestId: string, upstreamHeaders?: Readonly<Record<string, string>>): ProviderCallContext {
-  const context = {
+  return {
     upstreamModel,
     requestId,
     upstreamHeaders,
+    cancellation,
     get signal() {
       return cancellation.signal;
     },
-  } as ProviderCallContext & { [CANCELLATION]?: CallCancellation };
-  // Assigned, not written in the literal: a computed key there is defined through the V8 runtime on every call.
-  context[CANCELLATION] = cancellation;
-  return context;
+  };
 }
 
-/** The signal a built-in provider passes upstream: the gateway's cheap cancellation, else the context's `AbortSignal`. */
+/**
+ * The signal to pass upstream for a call: the context's `cancellation` (the gateway's cheap one),
+ * else its `AbortSignal` (a context made by hand).
+ */
 export function callSignal(context: ProviderCallContext): CallSignal {
-  return (context as ProviderCallContext & { [CANCELLATION]?: CallCancellation })[CANCELLATION] ?? context.signal;
+  return context.cancellation ?? context.signal;
 }

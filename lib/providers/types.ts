@@ -1,6 +1,17 @@
 /** The upstream-provider contract: what a provider must do for the gateway to route calls to it. */
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../canonical';
+import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart, Usage } from '../canonical';
+import type { ModelConfig } from '../models';
 import type { MaybePromise } from '../stores/types';
+import type { CallSignal } from './cancellation';
+
+/**
+ * A non-streamed answer as a provider gives it: `usage` holds the figures the upstream reported and
+ * leaves out the rest (`usage` itself may be left out). The gateway counts what is missing with its
+ * tokenizer — the input from the request, the output from the answer's content — before the answer
+ * is charged or shown, as it does for a stream's `finish` part (`ProviderFinishPart`). A
+ * {@link GenerateResponse} with complete usage is one.
+ */
+export type ProviderGenerateResponse = Omit<GenerateResponse, 'usage'> & { usage?: Partial<Usage> };
 
 /** What the gateway hands a provider with each call. */
 export interface ProviderCallContext {
@@ -17,6 +28,13 @@ export interface ProviderCallContext {
    * looping. Never a secret. The gateway always sets them; a provider that calls over HTTP sends them.
    */
   upstreamHeaders?: Readonly<Record<string, string>>;
+  /**
+   * The same cancellation as `signal`, as a {@link CallSignal}: the gateway sets a cheap object that
+   * undici takes as a signal (so no `AbortSignal` is made for a call that never reads `signal`).
+   * Optional: a context made by hand may leave it out; read it through `callSignal(context)`, which
+   * falls back to `signal`.
+   */
+  cancellation?: CallSignal;
 }
 
 /**
@@ -31,7 +49,13 @@ export interface Provider {
   readonly specificationVersion: 'v1';
   /** A short name for logs and `provider/model` ids, e.g. `local`, `openai`. */
   readonly name: string;
-  generate?(request: GenerateRequest, context: ProviderCallContext): MaybePromise<GenerateResponse>;
+  /**
+   * The models this provider serves when the gateway's `models` option is not given (each naming
+   * this provider's `name`). Optional; default: none.
+   */
+  readonly defaultModels?: readonly ModelConfig[];
+  /** The call's answer, whole. Its `usage` may leave out figures the upstream did not report ({@link ProviderGenerateResponse}). */
+  generate?(request: GenerateRequest, context: ProviderCallContext): MaybePromise<ProviderGenerateResponse>;
   /**
    * The call's answer as canonical parts. The `finish` part may leave out usage figures the
    * upstream did not report; the gateway counts them ({@link ProviderStreamPart}).

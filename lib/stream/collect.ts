@@ -1,27 +1,36 @@
 /** Accumulates a canonical stream into a complete response (for providers that only stream). */
 import type { ContentPart, FinishReason, GenerateRequest, GenerateResponse, ProviderStreamPart, Usage } from '../canonical';
 import { GatewayError } from '../errors';
-import { StreamMeter } from './meter';
+import type { ProviderGenerateResponse } from '../providers/types';
+import { completeResponseUsage } from '../tokenizer';
 
 /**
  * Reads a stream of a call to `request` to its `finish` part and returns the equivalent
- * non-streamed response. Usage figures the `finish` leaves out are counted as for a stream
- * ({@link StreamMeter}): the output from the parts, the input from the request.
+ * non-streamed response, its usage complete: figures the stream left out are counted
+ * ({@link completeResponseUsage}): the output from the content, the input from the request.
  */
 export async function collectStream(parts: AsyncIterable<ProviderStreamPart>, request: GenerateRequest): Promise<GenerateResponse> {
-  const meter = new StreamMeter(request, 0);
+  return completeResponseUsage(await collectParts(parts), request);
+}
+
+/**
+ * Reads a stream to its `finish` part and returns the equivalent non-streamed answer, its usage as
+ * the stream reported it: the `finish` figures, the input from `response-start` if `finish` has none.
+ */
+export async function collectParts(parts: AsyncIterable<ProviderStreamPart>): Promise<ProviderGenerateResponse> {
   const content: ContentPart[] = [];
   const open = new Map<string, ContentPart>();
   let id = '';
   let model = '';
   let created = Math.floor(Date.now() / 1000);
-  let usage: Usage | undefined;
+  let startInput: number | undefined;
+  let usage: Partial<Usage> | undefined;
   let finishReason: FinishReason | undefined;
-  for await (const provided of parts) {
-    const part = meter.observe(provided);
+  for await (const part of parts) {
     switch (part.type) {
       case 'response-start':
         ({ id, model, created } = part);
+        startInput = part.usage?.inputTokens;
         break;
       case 'text-start':
         open.set(part.id, { type: 'text', text: '' });
@@ -65,6 +74,7 @@ export async function collectStream(parts: AsyncIterable<ProviderStreamPart>, re
         throw part.error;
     }
   }
-  if (!usage || !finishReason) throw new GatewayError('upstream', 'The upstream stream ended before it finished.');
-  return { id, model, created, choices: [{ index: 0, content, finishReason }], usage };
+  if (!finishReason) throw new GatewayError('upstream', 'The upstream stream ended before it finished.');
+  if (startInput !== undefined && usage?.inputTokens === undefined) usage = { ...usage, inputTokens: startInput };
+  return { id, model, created, choices: [{ index: 0, content, finishReason }], ...(usage ? { usage } : {}) };
 }

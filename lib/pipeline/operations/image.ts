@@ -22,7 +22,7 @@ export async function serveImage(
   try {
     const provider = model.provider;
     logProvider('%s → %s/%s image n=%d %dx%d', requestId, provider.name, model.upstreamModel, request.n, request.width, request.height);
-    const images = await provider.generateImage!({ ...request, model: model.id }, providerCallContext(cancellation, model.upstreamModel, requestId, upstreamHeaders));
+    const images = await provider.generateImage({ ...request, model: model.id }, providerCallContext(cancellation, model.upstreamModel, requestId, upstreamHeaders));
     await hold.settle(chargeForImage(images, model), 'completed');
     return { operation: 'image', response: images };
   } catch (error) {

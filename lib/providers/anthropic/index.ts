@@ -1,14 +1,13 @@
 /** The Anthropic Messages provider: Claude models over POST /v1/messages, streamed or not. */
-import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../../canonical';
+import type { GenerateRequest, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
 import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';
-import { withEstimatedUsage } from '../../tokenizer';
 import type { UpstreamClient } from '../../upstream/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
-import type { Provider, ProviderCallContext } from '../types';
+import type { Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
 import { decodeMessageResponse, reportedAnthropicUsage, type AnthropicMessageResponse } from './decode-response';
 import { MessageStreamDecoder } from './decode-stream';
 import { supportsAdaptiveThinking } from './adaptive-thinking';
@@ -96,7 +95,7 @@ export class AnthropicProvider implements Provider {
     return ANTHROPIC_MAX_IMAGE_TOKENS;
   }
 
-  async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
+  async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
     const query = anthropicBetaQuery(request);
     const response = await this.client.requestJson<AnthropicMessageResponse>({
@@ -106,9 +105,10 @@ export class AnthropicProvider implements Provider {
       signal: callSignal(context),
       headers: this.requestHeaders(request, context, 'application/json'),
     });
-    // The figures the upstream left out are counted (each on its own: an input count is kept without an output count).
+    // The figures the upstream left out are left out for the gateway to count (each on its own: an input count is kept without an output count).
     const decoded = decodeMessageResponse(response, context.upstreamModel, this.name);
-    return withEstimatedUsage(decoded, request, reportedAnthropicUsage(response.usage, decoded.usage));
+    const usage = reportedAnthropicUsage(response.usage, decoded.usage);
+    return usage === decoded.usage ? decoded : { ...decoded, usage };
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {

@@ -1,15 +1,14 @@
 /** The Gemini provider: the Gemini Developer API's generateContent and streamGenerateContent (`alt=sse`). */
-import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../../canonical';
+import type { GenerateRequest, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import { callSignal, type CallSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../../upstream/fetch-media';
-import { withEstimatedUsage } from '../../tokenizer';
 import { decodeEventStream } from '../../upstream/sse';
 import type { BodySink, StreamedBody } from '../../upstream/dispatch';
 import type { UpstreamClient } from '../../upstream/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
-import type { Provider, ProviderCallContext } from '../types';
+import type { Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
 import { geminiBaseUrl } from './base-url';
 import { decodeGenerateContentResponse } from './decode-response';
 import { GenerateContentStreamDecoder } from './decode-stream';
@@ -83,7 +82,7 @@ export class GeminiProvider implements Provider {
     return GEMINI_MAX_IMAGE_TOKENS;
   }
 
-  async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
+  async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const signal = callSignal(context);
     const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel);
     let response: GenerateContentResponse;
@@ -93,7 +92,10 @@ export class GeminiProvider implements Provider {
       throw remapCredentialFailure(error, this.name);
     }
     const decoded = decodeGenerateContentResponse(response, context.upstreamModel, this.name);
-    return response.usageMetadata ? decoded : withEstimatedUsage(decoded, request);
+    if (response.usageMetadata) return decoded;
+    // No usage reported: left out for the gateway to count.
+    const { usage: _unreported, ...unmetered } = decoded;
+    return unmetered;
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {

@@ -1,14 +1,14 @@
 /** The OpenAI-compatible provider: OpenAI itself and every server speaking chat completions (vLLM, llama.cpp, Ollama, OpenRouter…). */
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../../canonical';
+import type { GenerateRequest, ImageRequest, ImageResponse, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
-import { reportedFigures, withEstimatedUsage } from '../../tokenizer';
+import { reportedFigures } from '../../tokenizer';
 import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';
 import type { UpstreamClient } from '../../upstream/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
-import type { Provider, ProviderCallContext } from '../types';
+import type { Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
 import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
@@ -79,14 +79,15 @@ export class OpenAIProvider implements Provider {
     return openAIMaxImageTokens(upstreamModel);
   }
 
-  async generate(request: GenerateRequest, context: ProviderCallContext): Promise<GenerateResponse> {
+  async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
     const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
     const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers });
     const decoded = decodeChatResponse(response, context.upstreamModel, this.name);
-    // Figures the upstream left out (some compatible servers send no usage, or only part of it) are counted, not charged as 0.
-    const usage = response.usage;
-    return withEstimatedUsage(decoded, request, reportedFigures(decoded.usage, typeof usage?.prompt_tokens === 'number', typeof usage?.completion_tokens === 'number'));
+    // Figures the upstream left out (some compatible servers send no usage, or only part of it) are left out for the gateway to count, not charged as 0.
+    const sent = response.usage;
+    const usage = reportedFigures(decoded.usage, typeof sent?.prompt_tokens === 'number', typeof sent?.completion_tokens === 'number');
+    return usage === decoded.usage ? decoded : { ...decoded, usage };
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
