@@ -1,4 +1,24 @@
 /** The canonical request, response and stream types that every protocol codec and provider speaks. */
+import type { JsonObject } from './json';
+
+/**
+ * The wire protocols the gateway speaks, each the name of a caller-side codec (`lib/protocols/<name>/`)
+ * and of the format an upstream provider may speak. Keys of {@link Extensions}.
+ */
+export type ProtocolName = 'openai-chat' | 'anthropic-messages' | 'gemini' | 'openai-images';
+
+/**
+ * What a protocol's object carried that the canonical types do not model, keyed by the protocol it
+ * came in (the AI SDK's `providerOptions` / `providerMetadata`). The caller's codec fills its own key
+ * when it decodes (a request's, message's, part's or tool's unmodelled fields: Anthropic
+ * `cache_control`, OpenAI `logprobs`, Gemini `safetySettings`); a provider whose upstream speaks that
+ * protocol sends them back on the object it encodes, and every other reads nothing of it. Answers
+ * travel the same way, from the provider's decoder to the caller's encoder. What each protocol puts
+ * under its key is a wire fact of that protocol (`lib/wire/<vendor>/extensions.ts`). Never a second
+ * copy of what the canonical fields already say: the canonical fields are the one truth of a call.
+ * A host's own codec may use its own name as a key.
+ */
+export type Extensions = { [P in ProtocolName]?: JsonObject } & { [protocol: string]: JsonObject | undefined };
 
 /** A piece of content inside a message. Parts are a discriminated union on `type`. */
 export type ContentPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ReasoningPart;
@@ -14,6 +34,7 @@ export interface TextPart {
   type: 'text';
   text: string;
   providerMetadata?: ProviderMetadata;
+  extensions?: Extensions;
 }
 
 /** Where binary content comes from: inline base64 or a URL the target may fetch. */
@@ -27,6 +48,7 @@ export interface ImagePart {
   source: MediaSource;
   detail?: string;
   providerMetadata?: ProviderMetadata;
+  extensions?: Extensions;
 }
 
 /** A non-image file input (a PDF, a text document). */
@@ -35,6 +57,7 @@ export interface FilePart {
   source: MediaSource;
   filename?: string;
   providerMetadata?: ProviderMetadata;
+  extensions?: Extensions;
 }
 
 /** A tool (function) call made by the assistant. `arguments` is the raw JSON text, which may be invalid. */
@@ -44,6 +67,7 @@ export interface ToolCallPart {
   name: string;
   arguments: string;
   providerMetadata?: ProviderMetadata;
+  extensions?: Extensions;
 }
 
 /** The result of a tool call, sent back by the caller in a `tool` message. */
@@ -55,6 +79,7 @@ export interface ToolResultPart {
   content: Array<TextPart | ImagePart>;
   isError?: boolean;
   providerMetadata?: ProviderMetadata;
+  extensions?: Extensions;
 }
 
 /** Model reasoning ("thinking"). `signature` and `redactedData` are vendor-bound and opaque. */
@@ -64,6 +89,7 @@ export interface ReasoningPart {
   signature?: string;
   redactedData?: string;
   providerMetadata?: ProviderMetadata;
+  extensions?: Extensions;
 }
 
 /** Roles of the canonical conversation. System messages may appear anywhere, as OpenAI and Claude Code send them. */
@@ -75,6 +101,7 @@ export interface Message {
   content: ContentPart[];
   /** The participant name, where the protocol has one (OpenAI `name`). */
   name?: string;
+  extensions?: Extensions;
 }
 
 /** A function the model may call. `parameters` is a JSON Schema object. */
@@ -83,6 +110,7 @@ export interface ToolDefinition {
   description?: string;
   parameters: Record<string, unknown>;
   strict?: boolean;
+  extensions?: Extensions;
 }
 
 /** How the model may use tools. */
@@ -104,6 +132,11 @@ export interface ReasoningSettings {
   effort?: ReasoningEffort;
   /** Whether reasoning text should be returned to the caller. */
   includeThoughts?: boolean;
+  /**
+   * The model decides whether and how much to think (Anthropic `thinking: {type: 'adaptive'}`),
+   * `effort` at most guiding it. A budget-only upstream thinks dynamically (Gemini 2.5: -1).
+   */
+  adaptive?: boolean;
 }
 
 /** Requested output format. */
@@ -112,22 +145,18 @@ export type ResponseFormat =
   | { type: 'json' }
   | { type: 'json-schema'; schema: Record<string, unknown>; name?: string; strict?: boolean };
 
-/** The protocol a request arrived in, and its raw body, for same-protocol pass-through. */
+/**
+ * TRANSITIONAL (removed once every codec and provider speaks {@link Extensions}): the raw body of
+ * the call, the back channel the extensions replace.
+ */
 export interface RequestOrigin {
   protocol: string;
   body: Record<string, unknown>;
   headers: Record<string, string | string[] | undefined>;
 }
 
-/**
- * The upstream's answer as it arrived, when the upstream speaks a caller protocol: the codec of
- * that protocol passes through the fields the gateway does not model (an OpenAI upstream's
- * `logprobs`, `annotations`, `system_fingerprint`, …). Codecs of other protocols ignore it.
- * On a stream's `response-start` and `text-delta` parts, `body` is the upstream chunk the part was
- * decoded from.
- */
+/** TRANSITIONAL: see {@link RequestOrigin}. */
 export interface ResponseOrigin {
-  /** The protocol's codec name, e.g. `openai-chat`. */
   protocol: string;
   body: Record<string, unknown>;
 }
@@ -154,7 +183,14 @@ export interface GenerateRequest {
   seed?: number;
   /** Opaque end-user id (OpenAI `user`, Anthropic `metadata.user_id`). */
   user?: string;
-  /** The inbound protocol and raw body; providers speaking the same protocol may pass unknown fields through. */
+  /**
+   * Whether a streamed answer should report its usage to the caller (OpenAI
+   * `stream_options.include_usage`); protocols whose streams always carry usage leave it out.
+   * Upstream streams are always asked for usage, which the gateway needs to charge.
+   */
+  includeStreamUsage?: boolean;
+  extensions?: Extensions;
+  /** TRANSITIONAL */
   origin?: RequestOrigin;
 }
 
@@ -183,6 +219,7 @@ export interface Choice {
   index: number;
   content: ContentPart[];
   finishReason: FinishReason;
+  extensions?: Extensions;
 }
 
 /** A complete (non-streamed) text-generation response. */
@@ -195,7 +232,9 @@ export interface GenerateResponse {
   choices: Choice[];
   usage: Usage;
   warnings?: string[];
-  /** The upstream's own answer, for same-protocol pass-through of unmodelled fields. */
+  /** What the upstream's answer carried that the canonical types do not model (see {@link Extensions}). */
+  extensions?: Extensions;
+  /** TRANSITIONAL */
   origin?: ResponseOrigin;
 }
 
@@ -204,18 +243,18 @@ export interface GenerateResponse {
  * `response-start`, then for each content block a `*-start`, deltas and `*-end` (blocks do not
  * interleave), then exactly one `finish`. An `error` part may end the stream instead of `finish`.
  * These are what codecs encode, usage complete; a provider yields {@link ProviderStreamPart}s.
- * `origin` (the upstream chunk, see {@link ResponseOrigin}) is for a caller of the upstream's own
- * protocol: the stream-level fields on `response-start`, a delta's own (OpenAI `logprobs`) on the
- * `text-delta` it came with.
+ * `extensions` (see {@link Extensions}) carry what the upstream's chunks had that the canonical
+ * parts do not model, for a caller of the upstream's own protocol: the stream-level fields on
+ * `response-start`, a delta's own (OpenAI `logprobs`) on the `text-delta` it came with.
  * `providerMetadata` goes on the first part that can hold it once it is known: a tool call's on its
  * `tool-call-start` when the upstream sends the call whole (as Gemini does), so an encoder that names
  * the call by it writes it at once; on the `*-end` part what only the end reveals (a text or thinking
  * block's signature). Metadata on both a start and its end is merged, the end's keys winning.
  */
 export type StreamPart =
-  | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage>; origin?: ResponseOrigin }
+  | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage>; extensions?: Extensions; origin?: ResponseOrigin }
   | { type: 'text-start'; id: string }
-  | { type: 'text-delta'; id: string; delta: string; origin?: ResponseOrigin }
+  | { type: 'text-delta'; id: string; delta: string; extensions?: Extensions; origin?: ResponseOrigin }
   | { type: 'text-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'reasoning-start'; id: string }
   | { type: 'reasoning-delta'; id: string; delta: string }
@@ -253,6 +292,8 @@ export interface ImageRequest {
   background?: string;
   outputFormat?: string;
   user?: string;
+  extensions?: Extensions;
+  /** TRANSITIONAL */
   origin?: RequestOrigin;
 }
 
@@ -270,4 +311,5 @@ export interface ImageResponse {
   images: GeneratedImage[];
   /** Token usage where the provider reports it. */
   usage?: Usage;
+  extensions?: Extensions;
 }

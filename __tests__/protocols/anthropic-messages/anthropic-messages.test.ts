@@ -423,7 +423,7 @@ describe('decodeMessagesRequest', () => {
     expect(decoded.model).toBe('rosetta-echo');
     expect(decoded.maxOutputTokens).toBe(32000);
     expect(decoded.stream).toBe(true);
-    expect(decoded.reasoning).toEqual({ enabled: true, includeThoughts: false, effort: 'high' });
+    expect(decoded.reasoning).toEqual({ enabled: true, adaptive: true, includeThoughts: false, effort: 'high' });
     expect(decoded.user).toBe(body.metadata.user_id);
     expect(decoded.tools).toHaveLength(12);
     expect(decoded.tools![0]).toEqual({ name: 'Task', description: 'The Task tool.', parameters: body.tools[0]!.input_schema });
@@ -642,7 +642,7 @@ describe('decodeMessagesRequest', () => {
   it('decodes thinking and output_config into reasoning and response format', () => {
     const messages = [{ role: 'user', content: 'x' }];
     expect(decode({ messages, thinking: { type: 'enabled', budget_tokens: 2048 } }).reasoning).toEqual({ enabled: true, includeThoughts: true, budgetTokens: 2048 });
-    expect(decode({ messages, thinking: { type: 'adaptive' }, output_config: { effort: 'medium' } }).reasoning).toEqual({ enabled: true, includeThoughts: true, effort: 'medium' });
+    expect(decode({ messages, thinking: { type: 'adaptive' }, output_config: { effort: 'medium' } }).reasoning).toEqual({ enabled: true, adaptive: true, includeThoughts: true, effort: 'medium' });
     expect(decode({ messages, thinking: { type: 'adaptive', display: 'omitted' } }).reasoning).toEqual({ enabled: true, includeThoughts: false });
     expect(decode({ messages, thinking: { type: 'disabled' } }).reasoning).toEqual({ enabled: false });
     expect(decode({ messages, output_config: { effort: 'max' } }).reasoning).toEqual({ effort: 'max' });

@@ -18,6 +18,7 @@ export function decodeReasoning(thinking: MessagesBody['thinking'], effort: NonN
     } else {
       settings.enabled = true;
       settings.includeThoughts = thinking.display !== 'omitted';
+      if (thinking.type === 'adaptive') settings.adaptive = true;
       if (thinking.type === 'enabled') {
         if (thinking.budget_tokens === undefined) invalidField('thinking.budget_tokens', "is required when thinking.type is 'enabled'");
         settings.budgetTokens = thinking.budget_tokens;

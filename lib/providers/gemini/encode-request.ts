@@ -2,7 +2,7 @@
 import type { GenerateRequest, ToolChoice, ToolDefinition } from '../../canonical';
 import { keyOf } from '../../wire/gemini/field-names';
 import { encodeContents } from './encode-contents';
-import { encodeThinkingConfig, isAdaptiveThinking } from './encode-thinking-config';
+import { encodeThinkingConfig } from './encode-thinking-config';
 import { logProvider } from './log';
 import { geminiModelFamily, validatesSignatures, type GeminiModelFamily } from './model-family';
 import { withPlaceholderSignatures } from './placeholder-signatures';
@@ -22,7 +22,7 @@ export function encodeGenerationConfig(request: GenerateRequest, family: GeminiM
   const format = request.responseFormat;
   if (format?.type === 'json') config.responseMimeType = 'application/json';
   if (format?.type === 'json-schema') Object.assign(config, { responseMimeType: 'application/json', responseJsonSchema: format.schema });
-  const thinking = request.reasoning ? encodeThinkingConfig(request.reasoning, family, isAdaptiveThinking(request)) : undefined;
+  const thinking = request.reasoning ? encodeThinkingConfig(request.reasoning, family) : undefined;
   if (thinking) config.thinkingConfig = thinking;
   return config;
 }

@@ -1,5 +1,5 @@
 /** Canonical reasoning settings → Gemini `generationConfig.thinkingConfig`, per model family (protocols.md 4.5, 5.5). */
-import type { GenerateRequest, ReasoningEffort, ReasoningSettings } from '../../canonical';
+import type { ReasoningEffort, ReasoningSettings } from '../../canonical';
 import { logProvider } from './log';
 import { budgetRange, canThink, DEFAULT_MAX_BUDGET, usesThinkingLevel, type BudgetRange, type GeminiModelFamily } from './model-family';
 
@@ -30,13 +30,6 @@ export const EFFORT_BUDGETS: Readonly<Record<'minimal' | 'low' | 'medium' | 'hig
   medium: 8192,
   high: 24576,
 };
-
-/** An Anthropic caller's `thinking: {type: 'adaptive'}`, which canonical settings cannot tell from an effort alone. */
-export function isAdaptiveThinking(request: GenerateRequest): boolean {
-  if (request.origin?.protocol !== 'anthropic-messages') return false;
-  const thinking = request.origin.body.thinking;
-  return typeof thinking === 'object' && thinking !== null && (thinking as { type?: unknown }).type === 'adaptive';
-}
 
 /** A budget within the model's range: -1 (dynamic) as is; 0 raised to the minimum where thinking cannot be turned off. */
 export function clampBudget(budget: number, range: BudgetRange | undefined): number {
@@ -71,7 +64,7 @@ function disabled(family: GeminiModelFamily, range: BudgetRange | undefined): Th
  * `includeThoughts` is sent when the caller asked for thoughts, or enabled reasoning without saying.
  * Models before 2.5 do not think: the settings are dropped with a debug line.
  */
-export function encodeThinkingConfig(reasoning: ReasoningSettings, family: GeminiModelFamily, adaptive: boolean): ThinkingConfig | undefined {
+export function encodeThinkingConfig(reasoning: ReasoningSettings, family: GeminiModelFamily): ThinkingConfig | undefined {
   if (!canThink(family)) {
     logProvider('gemini: dropped reasoning settings (this model does not think)');
     return undefined;
@@ -86,7 +79,7 @@ export function encodeThinkingConfig(reasoning: ReasoningSettings, family: Gemin
     if (effort) logProvider('gemini: dropped effort %s (a thinking budget was given)', effort);
   } else if (effort && levels) {
     config.thinkingLevel = EFFORT_LEVELS[effort];
-  } else if (effort && !adaptive) {
+  } else if (effort && reasoning.adaptive !== true) {
     config.thinkingBudget = clampBudget(effortBudget(effort, range), range);
   } else if (reasoning.enabled === true && !levels) {
     config.thinkingBudget = -1;
