@@ -643,7 +643,7 @@ describe('decodeMessagesRequest', () => {
     const messages = [{ role: 'user', content: 'x' }];
     expect(decode({ messages, thinking: { type: 'enabled', budget_tokens: 2048 } }).reasoning).toEqual({ enabled: true, includeThoughts: true, budgetTokens: 2048 });
     expect(decode({ messages, thinking: { type: 'adaptive' }, output_config: { effort: 'medium' } }).reasoning).toEqual({ enabled: true, adaptive: true, includeThoughts: true, effort: 'medium' });
-    expect(decode({ messages, thinking: { type: 'adaptive', display: 'omitted' } }).reasoning).toEqual({ enabled: true, includeThoughts: false });
+    expect(decode({ messages, thinking: { type: 'adaptive', display: 'omitted' } }).reasoning).toEqual({ enabled: true, adaptive: true, includeThoughts: false });
     expect(decode({ messages, thinking: { type: 'disabled' } }).reasoning).toEqual({ enabled: false });
     expect(decode({ messages, output_config: { effort: 'max' } }).reasoning).toEqual({ effort: 'max' });
     expect(decode({ messages })).not.toHaveProperty('reasoning');
