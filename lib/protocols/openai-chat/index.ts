@@ -20,7 +20,7 @@ export function openAIChatCodec(): ProtocolCodec {
     credentialHint: 'an "Authorization: Bearer <key>" header',
     match: (path) => (PATHS.has(path) ? MATCH : undefined),
     extractKey: (request) => bearerToken(request.headers),
-    decode: (_match, request) => ({ operation: 'generate', request: decodeChatRequest(request.body, request.headers) }),
+    decode: (_match, request) => ({ operation: 'generate', request: decodeChatRequest(request.body) }),
     encodeResponse: (result) => {
       if (result.operation !== 'generate') throw new TypeError('openai-chat encodes generate results only');
       return { status: 200, body: encodeChatResponse(result.response) };

@@ -15,7 +15,7 @@ export function openAIImagesCodec(): ProtocolCodec {
     credentialHint: 'an "Authorization: Bearer <key>" header',
     match: (path) => (PATHS.has(path) ? MATCH : undefined),
     extractKey: (request) => bearerToken(request.headers),
-    decode: (_match, request) => ({ operation: 'image', request: decodeImageRequest(request.body, request.headers) }),
+    decode: (_match, request) => ({ operation: 'image', request: decodeImageRequest(request.body) }),
     encodeResponse: (result, context) => {
       if (result.operation !== 'image') throw new TypeError('openai-images encodes image results only');
       const call = context.call?.operation === 'image' ? context.call.request : undefined;
