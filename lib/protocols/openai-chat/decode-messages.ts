@@ -18,7 +18,9 @@ const FILE_PART = set('type', 'file');
 const TOOL_CALL = set('id', 'type', 'function', 'extra_content');
 const SYSTEM_MESSAGE = set('role', 'content', 'name');
 const USER_MESSAGE = SYSTEM_MESSAGE;
+/** `refusal` is modelled when it holds text; a `null` one (as the SDKs echo an answer back) stays a field. */
 const ASSISTANT_MESSAGE = set('role', 'content', 'name', 'refusal', 'tool_calls');
+const ASSISTANT_MESSAGE_WITHOUT_REFUSAL = set('role', 'content', 'name', 'tool_calls');
 const TOOL_MESSAGE = set('role', 'content', 'name', 'tool_call_id');
 
 /** `{extensions}` holding a part's unmodelled fields, or nothing. */
@@ -117,8 +119,10 @@ function decodeMessage(raw: RawMessage, at: string): Message {
       return withExtension({ role: 'user', content: decodeContent(raw.content, `${at}.content`), ...name }, raw, USER_MESSAGE);
     case 'assistant': {
       const content = decodeContent(raw.content, `${at}.content`).filter((part) => part.type === 'text' || invalidField(`${at}.content`, 'must be text in this role'));
-      const refusal: TextPart[] = typeof raw.refusal === 'string' && raw.refusal.length > 0 ? [{ type: 'text', text: raw.refusal, extensions: chatExtensions({ refusal: true } satisfies ChatPartExtension) }] : [];
-      return withExtension({ role: 'assistant', content: [...content, ...refusal, ...decodeToolCalls(raw.tool_calls, `${at}.tool_calls`)], ...name }, raw, ASSISTANT_MESSAGE);
+      const refused = typeof raw.refusal === 'string' && raw.refusal.length > 0;
+      const refusal: TextPart[] = refused ? [{ type: 'text', text: raw.refusal as string, extensions: chatExtensions({ refusal: true } satisfies ChatPartExtension) }] : [];
+      const modelled = refused ? ASSISTANT_MESSAGE : ASSISTANT_MESSAGE_WITHOUT_REFUSAL;
+      return withExtension({ role: 'assistant', content: [...content, ...refusal, ...decodeToolCalls(raw.tool_calls, `${at}.tool_calls`)], ...name }, raw, modelled);
     }
     case 'tool': {
       if (typeof raw.tool_call_id !== 'string') invalidField(`${at}.tool_call_id`, 'is required');
