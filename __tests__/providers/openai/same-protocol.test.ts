@@ -2,6 +2,8 @@
 import { MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type GenerateRequest } from '../../../lib';
 import { decodeChatRequest } from '../../../lib/protocols/openai-chat/decode-request';
 import { decodeImageRequest } from '../../../lib/protocols/openai-images/decode-request';
+import { encodeChatResponse } from '../../../lib/protocols/openai-chat/encode-response';
+import { decodeChatResponse } from '../../../lib/providers/openai/decode-response';
 import { encodeChatRequest } from '../../../lib/providers/openai/encode-request';
 import { encodeImageRequest } from '../../../lib/providers/openai/images';
 import { buildApp, listen, type Json, type RunningServer } from '../../helpers/app';
@@ -160,8 +162,9 @@ describe('same protocol: the canonical request is the one truth', () => {
   });
 
   it('honours an edit of an images request', () => {
-    const request = decodeImageRequest({ model: 'm', prompt: 'a fox', moderation: 'low' });
+    const request = decodeImageRequest({ model: 'm', prompt: 'a fox', quality: 'high', moderation: 'low' });
     request.prompt = 'a cat';
+    delete request.quality;
     expect(encodeImageRequest(request, 'gpt-image-1')).toEqual({ model: 'gpt-image-1', prompt: 'a cat', n: 1, size: '1024x1024', moderation: 'low' });
   });
 
@@ -189,5 +192,46 @@ describe('same protocol: the canonical request is the one truth', () => {
     expect(body.messages).toEqual([{ role: 'system', content: 'A\n\nB' }, { role: 'user', content: 'hi' }]);
     expect(body).toMatchObject({ reasoning_effort: 'medium' });
     expect(body).not.toHaveProperty('temperature');
+  });
+});
+
+describe('same protocol: answers', () => {
+  const upstream = {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1700000000,
+    model: 'up-2024',
+    system_fingerprint: 'fp_1',
+    service_tier: 'flex',
+    provider: 'mock-cloud',
+    choices: [{ index: 0, finish_reason: 'stop', logprobs: { content: [] }, message: { role: 'assistant', content: 'hi', refusal: null, annotations: [{ type: 'url_citation' }] } }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, cost: 0.1, prompt_tokens_details: { cached_tokens: 4, audio_tokens: 3 }, completion_tokens_details: { reasoning_tokens: 2, accepted_prediction_tokens: 1 } },
+  };
+
+  it('the provider keeps only what the canonical response does not model, at each level', () => {
+    const response = decodeChatResponse(structuredClone(upstream), 'up');
+    expect(response.extensions).toEqual({
+      'openai-chat': {
+        fields: { system_fingerprint: 'fp_1', service_tier: 'flex', provider: 'mock-cloud' },
+        usage: { cost: 0.1, prompt_tokens_details: { audio_tokens: 3 }, completion_tokens_details: { accepted_prediction_tokens: 1 } },
+      },
+    });
+    expect(response.choices[0]!.extensions).toEqual({ 'openai-chat': { fields: { logprobs: { content: [] } }, message: { annotations: [{ type: 'url_citation' }] } } });
+  });
+
+  it('the codec returns them, with the canonical figures (an edit of them honoured)', () => {
+    const response = decodeChatResponse(structuredClone(upstream), 'up');
+    response.usage = { ...response.usage, outputTokens: 6, reasoningTokens: 3 };
+    const body = encodeChatResponse({ ...response, model: 'gpt-echo' }) as Json;
+    expect(body).toMatchObject({ model: 'gpt-echo', system_fingerprint: 'fp_1', service_tier: 'flex', provider: 'mock-cloud' });
+    expect(body.choices[0]).toEqual({ index: 0, finish_reason: 'stop', logprobs: { content: [] }, message: { role: 'assistant', content: 'hi', refusal: null, annotations: [{ type: 'url_citation' }] } });
+    expect(body.usage).toEqual({
+      prompt_tokens: 10,
+      completion_tokens: 6,
+      total_tokens: 16,
+      cost: 0.1,
+      prompt_tokens_details: { cached_tokens: 4, audio_tokens: 3 },
+      completion_tokens_details: { reasoning_tokens: 3, audio_tokens: 0, accepted_prediction_tokens: 1, rejected_prediction_tokens: 0 },
+    });
   });
 });
