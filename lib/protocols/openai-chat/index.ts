@@ -11,7 +11,7 @@ const PATHS = new Set(['/v1/chat/completions', '/chat/completions']);
 /** `POST /v1/chat/completions`. */
 const CHAT_COMPLETIONS: GenerateRoute = {
   operation: 'generate',
-  decode: (http) => decodeChatRequest(http.body, http.headers),
+  decode: (http) => decodeChatRequest(http.body),
   encode: (response) => ({ status: 200, body: encodeChatResponse(response) }),
   encodeStream: encodeChatStream,
 };

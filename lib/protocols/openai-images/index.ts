@@ -10,7 +10,7 @@ const PATHS = new Set(['/v1/images/generations', '/images/generations']);
 /** `POST /v1/images/generations`. */
 const GENERATIONS: ImageRoute = {
   operation: 'image',
-  decode: (http) => decodeImageRequest(http.body, http.headers),
+  decode: (http) => decodeImageRequest(http.body),
   encode: (response, request) => ({ status: 200, body: encodeImagesResponse(response, request) }),
 };
 const MATCH: RouteMatch = Object.freeze({ route: GENERATIONS, params: Object.freeze({}) });
