@@ -19,19 +19,19 @@ export function geminiKey(request: HttpRequestView): string | undefined {
 
 /** Decodes a call; a streaming one first checks that its `alt` framing is one we write (400 otherwise). */
 function decodeCall(match: RouteMatch, request: HttpRequestView): DecodedCall {
-  if (match.operation === 'count-tokens') return { operation: 'count-tokens', request: decodeCountTokensRequest(match.params.model!, request.body, request.headers) };
+  if (match.operation === 'count-tokens') return { operation: 'count-tokens', request: decodeCountTokensRequest(match.params.model!, request.body) };
   const stream = match.params.action === 'streamGenerateContent';
   if (stream) streamFormatOf(request.query);
-  return { operation: 'generate', request: decodeGenerateContentRequest({ model: match.params.model!, stream }, request.body, request.headers) };
+  return { operation: 'generate', request: decodeGenerateContentRequest({ model: match.params.model!, stream }, request.body) };
 }
 
 /**
  * A countTokens body: `{contents}` (what @google/genai sends), or the REST form
  * `{generateContentRequest: {model, contents, systemInstruction, tools, …}}` that counts a whole request.
  */
-function decodeCountTokensRequest(model: string, body: unknown, headers: HttpRequestView['headers']) {
+function decodeCountTokensRequest(model: string, body: unknown) {
   const inner = body !== null && typeof body === 'object' && 'generateContentRequest' in body ? (body as { generateContentRequest: unknown }).generateContentRequest : body;
-  return decodeGenerateContentRequest({ model, stream: false }, inner, headers);
+  return decodeGenerateContentRequest({ model, stream: false }, inner);
 }
 
 /** Creates the Gemini codec (name `gemini`). */
