@@ -8,7 +8,7 @@ import { streamFormatOf } from './stream-format';
 /** Decodes a call to `params.model`; a streaming one first checks that its `alt` framing is one we write (400 otherwise). */
 function decodeGenerate(http: HttpRequestView, params: RouteParams, stream: boolean) {
   if (stream) streamFormatOf(http.query);
-  return decodeGenerateContentRequest({ model: params.model!, stream }, http.body, http.headers);
+  return decodeGenerateContentRequest({ model: params.model!, stream }, http.body);
 }
 
 /** `:generateContent`. */
@@ -34,7 +34,7 @@ export const COUNT_TOKENS: CountTokensRoute = {
   decode: (http, params) => {
     const body = http.body;
     const inner = body !== null && typeof body === 'object' && 'generateContentRequest' in body ? (body as { generateContentRequest: unknown }).generateContentRequest : body;
-    return decodeGenerateContentRequest({ model: params.model!, stream: false }, inner, http.headers);
+    return decodeGenerateContentRequest({ model: params.model!, stream: false }, inner);
   },
   encode: (inputTokens) => ({ status: 200, body: { totalTokens: inputTokens } }),
 };
