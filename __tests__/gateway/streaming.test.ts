@@ -120,7 +120,7 @@ describe('chat-completions streaming with the openai SDK', () => {
     const stream = await client.chat.completions.create({ model: 'rosetta-echo', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Hello SDK stream' }] });
     let text = '';
     let finish: string | null = null;
-    let usage;
+    let usage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) {
       text += chunk.choices[0]?.delta.content ?? '';
       finish = chunk.choices[0]?.finish_reason ?? finish;
@@ -174,6 +174,7 @@ const start: StreamPart = { type: 'response-start', id: 'r1', model: 'upstream-n
 
 describe('stream failures, aborts and backpressure', () => {
   it('a provider that fails before its first part: plain 502, hold released', async () => {
+    // biome-ignore lint/correctness/useYield: a provider stream that fails before its first part
     const { app, quotaStore } = scriptedApp(async function* () {
       throw new GatewayError('upstream', 'upstream refused');
     });

@@ -1,5 +1,5 @@
 /** A mock Gemini Developer API on 127.0.0.1 (plain node:http) speaking generateContent and streamGenerateContent?alt=sse. */
-import http from 'node:http';
+import type http from 'node:http';
 import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */
@@ -193,7 +193,7 @@ function streamedParts(parts: Json[], groupCalls = false): Json[][] {
   if (!groupCalls) return events;
   return events.reduce<Json[][]>((grouped, event) => {
     const last = grouped.at(-1);
-    if (last && last.every((part) => part.functionCall) && event[0]!.functionCall) last.push(...event);
+    if (last?.every((part) => part.functionCall) && event[0]!.functionCall) last.push(...event);
     else grouped.push(event);
     return grouped;
   }, []);

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { GatewayError } from '../../errors';
 import { drainBody } from '../../http/read-body';
 import { sendJson } from '../../http/send';
+import type { EncodedResponse } from '../../protocols/types';
 import { authenticate } from '../authenticate';
 import { logRequest } from '../log';
 import type { GatewayParts } from '../parts';
@@ -19,7 +20,7 @@ export async function serveModelList(gateway: GatewayParts, list: ModelListMatch
     const view = requestView(request, path, undefined);
     const principal = await authenticate(gateway.config.keyStore, list.codec, view);
     const routes = list.codec.modelList!;
-    let encoded;
+    let encoded: EncodedResponse;
     if (list.modelId === undefined) {
       encoded = routes.encodeList(gateway.models.listFor(principal), view);
     } else {
