@@ -23,7 +23,7 @@ describe('decodeResponsesRequest: input', () => {
     const request = decode({ input: 'Hello', instructions: 'Be brief.', stream: true });
     expect(request.stream).toBe(true);
     expect(request.messages).toEqual([
-      { role: 'system', content: [{ type: 'text', text: 'Be brief.' }] },
+      { role: 'system', content: [{ type: 'text', text: 'Be brief.' }], extensions: { 'openai-responses': { instructions: true } } },
       { role: 'user', content: [{ type: 'text', text: 'Hello' }] },
     ]);
   });

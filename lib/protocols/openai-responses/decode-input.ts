@@ -142,19 +142,20 @@ function decodeItem(item: RawItem, at: string): Decoded {
 }
 
 /**
- * The conversation: `instructions` first as a system message, then the items in order, each run
+ * The conversation: `instructions` first as a system message (marked as such in its extension, so
+ * the echo and a Responses upstream give it back as `instructions`), then the items in order, each run
  * of consecutive items of one canonical role merged into one message (an assistant's text, its
  * reasoning and its calls; a run of tool outputs).
  */
 export function decodeInput(input: string | RawItem[] | undefined, instructions: string | null | undefined): Message[] {
   const messages: Message[] = [];
-  if (typeof instructions === 'string' && instructions.length > 0) messages.push({ role: 'system', content: [{ type: 'text', text: instructions }] });
+  if (typeof instructions === 'string' && instructions.length > 0) messages.push({ role: 'system', content: [{ type: 'text', text: instructions }], extensions: { [RESPONSES]: { instructions: true } } });
   if (input === undefined) return messages;
   if (typeof input === 'string') {
     messages.push({ role: 'user', content: [{ type: 'text', text: input }] });
     return messages;
   }
-  let last: Message | undefined = messages[0];
+  let last: Message | undefined;
   input.forEach((item, index) => {
     const decoded = decodeItem(item, `input[${index}]`);
     if (!decoded) return;

@@ -25,6 +25,14 @@ export interface ResponsesRequestExtension extends JsonObject {
 }
 
 /**
+ * A message's extension: its item's unmodelled keys, and `instructions: true` on the system message
+ * that was the body's `instructions` (not an input item). Default: none.
+ */
+export interface ResponsesMessageExtension extends JsonObject {
+  instructions?: boolean;
+}
+
+/**
  * A tool's extension: what its canonical {@link ToolDefinition} does not say.
  * - `type: 'custom'` (with its `format`): a custom tool, which takes free text; canonically a
  *   function with one string parameter `input`, its call's arguments `{"input": <text>}`.
