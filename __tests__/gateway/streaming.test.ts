@@ -1,7 +1,7 @@
 /** Streaming through the gateway: OpenAI frames byte by byte, the SDK, errors, aborts, backpressure, quota. */
 import http from 'node:http';
 import OpenAI from 'openai';
-import { builtinCodecs, countTextTokens, GatewayError, LocalProvider, MemoryKeyStore, MemoryQuotaStore, type ProtocolCodec, type Provider, type StreamPart } from '../../lib';
+import { builtinCodecs, countTextTokens, GatewayError, LocalProvider, MemoryKeyStore, MemoryQuotaStore, type GenerateRoute, type ProtocolCodec, type Provider, type StreamPart } from '../../lib';
 import { buildApp, EMPTY_KEY, listen, readJson, TEST_KEY, testOptions, type RunningServer } from '../helpers/app';
 
 const auth = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
@@ -281,9 +281,15 @@ describe('stream failures, aborts and backpressure', () => {
     const chat = builtinCodecs().find((codec) => codec.name === 'openai-chat')!;
     const broken: ProtocolCodec = {
       ...chat,
-      encodeStream(context) {
-        const inner = chat.encodeStream!(context);
-        return { ...inner, encode: (part) => (part.type === 'response-start' ? inner.encode(part) : (() => { throw new TypeError('broken encoder'); })()) };
+      match(path) {
+        const match = chat.match(path);
+        if (match?.route.operation !== 'generate') return match;
+        const route = match.route;
+        const encodeStream: GenerateRoute['encodeStream'] = (request, call) => {
+          const inner = route.encodeStream!(request, call);
+          return { ...inner, encode: (part) => (part.type === 'response-start' ? inner.encode(part) : (() => { throw new TypeError('broken encoder'); })()) };
+        };
+        return { ...match, route: { ...route, encodeStream } };
       },
     };
     const { provider } = scriptedProvider(async function* () {

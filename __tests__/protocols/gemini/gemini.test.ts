@@ -5,6 +5,7 @@ import { countTextTokens, GatewayError, LOCAL_MODELS } from '../../../lib';
 import type { GenerateRequest, GenerateResponse } from '../../../lib';
 import { geminiCodec } from '../../../lib/protocols/gemini';
 import { logCodec } from '../../../lib/protocols/gemini/log';
+import { GENERATE_CONTENT } from '../../../lib/protocols/gemini/routes';
 import type { HttpRequestView } from '../../../lib/protocols/types';
 
 // @google/genai ships ESM types but a CommonJS build for Node; jest runs this file as CommonJS.
@@ -39,9 +40,7 @@ function view(body: unknown): HttpRequestView {
 }
 
 function decode(body: unknown, model = 'rosetta-echo'): GenerateRequest {
-  const call = codec.decode({ operation: 'generate', params: { model, action: 'generateContent' } }, view(body));
-  if (call.operation !== 'generate') throw new Error('expected a generate call');
-  return call.request;
+  return GENERATE_CONTENT.decode(view(body), { model, action: 'generateContent' });
 }
 
 function expectBadField(body: unknown, param: string) {
@@ -59,7 +58,7 @@ function expectBadField(body: unknown, param: string) {
 
 function encode(response: Partial<GenerateResponse>) {
   const full: GenerateResponse = { id: 'resp-1', model: 'm', created: 1, choices: [], usage: { inputTokens: 0, outputTokens: 0 }, ...response };
-  return codec.encodeResponse({ operation: 'generate', response: full }, { requestId: 'req_1' }).body as Record<string, any>;
+  return GENERATE_CONTENT.encode(full, decode({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }), { requestId: 'req_1', http: view({}) }).body as Record<string, any>;
 }
 
 describe('POST /{version}/models/{model}:generateContent', () => {
@@ -356,7 +355,7 @@ describe('match', () => {
     ['/v1beta/models/ft:custom:model:generateContent', 'ft:custom:model'],
     ['/v1beta/models/odd%3Aname%3AgenerateContent', 'odd:name'],
   ])('%s → model %s', (path, model) => {
-    expect(codec.match(path)).toEqual({ operation: 'generate', params: { model, action: 'generateContent' } });
+    expect(codec.match(path)).toEqual({ route: GENERATE_CONTENT, params: { model, action: 'generateContent' } });
   });
 
   it.each([

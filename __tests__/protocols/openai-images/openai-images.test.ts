@@ -238,8 +238,8 @@ describe('openai-images codec', () => {
   it('is a built-in codec and claims only the generations paths', () => {
     expect(builtinCodecs().map((codec) => codec.name)).toContain('openai-images');
     const codec = openAIImagesCodec();
-    expect(codec.match('/v1/images/generations')).toEqual({ operation: 'image', params: {} });
-    expect(codec.match('/images/generations')).toEqual({ operation: 'image', params: {} });
+    expect(codec.match('/v1/images/generations')).toMatchObject({ route: { operation: 'image' }, params: {} });
+    expect(codec.match('/images/generations')).toMatchObject({ route: { operation: 'image' }, params: {} });
     expect(codec.match('/v1/images/edits')).toBeUndefined();
     expect(codec.match('/v1/chat/completions')).toBeUndefined();
     expect(codec.modelList).toBeUndefined();

@@ -2,8 +2,9 @@
 import type { StreamPart } from '../../canonical';
 import { toGatewayError } from '../../errors';
 import { carriedSignatureOf, carrySignatureInToolId } from '../shared/signature-carrier';
-import type { EncodeContext, StreamEncoder } from '../types';
-import { openAIErrorBody } from './encode-error';
+import type { GenerateRequest } from '../../canonical';
+import type { StreamEncoder } from '../types';
+import { openAIErrorBody } from '../shared/openai-error';
 import { chatCompletionId, encodeUsage } from './encode-response';
 import { mapFinishReason } from './map-finish-reason';
 import { isJsonObject, type JsonObject } from '../../json';
@@ -19,8 +20,8 @@ function quoted(delta: string): string {
   return JSON.stringify(delta);
 }
 
-function wantsUsage(context: EncodeContext): boolean {
-  const body = context.call?.request.origin?.body as { stream_options?: { include_usage?: unknown } | null } | undefined;
+function wantsUsage(request: GenerateRequest): boolean {
+  const body = request.origin?.body as { stream_options?: { include_usage?: unknown } | null } | undefined;
   return body?.stream_options?.include_usage === true;
 }
 
@@ -127,6 +128,6 @@ export class ChatStreamEncoder implements StreamEncoder {
 }
 
 /** Starts a chat-completions stream for this call (the usage chunk only when the caller asked for it). */
-export function encodeChatStream(context: EncodeContext): StreamEncoder {
-  return new ChatStreamEncoder(wantsUsage(context));
+export function encodeChatStream(request: GenerateRequest): StreamEncoder {
+  return new ChatStreamEncoder(wantsUsage(request));
 }
