@@ -7,7 +7,7 @@ import type { GenerateRequest, ProviderMetadata, StreamPart } from '../../canoni
 import { toGatewayError, type GatewayError } from '../../errors';
 import type { JsonObject } from '../../json';
 import { customToolInput } from '../../wire/openai/responses-extensions';
-import type { EncodeContext, StreamEncoder } from '../types';
+import type { StreamEncoder } from '../types';
 import { echoSettings, includesEncryptedReasoning } from './echo';
 import { callItem, callPrefix, callShape, encodeUsage, outputText, reasoningItem, type CallShape } from './encode-output';
 import { finishStatus, responseObject, type ResponseState } from './encode-response';
@@ -220,7 +220,6 @@ export class ResponsesStreamEncoder implements StreamEncoder {
 }
 
 /** Starts a Responses stream for this call. */
-export function encodeResponsesStream(context: EncodeContext): StreamEncoder {
-  const call = context.call;
-  return new ResponsesStreamEncoder(call && call.operation !== 'image' ? call.request : undefined);
+export function encodeResponsesStream(request: GenerateRequest): StreamEncoder {
+  return new ResponsesStreamEncoder(request);
 }
