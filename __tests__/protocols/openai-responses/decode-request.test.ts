@@ -123,6 +123,15 @@ describe('decodeResponsesRequest: input', () => {
     ]);
   });
 
+  it('a reasoning item with content: null (as Codex CLI resends it) reads its summary', () => {
+    const request = decode({ input: [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Thought.' }], content: null, encrypted_content: null }] });
+    expect(request.messages[0]!.content).toEqual([{ type: 'reasoning', text: 'Thought.', extensions: { 'openai-responses': { id: 'rs_1' } } }]);
+  });
+
+  it('a message item with content: null is a 400 naming it', () => {
+    rejects({ input: [{ type: 'message', role: 'user', content: null }] }, 'input[0].content');
+  });
+
   it('a signature carried in a call_id returns as the call metadata, the id cleaned', () => {
     const request = decode({ input: [{ type: 'function_call', call_id: 'call_1__gemsig0_CiQB', name: 'f', arguments: '{}' }] });
     expect(request.messages[0]!.content[0]).toEqual({ type: 'tool-call', id: 'call_1', name: 'f', arguments: '{}', providerMetadata: { gemini: { thoughtSignature: 'CiQB' } } });

@@ -9,7 +9,7 @@ const inputItem = {
   properties: {
     type: { type: 'string' },
     role: { type: 'string' },
-    content: { type: ['string', 'array'], items: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } } },
+    content: { type: ['string', 'array', 'null'], items: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } } },
     call_id: { type: 'string' },
     name: { type: 'string' },
     arguments: { type: 'string' },
