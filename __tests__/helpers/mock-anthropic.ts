@@ -1,5 +1,6 @@
 /** A mock Anthropic Messages upstream on 127.0.0.1 (plain node:http) speaking the real wire protocol. */
 import type http from 'node:http';
+import { EXEC_THOUGHT, EXEC_TOOL, execAnswer, execArguments } from './exec-command';
 import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */
@@ -42,6 +43,9 @@ export const MOCK_ANTHROPIC_KEY = 'sk-ant-upstream-secret-123456789';
  * - `extras`: the echo text with fields the gateway does not model (not streamed): a `container`,
  *   `context_management` edits, `stop_details`, a future top-level field, and usage's
  *   `server_tool_use` and `service_tier: priority`.
+ * - `exec-command`: the script of `exec-command.ts`: a thinking block signed {@link EXEC_SIGNATURE}
+ *   and a `tool_use` of `exec_command` (id {@link EXEC_TOOL_USE_ID}) with the command on the last user
+ *   turn's `run: ` line; once the last user turn holds a `tool_result`, text quoting it.
  *
  * Like the real API it answers 401 without `x-api-key: MOCK_ANTHROPIC_KEY`, 400 without
  * `anthropic-version`, and 400 for bodies Anthropic would refuse (no max_tokens, a system role,
@@ -152,6 +156,63 @@ const TOOL_USES = [
 const SIGNATURE = 'EqQBsig-from-anthropic';
 const THOUGHT = 'Let me think about it.';
 
+/** The signature on the `exec-command` model's thinking block, and the id of its tool_use. */
+export const EXEC_SIGNATURE = 'EqQBsig-exec-command-from-anthropic';
+export const EXEC_TOOL_USE_ID = 'toolu_exec_1';
+
+/** The text of a tool_result's content (a string or text blocks). */
+function resultText(block: Block): string {
+  const content = block.content;
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) ? (content as Block[]).map((inner) => String(inner.text ?? '')).join('') : '';
+}
+
+/** The `exec-command` model's blocks for this body: thinking and the call, or (once its result came back) the answer. */
+function execCommandBlocks(body: Record<string, unknown>): { content: Block[]; stopReason: string } {
+  const messages = (body.messages as Turn[] | undefined) ?? [];
+  const last = messages.at(-1);
+  const result = last?.role === 'user' ? blocksOf(last).find((block) => block.type === 'tool_result') : undefined;
+  if (result) return { content: [{ type: 'text', text: execAnswer(resultText(result)) }], stopReason: 'end_turn' };
+  return {
+    content: [
+      { type: 'thinking', thinking: EXEC_THOUGHT, signature: EXEC_SIGNATURE },
+      { type: 'tool_use', id: EXEC_TOOL_USE_ID, name: EXEC_TOOL, input: execArguments(lastUserText(body)) },
+    ],
+    stopReason: 'tool_use',
+  };
+}
+
+/** Answers the `exec-command` model, streamed (each block's start, one delta, stop) or not. */
+function answerExecCommand(body: Record<string, unknown>, response: http.ServerResponse): void {
+  const { content, stopReason } = execCommandBlocks(body);
+  const usage = { input_tokens: 6, output_tokens: 9 };
+  if (!body.stream) {
+    response.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_mock' });
+    response.end(JSON.stringify({ id: 'msg_exec', type: 'message', role: 'assistant', model: 'exec-command', content, stop_reason: stopReason, stop_sequence: null, usage }));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_mock' });
+  const event = (payload: { type: string } & Record<string, unknown>) => response.write(`event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`);
+  event({ type: 'message_start', message: { id: 'msg_exec', type: 'message', role: 'assistant', model: 'exec-command', content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+  content.forEach((block, index) => {
+    if (block.type === 'thinking') {
+      event({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      event({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: block.thinking } });
+      event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
+    } else if (block.type === 'tool_use') {
+      event({ type: 'content_block_start', index, content_block: { ...block, input: {} } });
+      event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+    } else {
+      event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
+    }
+    event({ type: 'content_block_stop', index });
+  });
+  event({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  event({ type: 'message_stop' });
+  response.end();
+}
+
 export async function startMockAnthropic(): Promise<MockAnthropic> {
   const requests: RecordedRequest[] = [];
   const seen = new Set<string>();
@@ -179,6 +240,7 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
     }
     const invalid = refusal(body, String(request.headers['anthropic-beta'] ?? ''));
     if (invalid) return error(400, 'invalid_request_error', invalid);
+    if (model === 'exec-command') return answerExecCommand(body, response);
     const text = `upstream says: ${lastUserText(body)}`;
     if (model === 'flaky-500' && !seen.has(text)) {
       seen.add(text);

@@ -1,5 +1,6 @@
 /** A mock Gemini Developer API on 127.0.0.1 (plain node:http) speaking generateContent and streamGenerateContent?alt=sse. */
 import type http from 'node:http';
+import { EXEC_THOUGHT, EXEC_TOOL, execAnswer, execArguments } from './exec-command';
 import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */
@@ -38,6 +39,10 @@ export interface RecordedGeminiRequest {
  *   {@link LOOP_THOUGHT_SIGNATURES} when `includeThoughts` is on); then text signed {@link FINAL_TEXT_SIGNATURE}.
  * - any id containing `parallel`: two parallel calls (streamed in one event), only the first signed
  *   ({@link PARALLEL_SIGNATURE}); then text.
+ * - any id containing `exec-command`: the script of `exec-command.ts`: a call of `exec_command` signed
+ *   {@link EXEC_SIGNATURE} (led by a thought part signed {@link EXEC_THOUGHT_SIGNATURE} when
+ *   `includeThoughts` is on) with the command on the last user text's `run: ` line; once its function
+ *   response came back, text quoting that response.
  * Models named `gemini-…` check signatures as Google does: one the mock did not mint (other than
  * {@link PLACEHOLDER_SIGNATURE}) is a 400; `gemini-3…` models also answer 400 when the first
  * function call of a step of the current turn carries no signature.
@@ -62,10 +67,13 @@ export const LOOP_THOUGHT_SIGNATURES = ['Ct0BAY89thought+step1/0', 'Ct0BAY89thou
 export const FINAL_TEXT_SIGNATURE = 'Cq8BAY89final+text/sig=';
 /** The signature on the first of the parallel model's two calls. */
 export const PARALLEL_SIGNATURE = 'Cp0BAY89parallel+first/call==';
+/** The signatures of the `exec-command` model's function call and thought part. */
+export const EXEC_SIGNATURE = 'Cs4BAY89exec+command/call=';
+export const EXEC_THOUGHT_SIGNATURE = 'Ct0BAY89exec+command/thought';
 /** Google's documented placeholder for history the model did not sign. */
 export const PLACEHOLDER_SIGNATURE = 'skip_thought_signature_validator';
 
-const MINTED: ReadonlySet<string> = new Set(['sig-weather', 'sig-text', ...LOOP_SIGNATURES, ...LOOP_THOUGHT_SIGNATURES, FINAL_TEXT_SIGNATURE, PARALLEL_SIGNATURE, PLACEHOLDER_SIGNATURE]);
+const MINTED: ReadonlySet<string> = new Set(['sig-weather', 'sig-text', ...LOOP_SIGNATURES, ...LOOP_THOUGHT_SIGNATURES, FINAL_TEXT_SIGNATURE, PARALLEL_SIGNATURE, EXEC_SIGNATURE, EXEC_THOUGHT_SIGNATURE, PLACEHOLDER_SIGNATURE]);
 
 type Part = Json & { functionCall?: Json; functionResponse?: Json; thoughtSignature?: string };
 type Content = { role?: string; parts?: Part[] };
@@ -140,6 +148,15 @@ function parallelAnswer(body: Json): { parts: Json[]; finishReason: string } {
   };
 }
 
+/** The `exec-command` model's answer: the signed call, or (once its function response came back) text quoting that response. */
+function execCommandAnswer(body: Json): { parts: Json[]; finishReason: string } {
+  const contents = (body.contents as Content[]) ?? [];
+  const response = contents.at(-1)?.parts?.find((part) => (part.functionResponse ?? part.function_response) !== undefined);
+  if (response) return { parts: [{ text: execAnswer(JSON.stringify(response.functionResponse ?? response.function_response)) }], finishReason: 'STOP' };
+  const thought = includesThoughts(body) ? [{ text: EXEC_THOUGHT, thought: true, thoughtSignature: EXEC_THOUGHT_SIGNATURE }] : [];
+  return { parts: [...thought, { functionCall: { name: EXEC_TOOL, args: execArguments(lastUserText(body)) }, thoughtSignature: EXEC_SIGNATURE }], finishReason: 'STOP' };
+}
+
 const STATUS_NAMES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
 
 function lastUserText(body: Json): string {
@@ -165,6 +182,7 @@ function usage(candidates: number, extra: Json = {}): Json {
 function answerFor(model: string, text: string, body: Json): { parts: Json[]; finishReason: string } {
   if (model.includes('loop')) return loopAnswer(body);
   if (model.includes('parallel')) return parallelAnswer(body);
+  if (model.includes('exec-command')) return execCommandAnswer(body);
   switch (model) {
     case 'tools':
       return {

@@ -1,5 +1,6 @@
 /** A mock OpenAI-compatible upstream on 127.0.0.1 (plain node:http) speaking the real wire protocol. */
 import type http from 'node:http';
+import { EXEC_THOUGHT, EXEC_TOOL, execAnswer, execArguments } from './exec-command';
 import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */
@@ -39,6 +40,9 @@ export interface RecordedRequest {
  *   `provider`, `native_finish_reason` and `usage.cost`; and a `model` of its own (`extras-2024`).
  *   Streamed: `system_fingerprint`, `service_tier` and `provider` on every chunk, an `obfuscation`
  *   padding that differs per chunk, and each word's `logprobs` (when asked for).
+ * - `exec-command`: the script of `exec-command.ts`: reasoning (in `reasoning_content`) and a call of
+ *   `exec_command` (id {@link EXEC_CALL_ID}) with the command on the last user turn's `run: ` line; once a
+ *   `tool` message follows the last user turn, text quoting its content.
  */
 export interface MockOpenAI {
   url: string;
@@ -57,6 +61,45 @@ function lastUserText(body: Record<string, unknown>): string {
 }
 
 const chunkHead = (model: string) => ({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model });
+
+/** The id of the `exec-command` model's call. */
+export const EXEC_CALL_ID = 'call_exec_1';
+
+/** The `exec-command` model's message for this body: the call, or (once its output came back) the answer. */
+function execCommandMessage(body: Record<string, unknown>): Record<string, unknown> {
+  const messages = (body.messages as Array<{ role: string; content: unknown }>) ?? [];
+  const lastUser = messages.map((message) => message.role).lastIndexOf('user');
+  const result = messages.slice(lastUser + 1).find((message) => message.role === 'tool');
+  if (result) {
+    const output = typeof result.content === 'string' ? result.content : (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('');
+    return { role: 'assistant', content: execAnswer(output) };
+  }
+  const call = { id: EXEC_CALL_ID, type: 'function', function: { name: EXEC_TOOL, arguments: JSON.stringify(execArguments(lastUserText(body))) } };
+  return { role: 'assistant', content: null, reasoning_content: EXEC_THOUGHT, tool_calls: [call] };
+}
+
+/** Answers the `exec-command` model, streamed (one delta per field, the call whole) or not. */
+function answerExecCommand(body: Record<string, unknown>, response: http.ServerResponse): void {
+  const message = execCommandMessage(body);
+  const finish = message.tool_calls ? 'tool_calls' : 'stop';
+  const usage = { prompt_tokens: 11, completion_tokens: 9, total_tokens: 20 };
+  if (!body.stream) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ id: 'chatcmpl-exec', object: 'chat.completion', created: 1700000000, model: 'exec-command', choices: [{ index: 0, message, finish_reason: finish }], usage }));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
+    response.write(`data: ${JSON.stringify({ ...chunkHead('exec-command'), choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
+  chunk({ role: 'assistant', content: '' });
+  if (message.reasoning_content) chunk({ reasoning_content: message.reasoning_content });
+  if (message.content) chunk({ content: message.content });
+  const calls = (message.tool_calls as Array<Record<string, unknown>> | undefined) ?? [];
+  for (const [index, call] of calls.entries()) chunk({ tool_calls: [{ index, ...call }] });
+  chunk({}, finish);
+  if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) response.write(`data: ${JSON.stringify({ ...chunkHead('exec-command'), choices: [], usage })}\n\n`);
+  response.end('data: [DONE]\n\n');
+}
 
 /** The two calls the scripted tool models make. */
 const PARALLEL_CALLS = [
@@ -129,6 +172,7 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
       return send(429, { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, { 'retry-after': '30' });
     }
     if (model === 'reset') return request.socket.destroy();
+    if (model === 'exec-command') return answerExecCommand(body, response);
     if (model === 'cut-body') {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' });
       response.write('{"id":"chatcmpl-cut","object":"chat.completion","choices":[');
