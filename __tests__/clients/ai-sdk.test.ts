@@ -1,0 +1,192 @@
+/**
+ * The Vercel AI SDK (`ai` + `@ai-sdk/openai`) through the gateway: `createOpenAI({ baseURL, apiKey })(id)`
+ * speaks the Responses API by default. generateText and streamText, from the local model and a
+ * chat-completions upstream, with usage and a tool call round trip (`tool` with `execute`, `stopWhen`).
+ */
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { LocalProvider, MemoryKeyStore, MemoryQuotaStore, type ModelConfig } from '../../lib';
+import { OpenAIProvider } from '../../lib/providers/openai';
+import { serveGateway, type RunningGateway } from '../helpers/app';
+import { EXEC_THOUGHT, EXEC_TOOL } from '../helpers/exec-command';
+import { EXEC_CALL_ID, startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai';
+
+const KEY = 'sk-ai-sdk-key-0123456789';
+
+const models: ModelConfig[] = [
+  { id: 'rosetta-echo', provider: 'local' },
+  { id: 'up-echo', provider: 'openai', upstreamModel: 'echo' },
+  { id: 'up-exec', provider: 'openai', upstreamModel: 'exec-command' },
+];
+
+// The SDK logs a warning per skipped reasoning part (a chat upstream's reasoning carries no encrypted_content).
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
+let mock: MockOpenAI;
+let server: RunningGateway;
+let openai: ReturnType<typeof createOpenAI>;
+
+beforeAll(async () => {
+  mock = await startMockOpenAI();
+  server = await serveGateway({
+    keyStore: new MemoryKeyStore([{ key: KEY, id: 'ai-sdk' }]),
+    quotaStore: new MemoryQuotaStore({ balances: { 'ai-sdk': 100_000_000 } }),
+    providers: [
+      new LocalProvider(),
+      new OpenAIProvider({ baseUrl: mock.url, apiKey: 'sk-upstream-openai-0001', retries: { baseDelayMs: 1 } }),
+    ],
+    models,
+  });
+  openai = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: KEY });
+});
+afterAll(async () => {
+  await server.close();
+  await mock.close();
+});
+
+/** Codex's shell tool as an AI SDK tool: `execute` answers with a random token, so only a round trip can show it. */
+function execTool(token: string, calls: string[]) {
+  return tool({
+    description: 'Runs a shell command',
+    inputSchema: z.object({ cmd: z.string() }),
+    execute: async ({ cmd }) => {
+      calls.push(cmd);
+      return `${cmd}: ${token}`;
+    },
+  });
+}
+
+describe('AI SDK generateText with openai(id): the Responses API', () => {
+  it('answers from the local model, with usage', async () => {
+    const result = await generateText({
+      model: openai('rosetta-echo'),
+      prompt: 'Hello from the AI SDK',
+      maxRetries: 0,
+    });
+    expect(result.text).toBe('Hello from the AI SDK');
+    expect(result.finishReason).toBe('stop');
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+    expect(result.usage.totalTokens).toBe(result.usage.inputTokens! + result.usage.outputTokens!);
+  });
+
+  it('answers from a chat-completions upstream, with its usage (cached tokens too)', async () => {
+    const result = await generateText({
+      model: openai('up-echo'),
+      system: 'Be brief.',
+      prompt: 'Hello upstream',
+      maxRetries: 0,
+    });
+    expect(result.text).toBe('upstream says: Hello upstream');
+    expect(result.usage).toMatchObject({ inputTokens: 11, outputTokens: 4, totalTokens: 15, cachedInputTokens: 2 });
+    const sent = mock.requests.at(-1)!.body;
+    expect(sent.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hello upstream' },
+    ]);
+  });
+
+  it('a tool call round trip: the upstream calls the tool, execute runs, its output goes back, the answer quotes it', async () => {
+    const token = `token-${randomBytes(8).toString('hex')}`;
+    const calls: string[] = [];
+    const before = mock.requests.length;
+    const result = await generateText({
+      model: openai('up-exec'),
+      prompt: 'Show me the token.\nrun: cat token.txt',
+      tools: { [EXEC_TOOL]: execTool(token, calls) },
+      stopWhen: stepCountIs(3),
+      // The gateway keeps no response state: the SDK resends whole items instead of item references.
+      providerOptions: { openai: { store: false } },
+      maxRetries: 0,
+    });
+    expect(calls).toEqual(['cat token.txt']);
+    expect(result.steps.map((step) => step.finishReason)).toEqual(['tool-calls', 'stop']);
+    expect(result.steps[0]!.reasoningText).toBe(EXEC_THOUGHT);
+    expect(result.text).toContain(token);
+    expect(result.totalUsage.inputTokens).toBe(22);
+    const [, second, ...more] = mock.requests.slice(before);
+    expect(more).toEqual([]);
+    const [assistant, toolResult] = (second!.body.messages as Array<Record<string, unknown>>).slice(-2);
+    expect(assistant).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ id: EXEC_CALL_ID, function: { name: EXEC_TOOL, arguments: '{"cmd":"cat token.txt"}' } }],
+    });
+    expect(toolResult).toMatchObject({
+      role: 'tool',
+      tool_call_id: EXEC_CALL_ID,
+      content: expect.stringContaining(token),
+    });
+  });
+
+  // With the default `store: true`, the SDK sends an earlier step's reasoning and text items as
+  // `item_reference`s to their ids; the gateway answers them with a clear 400 until it keeps response state.
+  it.todo(
+    'store: true (the default) after a step with reasoning or text: the item_reference resolved from the response store',
+  );
+
+  it('a tool call round trip with the local model and the default store setting', async () => {
+    const token = `token-${randomBytes(8).toString('hex')}`;
+    const calls: string[] = [];
+    const result = await generateText({
+      model: openai('rosetta-echo'),
+      prompt: `call ${EXEC_TOOL} {"cmd":"cat token.txt"}`,
+      tools: { [EXEC_TOOL]: execTool(token, calls) },
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+    });
+    expect(calls).toEqual(['cat token.txt']);
+    expect(result.steps.map((step) => step.finishReason)).toEqual(['tool-calls', 'stop']);
+    expect(result.text).toContain(token);
+  });
+});
+
+describe('AI SDK streamText with openai(id): the Responses API', () => {
+  it("streams the local model's answer, with usage", async () => {
+    const result = streamText({ model: openai('rosetta-echo'), prompt: 'Stream me please', maxRetries: 0 });
+    let text = '';
+    for await (const delta of result.textStream) text += delta;
+    expect(text).toBe('Stream me please');
+    expect(await result.finishReason).toBe('stop');
+    const usage = await result.usage;
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    expect(usage.outputTokens).toBeGreaterThan(0);
+  });
+
+  it("streams a chat-completions upstream's answer, with its usage", async () => {
+    const result = streamText({ model: openai('up-echo'), prompt: 'Stream upstream', maxRetries: 0 });
+    let text = '';
+    for await (const delta of result.textStream) text += delta;
+    expect(text).toBe('upstream says: Stream upstream');
+    expect(await result.usage).toMatchObject({
+      inputTokens: 11,
+      outputTokens: 4,
+      totalTokens: 15,
+      cachedInputTokens: 2,
+    });
+  });
+
+  it('a streamed tool call round trip through a chat-completions upstream', async () => {
+    const token = `token-${randomBytes(8).toString('hex')}`;
+    const calls: string[] = [];
+    const result = streamText({
+      model: openai('up-exec'),
+      prompt: 'Show me the token.\nrun: cat token.txt',
+      tools: { [EXEC_TOOL]: execTool(token, calls) },
+      stopWhen: stepCountIs(3),
+      providerOptions: { openai: { store: false } },
+      maxRetries: 0,
+    });
+    const parts: string[] = [];
+    for await (const part of result.fullStream) parts.push(part.type);
+    expect(parts).toEqual(
+      expect.arrayContaining(['reasoning-delta', 'tool-call', 'tool-result', 'text-delta', 'finish']),
+    );
+    expect(parts).not.toContain('error');
+    expect(calls).toEqual(['cat token.txt']);
+    expect(await result.text).toContain(token);
+    expect((await result.steps).map((step) => step.finishReason)).toEqual(['tool-calls', 'stop']);
+    expect((await result.totalUsage).outputTokens).toBe(18);
+  });
+});
