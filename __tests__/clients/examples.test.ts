@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { type Json, readJson } from '../helpers/app';
 import { startMockOpenAI } from '../helpers/mock-openai';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 
@@ -67,7 +67,7 @@ describe('examples/server (npm start)', () => {
     const { child, output, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '' });
     try {
       const text = output();
-      for (const expected of ['sk-rosetta-demo', 'rosetta-echo', 'rosetta-image', 'curl', 'openai', '@anthropic-ai/sdk', '@google/genai', 'ANTHROPIC_BASE_URL']) expect(text).toContain(expected);
+      for (const expected of ['sk-rosetta-demo', 'rosetta-echo', 'rosetta-image', 'curl', 'openai', '@anthropic-ai/sdk', '@google/genai', 'ANTHROPIC_BASE_URL', '/v1/responses', '@ai-sdk/openai']) expect(text).toContain(expected);
       const response = await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, chat);
       expect(response.status).toBe(200);
       expect((await readJson(response)).choices[0].message.content).toBe('Hello!');
@@ -75,6 +75,39 @@ describe('examples/server (npm start)', () => {
       child.kill();
     }
   });
+
+  it('prints a Codex CLI config.toml that works as printed: codex exec answers through the Responses API', async () => {
+    const { child, output } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '' });
+    const dir = mkdtempSync(join(tmpdir(), 'rg-example-codex-'));
+    try {
+      const lines = output().split('\n');
+      const header = lines.findIndex((line) => line.startsWith('Codex CLI ('));
+      expect(lines[header]).toContain('GATEWAY_KEY=sk-rosetta-demo codex exec --skip-git-repo-check');
+      const config: string[] = [];
+      for (const line of lines.slice(header + 1)) {
+        if (!line.startsWith('  ')) break;
+        config.push(line.trim());
+      }
+      expect(config).toContain('wire_api = "responses"');
+      const home = join(dir, 'codex-home');
+      mkdirSync(home);
+      writeFileSync(join(home, 'config.toml'), `${config.join('\n')}\n`);
+      const codex = spawn(join(root, 'node_modules', '.bin', 'codex'), ['exec', '--skip-git-repo-check', '-s', 'read-only', 'Hello from the banner'], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CODEX_HOME: home, GATEWAY_KEY: 'sk-rosetta-demo' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let said = '';
+      codex.stdout!.on('data', (chunk) => { said += chunk; });
+      codex.stderr!.on('data', (chunk) => { said += chunk; });
+      const { code } = await waitForExit(codex, 60_000);
+      expect({ code, said: code === 0 ? '' : said }).toEqual({ code: 0, said: '' });
+      expect(said).toContain('Hello from the banner');
+    } finally {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('reads GATEWAY_KEYS: key:balance, a bare key is unmetered, balance 0 is refused; keys are masked in the output', async () => {
     const { child, output, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: 'alpha-key-111111:100000, beta-key-2222222, zero-key-3333333:0' });

@@ -24,6 +24,8 @@ export function bannerLines({ base, keys, models, configured }) {
     `  curl ${base}/v1/messages -H "x-api-key: ${shellKey}" -H "anthropic-version: 2023-06-01" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","max_tokens":256,"messages":[{"role":"user","content":"Hello!"}]}'`,
     'curl (Gemini generateContent):',
     `  curl "${base}/v1beta/models/rosetta-echo:generateContent?key=${shellKey}" -H "Content-Type: application/json" -d '{"contents":[{"parts":[{"text":"Hello!"}]}]}'`,
+    'curl (OpenAI responses):',
+    `  curl ${base}/v1/responses -H "Authorization: Bearer ${shellKey}" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","input":"Hello!"}'`,
     'curl (OpenAI images):',
     `  curl ${base}/v1/images/generations -H "Authorization: Bearer ${shellKey}" -H "Content-Type: application/json" -d '{"model":"rosetta-image","prompt":"a lighthouse","size":"512x512","response_format":"b64_json"}'`,
     '',
@@ -33,7 +35,24 @@ export function bannerLines({ base, keys, models, configured }) {
     `  new Anthropic({ baseURL: '${base}', apiKey: ${jsKey} }).messages.create({ model: 'rosetta-echo', max_tokens: 256, messages: [{ role: 'user', content: 'Hello!' }] })`,
     '@google/genai:',
     `  new GoogleGenAI({ apiKey: ${jsKey}, httpOptions: { baseUrl: '${base}' } }).models.generateContent({ model: 'rosetta-echo', contents: 'Hello!' })`,
+    'ai + @ai-sdk/openai (the Responses API):',
+    `  generateText({ model: createOpenAI({ baseURL: '${base}/v1', apiKey: ${jsKey} })('rosetta-echo'), prompt: 'Hello!' })`,
     'Claude Code:',
     `  ANTHROPIC_BASE_URL=${base} ANTHROPIC_AUTH_TOKEN=${shellKey} claude --model rosetta-echo`,
+    `Codex CLI (this in ~/.codex/config.toml, then: ${usesDemo ? `GATEWAY_KEY=${DEMO_KEY} ` : ''}codex exec --skip-git-repo-check "Hello!"):`,
+    ...codexConfig(base).map((line) => `  ${line}`),
+  ];
+}
+
+/** A Codex CLI config.toml for this server: a model provider speaking the Responses API, its key read from GATEWAY_KEY. */
+export function codexConfig(base) {
+  return [
+    'model = "rosetta-echo"',
+    'model_provider = "rosetta"',
+    '[model_providers.rosetta]',
+    'name = "rosetta-gateway"',
+    `base_url = "${base}/v1"`,
+    'env_key = "GATEWAY_KEY"',
+    'wire_api = "responses"',
   ];
 }
