@@ -3,10 +3,11 @@ import type { StreamPart } from '../../../lib/canonical';
 import { GatewayError } from '../../../lib/errors';
 import { decodeResponsesRequest } from '../../../lib/protocols/openai-responses/decode-request';
 import { ResponsesStreamEncoder } from '../../../lib/protocols/openai-responses/encode-stream';
+import type { Json } from '../../helpers/app';
 
 interface Event {
   event: string;
-  data: Record<string, any>;
+  data: Json;
 }
 
 const START: StreamPart = { type: 'response-start', id: 'chatcmpl-s1', model: 'm', created: 1_700_000_000 };
@@ -24,7 +25,7 @@ function run(parts: StreamPart[], body: Record<string, unknown> = { model: 'm', 
     expect(data.type).toBe(match[1]);
     return { event: match[1]!, data };
   });
-  events.forEach((event, index) => expect(event.data.sequence_number).toBe(index));
+  expect(events.map((event) => event.data.sequence_number)).toEqual(events.map((_event, index) => index));
   expect(raw).not.toContain('[DONE]');
   return { raw, events };
 }

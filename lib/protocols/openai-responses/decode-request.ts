@@ -25,16 +25,16 @@ function refuseStateful(body: ResponsesBody): void {
 
 /** The request's extension: its unmodelled top-level fields, and the parts of `tools`, `tool_choice`, `text`, `reasoning` canonical cannot say. */
 function requestExtension(body: ResponsesBody, parts: { builtins?: JsonObject[]; toolChoice?: JsonObject; text?: JsonObject; reasoning?: JsonObject }): ResponsesRequestExtension | undefined {
-  let extension: ResponsesRequestExtension | undefined;
+  const extension: ResponsesRequestExtension = {};
   const raw = body as unknown as JsonObject;
   for (const name in raw) {
-    if (!MODELLED_FIELDS.has(name) && Object.hasOwn(raw, name) && raw[name] !== undefined) (extension ??= {})[name] = raw[name];
+    if (!MODELLED_FIELDS.has(name) && Object.hasOwn(raw, name) && raw[name] !== undefined) extension[name] = raw[name];
   }
-  if (parts.builtins?.length) (extension ??= {}).tools = parts.builtins;
-  if (parts.toolChoice) (extension ??= {}).tool_choice = parts.toolChoice;
-  if (parts.text) (extension ??= {}).text = parts.text;
-  if (parts.reasoning) (extension ??= {}).reasoning = parts.reasoning;
-  return extension;
+  if (parts.builtins?.length) extension.tools = parts.builtins;
+  if (parts.toolChoice) extension.tool_choice = parts.toolChoice;
+  if (parts.text) extension.text = parts.text;
+  if (parts.reasoning) extension.reasoning = parts.reasoning;
+  return Object.keys(extension).length > 0 ? extension : undefined;
 }
 
 /** Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field. */
