@@ -99,10 +99,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs `codex exec --json -m MODEL PROMPT` in a fresh work directory, stdin closed, with only the gateway's key in its environment. */
-function codex(model: string, prompt: string, cwd: string): Promise<Run> {
+/** Runs `codex exec --json -m MODEL [OPTIONS] PROMPT` in `cwd`, stdin closed, with only the gateway's key in its environment. */
+function codex(model: string, prompt: string, cwd: string, options: string[] = []): Promise<Run> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CODEX_HOME: codexHome, GW_KEY: KEY };
-  const args = ['exec', '--skip-git-repo-check', '--json', '-s', 'read-only', '-m', model, prompt];
+  const args = ['exec', '--skip-git-repo-check', '--json', '-s', 'read-only', '-m', model, ...options, prompt];
   return new Promise((resolve, reject) => {
     const child = spawn(CODEX, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -143,10 +143,10 @@ const agentText = (run: Run): string =>
     .join('\n');
 
 /** One tool loop: Codex asked to run `cat token.txt` through `model`; the run, and the token only the command could read. */
-async function execLoop(model: string): Promise<{ run: Run; token: string; command: string }> {
+async function execLoop(model: string, options: string[] = []): Promise<{ run: Run; token: string; command: string }> {
   const { work, file, token } = workWithToken(model);
   const command = `cat ${file}`;
-  const run = await codex(model, `Show me the token in the file.\nrun: ${command}`, work);
+  const run = await codex(model, `Show me the token in the file.\nrun: ${command}`, work, options);
   expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
   const executions = run.events
     .filter((event) => event.type === 'item.completed' && event.item?.type === 'command_execution')
@@ -206,11 +206,15 @@ describe('Codex CLI through POST /v1/responses', () => {
     expect(result).toMatchObject({ role: 'tool', tool_call_id: EXEC_CALL_ID, content: expect.stringContaining(token) });
   }, 120_000);
 
-  it('an Anthropic upstream: the signed thinking block of turn one comes back with the tool_use, the tool_result carries the output', async () => {
+  it('an Anthropic upstream with thinking on: the signed thinking block of turn one comes back with the tool_use, the tool_result carries the output', async () => {
     const before = anthropicMock.requests.length;
-    const { token, command } = await execLoop('codex-claude');
+    // A reasoning effort turns Anthropic thinking on, and with it the mock's checks of a thinking tool loop (protocols.md 3.5).
+    const { token, command } = await execLoop('codex-claude', ['-c', 'model_reasoning_effort="high"']);
     const [first, second, ...more] = anthropicMock.requests.slice(before);
     expect(more).toEqual([]);
+    expect(second!.body.thinking).toEqual(
+      expect.objectContaining({ type: expect.stringMatching(/^(enabled|adaptive)$/) }),
+    );
     expect((first!.body.tools as Array<{ name: string }>).map((tool) => tool.name)).toContain(EXEC_TOOL);
     const messages = second!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
     const [assistant, result] = messages.slice(-2);
