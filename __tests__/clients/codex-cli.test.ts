@@ -169,12 +169,23 @@ describe('Codex CLI through POST /v1/responses', () => {
     mkdirSync(work);
     const run = await codex('rosetta-echo', 'Hello from Codex', work);
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(agentText(run)).toContain('Hello from Codex');
+    expect(agentText(run)).toBe('Hello from Codex');
     const completed = run.events.find((event) => event.type === 'turn.completed') as
       | { usage?: { input_tokens: number; output_tokens: number } }
       | undefined;
     expect(completed?.usage?.input_tokens).toBeGreaterThan(0);
     expect(completed?.usage?.output_tokens).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a tool turn with the local model, offline: a prompt naming exec_command makes the call, the answer quotes its output', async () => {
+    const { work, file, token } = workWithToken('local-tool');
+    const run = await codex('rosetta-echo', `${EXEC_TOOL} ${JSON.stringify({ cmd: `cat ${file}` })}`, work);
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    const executions = run.events.filter(
+      (event) => event.type === 'item.completed' && event.item?.type === 'command_execution',
+    );
+    expect(executions.map((event) => event.item!.aggregated_output)).toEqual([`${token}\n`]);
+    expect(agentText(run)).toMatch(new RegExp(`^Tool ${EXEC_TOOL} returned: [\\s\\S]*${token}`));
   }, 120_000);
 
   it('an OpenAI chat-completions upstream: exec_command runs, its output goes back under the call id, the text quotes it', async () => {

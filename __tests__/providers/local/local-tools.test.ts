@@ -2,7 +2,7 @@
  * The local model `rosetta-echo` and tools, through each protocol's official SDK: a forced tool
  * choice or a prompt naming a tool gives a tool call with schema-valid arguments (streamed as
  * fragments), a tool result gives text quoting it, `none` gives text; and the echo leaves out
- * framework-injected `<system-reminder>` text.
+ * framework-injected `<system-reminder>` and `<environment_context>` text.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -244,6 +244,17 @@ describe('the echo leaves out framework-injected text', () => {
     const { stream: _stream, ...body } = fixture('messages-turn-2.json');
     const message = await client().beta.messages.create({ ...body, model: 'rosetta-echo', max_tokens: 1024 } as Anthropic.Beta.MessageCreateParamsNonStreaming);
     expect(message.content).toEqual([{ type: 'text', text: 'Tool get_weather returned: 3°C, light snow\nTool get_time returned: 14:05 CET', citations: [] }]);
+  });
+
+  it("Codex CLI's turn: its <environment_context> part is left out, so the prompt can name a tool", async () => {
+    const openai = new OpenAI({ apiKey: TEST_KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const environment = '<environment_context>\n  <cwd>/tmp/work</cwd>\n  <shell>bash</shell>\n</environment_context>';
+    const turn = (text: string): OpenAI.Responses.ResponseInput => [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: environment }, { type: 'input_text', text }] }];
+    const echo = await openai.responses.create({ model: 'rosetta-echo', input: turn('Hello from Codex') });
+    expect(echo.output_text).toBe('Hello from Codex');
+    const tools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'exec_command', parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] }, strict: false }];
+    const call = await openai.responses.create({ model: 'rosetta-echo', input: turn('exec_command {"cmd":"cat notes.txt"}'), tools });
+    expect(call.output).toEqual([expect.objectContaining({ type: 'function_call', name: 'exec_command', arguments: '{"cmd":"cat notes.txt"}' })]);
   });
 
   it('a reminder inside a text block is cut out; a turn of reminders only is passed over', async () => {

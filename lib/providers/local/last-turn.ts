@@ -3,9 +3,10 @@ import type { Message, TextPart, ToolResultPart } from '../../canonical';
 
 /**
  * Tags whose content a client framework injects into the user's turn rather than the user typing
- * it (Claude Code's `<system-reminder>`). The local model strips each such element from user text.
+ * it (Claude Code's `<system-reminder>`, Codex CLI's `<environment_context>`). The local model
+ * strips each such element from user text.
  */
-export const INJECTED_TAGS: readonly string[] = Object.freeze(['system-reminder']);
+export const INJECTED_TAGS: readonly string[] = Object.freeze(['system-reminder', 'environment_context']);
 
 const INJECTED_ELEMENT = new RegExp(`<(${INJECTED_TAGS.join('|')})>[\\s\\S]*?</\\1>`, 'g');
 
