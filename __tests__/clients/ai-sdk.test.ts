@@ -1,16 +1,25 @@
 /**
  * The Vercel AI SDK (`ai` + `@ai-sdk/openai`) through the gateway: `createOpenAI({ baseURL, apiKey })(id)`
  * speaks the Responses API by default. generateText and streamText, from the local model and a
- * chat-completions upstream, with usage and a tool call round trip (`tool` with `execute`, `stopWhen`).
+ * chat-completions upstream, with usage, and tool call round trips (`tool` with `execute`, `stopWhen`)
+ * through the local model, a chat-completions upstream and an Anthropic one (its signature kept).
  */
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { LocalProvider, MemoryKeyStore, MemoryQuotaStore, type ModelConfig } from '../../lib';
+import { AnthropicProvider } from '../../lib/providers/anthropic';
 import { OpenAIProvider } from '../../lib/providers/openai';
 import { serveGateway, type RunningGateway } from '../helpers/app';
 import { EXEC_THOUGHT, EXEC_TOOL } from '../helpers/exec-command';
+import {
+  EXEC_SIGNATURE,
+  EXEC_TOOL_USE_ID,
+  MOCK_ANTHROPIC_KEY,
+  startMockAnthropic,
+  type MockAnthropic,
+} from '../helpers/mock-anthropic';
 import { EXEC_CALL_ID, startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai';
 
 const KEY = 'sk-ai-sdk-key-0123456789';
@@ -19,23 +28,27 @@ const models: ModelConfig[] = [
   { id: 'rosetta-echo', provider: 'local' },
   { id: 'up-echo', provider: 'openai', upstreamModel: 'echo' },
   { id: 'up-exec', provider: 'openai', upstreamModel: 'exec-command' },
+  { id: 'up-claude', provider: 'anthropic', upstreamModel: 'exec-command' },
 ];
 
 // The SDK logs a warning per skipped reasoning part (a chat upstream's reasoning carries no encrypted_content).
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 let mock: MockOpenAI;
+let anthropicMock: MockAnthropic;
 let server: RunningGateway;
 let openai: ReturnType<typeof createOpenAI>;
 
 beforeAll(async () => {
   mock = await startMockOpenAI();
+  anthropicMock = await startMockAnthropic();
   server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'ai-sdk' }]),
     quotaStore: new MemoryQuotaStore({ balances: { 'ai-sdk': 100_000_000 } }),
     providers: [
       new LocalProvider(),
       new OpenAIProvider({ baseUrl: mock.url, apiKey: 'sk-upstream-openai-0001', retries: { baseDelayMs: 1 } }),
+      new AnthropicProvider({ baseUrl: anthropicMock.url, apiKey: MOCK_ANTHROPIC_KEY, retries: { baseDelayMs: 1 } }),
     ],
     models,
   });
@@ -43,7 +56,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await mock.close();
+  await Promise.all([mock.close(), anthropicMock.close()]);
 });
 
 /** Codex's shell tool as an AI SDK tool: `execute` answers with a random token, so only a round trip can show it. */
@@ -118,6 +131,33 @@ describe('AI SDK generateText with openai(id): the Responses API', () => {
       tool_call_id: EXEC_CALL_ID,
       content: expect.stringContaining(token),
     });
+  });
+
+  it("a tool round trip through an Anthropic upstream: the thinking signature rides in the reasoning item's encrypted_content and comes back", async () => {
+    const token = `token-${randomBytes(8).toString('hex')}`;
+    const calls: string[] = [];
+    const before = anthropicMock.requests.length;
+    const result = await generateText({
+      model: openai('up-claude'),
+      prompt: 'Show me the token.\nrun: cat token.txt',
+      tools: { [EXEC_TOOL]: execTool(token, calls) },
+      stopWhen: stepCountIs(3),
+      providerOptions: { openai: { store: false, include: ['reasoning.encrypted_content'] } },
+      maxRetries: 0,
+    });
+    expect(calls).toEqual(['cat token.txt']);
+    expect(result.text).toContain(token);
+    const [, second, ...more] = anthropicMock.requests.slice(before);
+    expect(more).toEqual([]);
+    const [assistant, toolResult] = (second!.body.messages as Array<{ role: string; content: unknown }>).slice(-2);
+    expect(assistant).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: EXEC_THOUGHT, signature: EXEC_SIGNATURE },
+        { type: 'tool_use', id: EXEC_TOOL_USE_ID, name: EXEC_TOOL, input: { cmd: 'cat token.txt' } },
+      ],
+    });
+    expect(JSON.stringify(toolResult)).toContain(token);
   });
 
   // With the default `store: true`, the SDK sends an earlier step's reasoning and text items as
