@@ -24,7 +24,7 @@ function run(parts: StreamPart[], body: Record<string, unknown> = { model: 'm', 
     expect(data.type).toBe(match[1]);
     return { event: match[1]!, data };
   });
-  events.forEach((event, index) => expect(event.data.sequence_number).toBe(index));
+  expect(events.map((event) => event.data.sequence_number)).toEqual(events.map((_event, index) => index));
   expect(raw).not.toContain('[DONE]');
   return { raw, events };
 }

@@ -31,8 +31,16 @@ function decodeMessageItem(item: RawItem, at: string): { role: Role; parts: Cont
   const role = typeof item.role === 'string' ? ROLES[item.role] : undefined;
   if (!role) invalidField(`${at}.role`, "must be one of 'user', 'assistant', 'system', 'developer'");
   const parts = decodeContent(item.content, `${at}.content`);
-  if (role === 'system') parts.forEach((part, index) => part.type === 'text' || invalidField(`${at}.content[${index}].type`, 'must be text in this role'));
-  if (role === 'assistant') parts.forEach((part, index) => part.type === 'text' || invalidField(`${at}.content[${index}].type`, 'must be output_text or refusal in this role'));
+  if (role === 'system') {
+    parts.forEach((part, index) => {
+      if (part.type !== 'text') invalidField(`${at}.content[${index}].type`, 'must be text in this role');
+    });
+  }
+  if (role === 'assistant') {
+    parts.forEach((part, index) => {
+      if (part.type !== 'text') invalidField(`${at}.content[${index}].type`, 'must be output_text or refusal in this role');
+    });
+  }
   const extension = unmodelledFields(item, MESSAGE_FIELDS);
   return extension ? { role, parts, extension } : { role, parts };
 }

@@ -68,7 +68,7 @@ function echoFormat(format: ResponseFormat | undefined): JsonObject {
 /** The text of the system message that was the body's `instructions`, or null. */
 function echoInstructions(request: GenerateRequest): string | null {
   const first = request.messages[0];
-  if (!first || first.role !== 'system' || !responsesExtension<ResponsesMessageExtension>(first.extensions)?.instructions) return null;
+  if (first?.role !== 'system' || !responsesExtension<ResponsesMessageExtension>(first.extensions)?.instructions) return null;
   return first.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
