@@ -23,7 +23,8 @@ type Open =
  * becomes one canonical block (a message's text, a reasoning item's summary and raw-reasoning
  * deltas, a call's argument deltas), ended by its `response.output_item.done` (a reasoning item's
  * id and `encrypted_content` on its `reasoning-end`, and on the next call's `tool-call-start`);
- * `response.completed` / `response.incomplete` finish it with the usage they carry. A
+ * `response.completed` / `response.incomplete` finish it with the usage they carry. The
+ * `response-start` part waits for the first part after it. A
  * `response.failed` or an `error` event throws the error it reports; an event that is not a JSON
  * object with a `type`, or a lifecycle event without its `response`, is a 502
  * `upstream_malformed`; a body that ends before a terminal event is a cut stream. Events of other
@@ -38,6 +39,8 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   private refused = false;
   private answered = false;
   private pending: CarriedReasoningItem[] = [];
+  /** The `response-start` part, until the first part after it. */
+  private startPart: ProviderStreamPart | undefined;
 
   constructor(private readonly upstream: string) {}
 
@@ -46,7 +49,18 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
     const type = typeof data.type === 'string' ? data.type : event.event;
     if (typeof type !== 'string' || type.length === 0) throw malformedUpstream(this.upstream, 'a stream event without a type');
     if (type === 'error') throw responsesFailure(isJsonObject(data.error) ? data.error : data, this.upstream);
-    if (!this.started) this.start(type, data, out);
+    if (!this.started) this.start(type, data);
+    const mark = out.length;
+    this.decode(type, data, out);
+    // The start goes out with the first part after it: a failure before any content (a rate limit
+    // reported as `response.failed`) stays an ordinary HTTP error, and the model's fallbacks are tried.
+    if (this.startPart && out.length > mark) {
+      out.splice(mark, 0, this.startPart);
+      this.startPart = undefined;
+    }
+  }
+
+  private decode(type: string, data: JsonObject, out: ProviderStreamPart[]): void {
     switch (type) {
       case 'response.output_item.added':
         return this.itemAdded(this.item(data), out);
@@ -76,7 +90,7 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
     throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it ${this.started ? 'finished' : 'started'}.`, { code: 'upstream_stream_cut' });
   }
 
-  private start(type: string, data: JsonObject, out: ProviderStreamPart[]): void {
+  private start(type: string, data: JsonObject): void {
     this.started = true;
     const response = isJsonObject(data.response) ? data.response : undefined;
     if (type === 'response.created' && !response) throw malformedUpstream(this.upstream, 'a response.created event without its response');
@@ -88,7 +102,7 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
     };
     const fields = response && unmodelledFields(response, MODELLED_RESPONSE_FIELDS);
     if (fields) start.extensions = { [RESPONSES]: fields };
-    out.push(start);
+    this.startPart = start;
   }
 
   private item(data: JsonObject): JsonObject {
