@@ -1,6 +1,6 @@
 /** A Responses API `Response` object → canonical GenerateResponse. */
 import createDebug from 'debug';
-import type { ContentPart, GenerateResponse, ReasoningPart, ToolCallPart } from '../../../canonical';
+import type { ContentPart, ReasoningPart, ToolCallPart } from '../../../canonical';
 import { isJsonObject, unmodelledFields, type JsonObject } from '../../../json';
 import { malformedUpstream } from '../../../upstream/malformed';
 import type { CarriedReasoningItem } from '../../../wire/openai/carried-reasoning';

@@ -63,20 +63,26 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   private decode(type: string, data: JsonObject, out: ProviderStreamPart[]): void {
     switch (type) {
       case 'response.output_item.added':
-        return this.itemAdded(this.item(data), out);
+        this.itemAdded(this.item(data), out);
+        return;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        return this.textDelta(data, type === 'response.refusal.delta', out);
+        this.textDelta(data, type === 'response.refusal.delta', out);
+        return;
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
-        return this.reasoningDelta(data, out);
+        this.reasoningDelta(data, out);
+        return;
       case 'response.function_call_arguments.delta':
-        return this.argumentsDelta(data, out);
+        this.argumentsDelta(data, out);
+        return;
       case 'response.output_item.done':
-        return this.itemDone(this.item(data), out);
+        this.itemDone(this.item(data), out);
+        return;
       case 'response.completed':
       case 'response.incomplete':
-        return this.finish(this.response(data, type), out);
+        this.finish(this.response(data, type), out);
+        return;
       case 'response.failed': {
         const response = this.response(data, type);
         throw responsesFailure(response.error ?? 'the response failed', this.upstream);
