@@ -41,7 +41,9 @@ function decodeMessageItem(item: RawItem, at: string): { role: Role; parts: Cont
       if (part.type !== 'text') invalidField(`${at}.content[${index}].type`, 'must be output_text or refusal in this role');
     });
   }
-  const extension = unmodelledFields(item, MESSAGE_FIELDS);
+  let extension = unmodelledFields(item, MESSAGE_FIELDS);
+  // A system item keeps its wire role, so a Responses upstream gets it back as that item.
+  if (role === 'system') extension = { ...extension, role: item.role as 'developer' | 'system' };
   return extension ? { role, parts, extension } : { role, parts };
 }
 
@@ -151,9 +153,9 @@ function decodeItem(item: RawItem, at: string): Decoded {
 
 /**
  * The conversation: `instructions` first as a system message (marked as such in its extension, so
- * the echo and a Responses upstream give it back as `instructions`), then the items in order, each run
- * of consecutive items of one canonical role merged into one message (an assistant's text, its
- * reasoning and its calls; a run of tool outputs).
+ * the echo and a Responses upstream give it back as `instructions`), then the items in order: each
+ * user or system item a message of its own, each run of consecutive assistant items (text,
+ * reasoning, calls) or tool outputs merged into one message.
  */
 export function decodeInput(input: string | RawItem[] | undefined, instructions: string | null | undefined): Message[] {
   const messages: Message[] = [];
@@ -167,7 +169,9 @@ export function decodeInput(input: string | RawItem[] | undefined, instructions:
   input.forEach((item, index) => {
     const decoded = decodeItem(item, `input[${index}]`);
     if (!decoded) return;
-    if (last && last.role === decoded.role) {
+    // Assistant items (text, reasoning, calls) and tool outputs join one turn; each user or system
+    // item stays its own message, so a Responses upstream gets the items as they were sent.
+    if (last && last.role === decoded.role && (decoded.role === 'assistant' || decoded.role === 'tool')) {
       last.content.push(...decoded.parts);
       if (decoded.extension) last.extensions = { [RESPONSES]: { ...last.extensions?.[RESPONSES], ...decoded.extension } };
       return;
