@@ -123,8 +123,8 @@ function checkUnsupported(request: GenerateRequest): void {
  * blocks, documents, string contents — so its body reaches Anthropic as it sent it, with only the
  * model, `max_tokens` and `stream` the gateway's (and any edit a step made to the canonical request).
  * A history another vendor answered is kept replayable: unsigned thinking is not sent, and thinking
- * is switched off for a tool loop whose assistant turn has none to lead with (its
- * `clear_thinking_*` context-management edits with it).
+ * is switched off for a tool loop whose assistant turn has none to lead with. With thinking off,
+ * `clear_thinking_*` context-management edits (which need it) are not sent.
  */
 export function encodeMessagesRequest(request: GenerateRequest, upstreamModel: string, options: EncodeMessagesOptions): Record<string, unknown> {
   checkUnsupported(request);
@@ -158,7 +158,7 @@ export function encodeMessagesRequest(request: GenerateRequest, upstreamModel: s
   }
   if (request.user !== undefined || extension?.metadata) body.metadata = mergeUnmodelled(request.user !== undefined ? { user_id: request.user } : {}, extension?.metadata);
   mergeUnmodelled(body, extension?.fields);
-  if (thinking.leftOff && body.context_management !== undefined) {
+  if (!thinking.on && body.context_management !== undefined) {
     const management = withoutThinkingEdits(body.context_management);
     if (management === undefined) delete body.context_management;
     else body.context_management = management;

@@ -42,16 +42,11 @@ export interface ThinkingContext {
   answerEffort?: boolean;
 }
 
-/**
- * The encoded settings; `on` says thinking is enabled (then `temperature`, `top_p` and `top_k` are
- * restricted); `leftOff` that thinking was asked for but is off for a rule of the API (then
- * `clear_thinking_*` context-management edits must go too).
- */
+/** The encoded settings; `on` says thinking is enabled (then `temperature`, `top_p` and `top_k` are restricted). */
 export interface EncodedThinking {
   thinking?: Record<string, unknown>;
   effort?: AnthropicEffort;
   on: boolean;
-  leftOff?: boolean;
 }
 
 /** A canonical effort as Anthropic's (`minimal` is `low`; `none` has none). */
@@ -86,7 +81,7 @@ export function fitBudget(reasoning: ReasoningSettings, maxTokens: number): numb
 
 /** Thinking asked for but left off for a rule of the API (with an answer's effort, which stands without it). */
 function leftOff(effort: AnthropicEffort | undefined): EncodedThinking {
-  return { ...(effort ? { effort } : {}), on: false, leftOff: true };
+  return { ...(effort ? { effort } : {}), on: false };
 }
 
 /**
@@ -100,7 +95,7 @@ function leftOff(effort: AnthropicEffort | undefined): EncodedThinking {
  *   budget as given, with the effort given;
  * - other models → `{type: "enabled", budget_tokens}` (see {@link fitBudget});
  * - `display: "omitted"` when the caller asked not to see thoughts.
- * Thinking is left off (logged; `leftOff`) where Anthropic would refuse the request with it:
+ * Thinking is left off (logged) where Anthropic would refuse the request with it:
  * a forced tool choice, a tool loop whose last assistant turn has no signed thinking to replay;
  * and left out when `max_tokens` is at or below 1024 on a model given a budget by the gateway.
  */
