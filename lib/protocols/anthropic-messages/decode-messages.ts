@@ -19,10 +19,13 @@ function message(role: Message['role'], content: ContentPart[], extension: Anthr
   return extension ? { role, content, extensions: { [ANTHROPIC_MESSAGES_KEY]: extension } } : { role, content };
 }
 
-/** The extension every message decoded from `raw` shares: its unmodelled keys, a string content. */
+/** The extension of a message whose content was a string, and nothing else: one shared, frozen object. */
+const STRING_CONTENT: AnthropicMessageExtension = Object.freeze({ stringContent: true as const });
+
+/** The extension every message decoded from `raw` shares (never changed in place): its unmodelled keys, a string content. */
 function messageExtension(raw: RawMessage | undefined, content: string | RawBlock[]): AnthropicMessageExtension | undefined {
   const fields = raw ? unmodelledKeys(raw as unknown as Record<string, unknown>, MODELLED_MESSAGE_KEYS) : undefined;
-  if (!fields && typeof content !== 'string') return undefined;
+  if (!fields) return typeof content === 'string' ? STRING_CONTENT : undefined;
   return { ...(fields ? { fields } : {}), ...(typeof content === 'string' ? { stringContent: true as const } : {}) };
 }
 
@@ -40,34 +43,21 @@ export function decodeSystem(system: MessagesBody['system']): Message[] {
   return content.length > 0 ? [message('system', content, messageExtension(undefined, system))] : [];
 }
 
+/** Whether a block has no canonical part (a server tool's use or result), logged: only an Anthropic upstream gets it back. */
+function isOpaque(block: RawBlock, at: string): boolean {
+  if (!UNSUPPORTED_BLOCKS.has(block.type)) return false;
+  log('%s: a %s block has no canonical part; only an Anthropic upstream gets it', at, block.type);
+  return true;
+}
+
 /**
- * Blocks without a canonical part ride on the part after them (`leading`), or on the message
- * when they end it (`trailing`): only an Anthropic upstream gets them back.
+ * Blocks without a canonical part ride on the part after them (`leading`), or on the message when
+ * they end it (`trailing`). Gives the blocks still waiting: none once a part took them.
  */
-class OpaqueBlocks {
-  private pending: AnthropicOpaque[] | undefined;
-
-  /** Keeps the block when it has no canonical part; whether it did. */
-  take(block: RawBlock, at: string): boolean {
-    if (!UNSUPPORTED_BLOCKS.has(block.type)) return false;
-    log('%s: a %s block has no canonical part; only an Anthropic upstream gets it', at, block.type);
-    (this.pending ??= []).push(block);
-    return true;
-  }
-
-  /** The parts, the first carrying the blocks kept before it. */
-  lead<P extends ContentPart>(parts: P[]): P[] {
-    if (this.pending && parts.length > 0) {
-      extendPart(parts[0]!, { leading: this.pending });
-      this.pending = undefined;
-    }
-    return parts;
-  }
-
-  /** The blocks no part followed, for the message's extension. */
-  rest(): AnthropicOpaque[] | undefined {
-    return this.pending;
-  }
+function lead(parts: ContentPart[], pending: AnthropicOpaque[] | undefined): AnthropicOpaque[] | undefined {
+  if (pending === undefined || parts.length === 0) return pending;
+  extendPart(parts[0]!, { leading: pending });
+  return undefined;
 }
 
 function withTrailing(extension: AnthropicMessageExtension | undefined, trailing: AnthropicOpaque[] | undefined): AnthropicMessageExtension | undefined {
@@ -84,22 +74,27 @@ function decodeUserTurn(raw: RawMessage, at: string): Message[] {
   const results: Message[] = [];
   const files: FilePart[] = [];
   const rest: ContentPart[] = [];
-  const opaque = new OpaqueBlocks();
+  let pending: AnthropicOpaque[] | undefined;
   raw.content.forEach((block, index) => {
     const where = `${at}[${index}]`;
-    if (opaque.take(block, where)) return;
+    if (isOpaque(block, where)) {
+      (pending ??= []).push(block);
+      return;
+    }
     if (block.type !== 'tool_result') {
-      rest.push(...opaque.lead(decodeBlock(block, where, 'user')));
+      const parts = decodeBlock(block, where, 'user');
+      pending = lead(parts, pending);
+      rest.push(...parts);
       return;
     }
     const decoded = decodeToolResultBlock(block, where);
-    opaque.lead([decoded.result]);
+    pending = lead([decoded.result], pending);
     results.push(message('tool', [decoded.result], extension));
     if (decoded.files.length > 0) log('%s: %d PDF document(s) of a tool_result moved into the user turn', where, decoded.files.length);
     files.push(...decoded.files);
   });
   const user = [...files, ...rest].filter((part) => !isEmptyText(part));
-  const trailing = opaque.rest();
+  const trailing = pending;
   if (results.length === 0) return [message('user', user, withTrailing(extension, trailing))];
   return user.length > 0 || trailing ? [...results, message('user', user, withTrailing(extension, trailing))] : results;
 }
@@ -107,12 +102,18 @@ function decodeUserTurn(raw: RawMessage, at: string): Message[] {
 function decodeAssistantTurn(raw: RawMessage, at: string): Message {
   const extension = messageExtension(raw, raw.content);
   if (typeof raw.content === 'string') return message('assistant', raw.content.length > 0 ? [{ type: 'text', text: raw.content }] : [], extension);
-  const opaque = new OpaqueBlocks();
+  let pending: AnthropicOpaque[] | undefined;
   const content = raw.content.flatMap((block, index) => {
     const where = `${at}[${index}]`;
-    return opaque.take(block, where) ? [] : opaque.lead(decodeBlock(block, where, 'assistant').filter((part) => !isEmptyText(part)));
+    if (isOpaque(block, where)) {
+      (pending ??= []).push(block);
+      return [];
+    }
+    const parts = decodeBlock(block, where, 'assistant').filter((part) => !isEmptyText(part));
+    pending = lead(parts, pending);
+    return parts;
   });
-  return message('assistant', content, withTrailing(extension, opaque.rest()));
+  return message('assistant', content, withTrailing(extension, pending));
 }
 
 function decodeMessage(raw: RawMessage, at: string): Message[] {
