@@ -17,7 +17,7 @@ const SPECIAL = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']
 
 function shortUrl(url) {
   if (!url) return '';
-  let text = url.startsWith('file://') ? fileURLToPath(url) : url;
+  const text = url.startsWith('file://') ? fileURLToPath(url) : url;
   const modules = text.lastIndexOf('/node_modules/');
   if (modules !== -1) return text.slice(modules + '/node_modules/'.length);
   const dist = text.indexOf('/dist/');
@@ -136,7 +136,7 @@ export function formatSummary(summary, title = 'CPU profile') {
   const window = summary.window ? ' inside the measured window (start-up and warm-up excluded)' : '';
   lines.push(`${summary.samples} samples${window}, ${summary.totalMs} ms, ${summary.busyMs} ms busy (not idle); shares below are of busy time.`, '');
   lines.push('Top functions by self time:', '', '| # | function | area | self ms | % of busy |', '|---:|---|---|---:|---:|');
-  summary.topSelf.forEach((entry, index) => lines.push(`| ${index + 1} | \`${entry.fn}\` | ${entry.category} | ${entry.selfMs} | ${entry.pctOfBusy}% |`));
+  for (const [index, entry] of summary.topSelf.entries()) lines.push(`| ${index + 1} | \`${entry.fn}\` | ${entry.category} | ${entry.selfMs} | ${entry.pctOfBusy}% |`);
   lines.push('', 'Self time by area:', '', '| area | self ms | % of busy |', '|---|---:|---:|');
   for (const entry of summary.byCategory.slice(0, 15)) lines.push(`| ${entry.category} | ${entry.selfMs} | ${entry.pctOfBusy}% |`);
   lines.push('', "The gateway's own functions by inclusive time (self + callees):", '', '| function | total ms | % of busy |', '|---|---:|---:|');

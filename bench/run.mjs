@@ -24,7 +24,9 @@
  *   --streams <n>              BENCH_STREAMS          concurrent slow streams (1000)
  *   --stream-seconds <s>       BENCH_STREAM_SECONDS   how long the slow streams are held open together, a chunk per 100 ms (5; quick 2)
  *   --hold-rounds <n>          BENCH_HOLD_ROUNDS      interleaved rounds of the slow-stream hold, a fresh process each; median reported (3; quick 1)
- *   --only <ids>               BENCH_ONLY             comma-separated target ids (direct and the floor are always kept)
+ *   --only <ids>               BENCH_ONLY             comma-separated target ids (direct and the floor are always kept) and
+ *                                                     steps (held-stream); without a target id no server is started
+ *   --held-stream-rounds <n>   BENCH_HELD_STREAM_ROUNDS  rounds of the held-stream memory probes; medians reported (3; quick 1)
  *   --profile                  BENCH_PROFILE=1        also profile the gateway (node --cpu-prof) on a same-protocol round
  *   --profile-dir <dir>        BENCH_PROFILE_DIR      where the .cpuprofile files go (/tmp/rosetta-bench-profile)
  *   --no-build                 BENCH_NO_BUILD=1       do not run `npm run build` first
@@ -47,6 +49,7 @@ import { killAll, pinSelf, startServer, tasksetAvailable } from './lib/processes
 import { requestFor } from './lib/protocols.mjs';
 import { countCpu, perfAvailable } from './lib/perf.mjs';
 import { median, percentile, round } from './lib/stats.mjs';
+import { HELD_STREAM_STEP, heldStreamVerdicts, renderHeldStream, runHeldStream } from './lib/held-stream.mjs';
 import { formatSummary, summariseProfile } from './profile-summary.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -92,6 +95,7 @@ const options = {
   streams: Math.max(1, Math.round(numberOption('streams', 'BENCH_STREAMS', 1000, 1000))),
   streamSeconds: numberOption('stream-seconds', 'BENCH_STREAM_SECONDS', 5, 2),
   holdRounds: Math.max(1, Math.round(numberOption('hold-rounds', 'BENCH_HOLD_ROUNDS', 3, 1))),
+  heldStreamRounds: Math.max(1, Math.round(numberOption('held-stream-rounds', 'BENCH_HELD_STREAM_ROUNDS', 3, 1))),
   streamIntervalMs: 100,
   only: (flags.only ?? env.BENCH_ONLY)?.split(',').map((id) => id.trim()).filter(Boolean),
   profile: truthy(flags.profile) || truthy(env.BENCH_PROFILE),
@@ -104,6 +108,12 @@ const options = {
   upstreamConnections: Math.round(numberOption('upstream-connections', 'BENCH_UPSTREAM_CONNECTIONS', 1024, 1024)),
   memoryReducer: truthy(flags['memory-reducer']) || truthy(env.BENCH_MEMORY_REDUCER),
   out: path.resolve(flags.out ?? env.BENCH_OUT ?? path.join(here, 'results', 'latest.json')),
+};
+
+/** Which parts run: the servers under test (any target id, or no --only) and the held-stream step. */
+const steps = {
+  targets: !options.only || options.only.some((id) => id !== HELD_STREAM_STEP),
+  heldStream: !options.only || options.only.includes(HELD_STREAM_STEP),
 };
 
 /** Sequential requests are split into interleaved rounds of this size. */
@@ -168,15 +178,31 @@ async function main() {
   log(perf ? 'perf stat: counting CPU cycles per request of each server' : 'perf stat unavailable here: no cycle counts (the × floor by cycles column stays empty)');
   if (options.pin && !pin) log('⚠ taskset (util-linux) is not available: every process runs UNPINNED and shares all cores');
   if (pin) pinSelf(options.loadCore);
-  const layout = pin
-    ? {
-        pinned: true,
-        [`core ${options.loadCore}`]: `load generator (this process: autocannon, sequential and slow-stream clients)${options.upstreamCore === options.loadCore ? ' + mock upstream called by the relays and the gateway' : ''}`,
-        [`core ${options.serverCore}`]: `servers under test, one under load at a time (direct mock; ${options.processes} process(es) each of Express+undici, Express+got, Express+fetch, gateway)${options.upstreamCore === options.serverCore ? ' + mock upstream called by the relays and the gateway' : ''}`,
-      }
-    : { pinned: false, note: 'taskset unavailable or --no-pin: all processes unpinned' };
-  if (pin && options.upstreamCore !== options.loadCore && options.upstreamCore !== options.serverCore) layout[`core ${options.upstreamCore}`] = 'mock upstream called by the relays and the gateway';
+  const layout = !pin
+    ? { pinned: false, note: 'taskset unavailable or --no-pin: all processes unpinned' }
+    : !steps.targets
+      ? { pinned: true, [`core ${options.serverCore}`]: 'the held-stream probes (client, gateway and upstream in one process)' }
+      : {
+          pinned: true,
+          [`core ${options.loadCore}`]: `load generator (this process: autocannon, sequential and slow-stream clients)${options.upstreamCore === options.loadCore ? ' + mock upstream called by the relays and the gateway' : ''}`,
+          [`core ${options.serverCore}`]: `servers under test, one under load at a time (direct mock; ${options.processes} process(es) each of Express+undici, Express+got, Express+fetch, gateway)${options.upstreamCore === options.serverCore ? ' + mock upstream called by the relays and the gateway' : ''}${steps.heldStream ? '; before them, the held-stream probes' : ''}`,
+        };
+  if (pin && steps.targets && options.upstreamCore !== options.loadCore && options.upstreamCore !== options.serverCore) layout[`core ${options.upstreamCore}`] = 'mock upstream called by the relays and the gateway';
   for (const [core, what] of Object.entries(layout)) if (core !== 'pinned') log(`  ${core}: ${what}`);
+
+  const problems = [];
+  const fail = (message) => {
+    problems.push(message);
+    log(`✗ ${message}`);
+  };
+  const report = { startedAt, loadBefore, pin, layout, problems };
+
+  // First, while no server of the bench runs: it measures one process's live heap.
+  const heldStream = steps.heldStream ? runHeldStream({ rounds: options.heldStreamRounds, pin, core: options.serverCore, log, fail }) : undefined;
+  if (!steps.targets) {
+    finish({ ...report, heldStream, verdicts: heldStreamVerdicts(heldStream) });
+    return;
+  }
 
   const mockEnv = { BENCH_SLOW_INTERVAL_MS: String(options.streamIntervalMs) };
   const servers = [];
@@ -221,12 +247,6 @@ async function main() {
   const direct = targets.find((target) => target.kind === 'direct');
   log(`servers: ${servers.map((server) => `${server.name}(pid ${server.pid}${server.core !== null ? `, core ${server.core}` : ''})`).join(', ')}`);
   log(`gateway: ${path.relative(root, packageEntry)}; DEBUG unset; upstream pool ${options.upstreamConnections} connections`);
-
-  const problems = [];
-  const fail = (message) => {
-    problems.push(message);
-    log(`✗ ${message}`);
-  };
 
   // Pre-flight: every process of every target answers every mode correctly.
   for (const target of targets) {
@@ -501,7 +521,6 @@ async function main() {
   }
 
   for (const server of servers) await server.stop();
-  const loadAfter = os.loadavg();
 
   // ── summary ──────────────────────────────────────────────────────────────────────────────────
   const loadRuns = runs.filter((run) => run.phase === 'load');
@@ -607,6 +626,13 @@ async function main() {
     const cycles = relay.cyclesPerRequest / row.cyclesPerRequest;
     verdicts.push({ name: `reference ${row.target} ${row.mode}`, value: ratio, info: true, line: `INFO  ${row.target} / Express + undici dispatch, ${row.mode}: ${round(ratio * 100, 1)}% by throughput${Number.isFinite(cycles) ? `, ${round(cycles * 100, 1)}% by cycles` : ''} (a reference, not a target)` });
   }
+  if (heldStream) verdicts.push(...heldStreamVerdicts(heldStream));
+  finish({ ...report, rows, sequentialRows, slow, heldStream, verdicts, profiles, runs });
+}
+
+/** Adds the errors verdict, prints the report, writes the results files and sets the exit code. */
+function finish({ startedAt, loadBefore, pin, layout, problems, rows = [], sequentialRows = [], slow = [], heldStream, verdicts, profiles = [], runs = [] }) {
+  const loadAfter = os.loadavg();
   verdicts.push({ name: 'errors', value: problems.length, limit: 0, pass: problems.length === 0, line: `${problems.length === 0 ? 'PASS' : 'FAIL'}  errors (non-2xx, socket errors, timeouts, bad bodies): ${problems.length === 0 ? 'none' : problems.length}` });
 
   const environment = {
@@ -619,14 +645,14 @@ async function main() {
     loadAverageAfter: loadAfter.map((value) => round(value, 2)),
     commit: gitCommit(),
     taskset: pin,
-    serverNodeArgs: SERVER_NODE_ARGS,
+    serverNodeArgs: rows.length ? SERVER_NODE_ARGS : [],
     layout,
   };
-  const markdown = renderMarkdown({ rows, sequentialRows, slow, verdicts, profiles, environment });
+  const markdown = renderMarkdown({ rows, sequentialRows, slow, heldStream, verdicts, profiles, environment });
   log(`\n${markdown}`);
 
   mkdirSync(path.dirname(options.out), { recursive: true });
-  const results = { options, environment, targets: TARGETS_WANTED, rows, sequential: sequentialRows, slowStreams: slow, verdicts, profiles, problems, runs, markdown };
+  const results = { options, environment, targets: TARGETS_WANTED, rows, sequential: sequentialRows, slowStreams: slow, heldStream, verdicts, profiles, problems, runs, markdown };
   writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(options.out.replace(/\.json$/, '.md'), `${markdown}\n`);
   log(`\nresults: ${path.relative(process.cwd(), options.out)} (and .md)`);
@@ -649,7 +675,20 @@ function signed(value, digits = 2) {
   return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
 }
 
-function renderMarkdown({ rows, sequentialRows, slow, verdicts, profiles, environment }) {
+function renderMarkdown({ rows, sequentialRows, slow, heldStream, verdicts, profiles, environment }) {
+  const blocks = [];
+  if (rows.length) blocks.push(renderTargets(rows, sequentialRows));
+  if (slow.length) blocks.push(renderSlowStreams(slow));
+  if (heldStream) blocks.push(renderHeldStream(heldStream));
+  blocks.push(['#### Targets', '', '```', ...verdicts.map((entry) => entry.line), '```']);
+  for (const profile of profiles) blocks.push([formatSummary(profile.summary, `Profile: gateway, ${profile.title} (${path.basename(profile.file)})`)]);
+  blocks.push([
+    `_${environment.date}, Node ${environment.node}, ${environment.cpu} × ${environment.cores}, load average ${environment.loadAverageBefore.join(' ')} before / ${environment.loadAverageAfter.join(' ')} after, ${environment.taskset ? 'pinned with taskset' : 'UNPINNED'}, servers run with ${environment.serverNodeArgs.length > 0 ? `${environment.serverNodeArgs.join(' ')} (the slow-stream hold with V8's defaults)` : "V8's defaults (memory reducer on)"}, commit ${environment.commit ?? '?'}._`,
+  ]);
+  return blocks.map((block) => block.join('\n')).join('\n\n');
+}
+
+function renderTargets(rows, sequentialRows) {
   const lines = [];
   lines.push(
     `#### Under load (medians over interleaved rounds and server processes; ${options.connections} connections, ${options.processes} process(es) per target, ${options.rounds} × ${options.durationSeconds}s per target, process and mode)`,
@@ -671,31 +710,27 @@ function renderMarkdown({ rows, sequentialRows, slow, verdicts, profiles, enviro
       `| ${row.target} | ${fmt(row.p50Ms, 3)} | ${fmt(row.p99Ms, 3)} | ${row.kind === 'direct' ? '—' : signed(row.addedP50Ms, 3)} | ${fmt(row.firstByteP50Ms, 3)} | ${row.kind === 'direct' ? '—' : signed(row.addedFirstByteMs, 3)} | ${fmt(row.streamP50Ms, 3)} |`,
     );
   }
-  if (slow.length) {
-    lines.push(
-      '',
-      `#### ${options.streams} concurrent slow streams (opened over ~1 s, then all held open ${options.streamSeconds}s with a chunk every ${options.streamIntervalMs} ms; measured inside the server process)`,
-      '',
-      `"Held" is the window in which every stream is open (none has ended); "phase" also covers opening the connections and finishing the streams. Each server held the streams ${options.holdRounds} time(s), interleaved, in a fresh process each; the row is the round with the median held RSS peak.`,
-      '',
-    );
-    lines.push('| server | ok | all open after s | upstream streams open | RSS before MB | RSS held (peak) MB, median round | each round | CPU held | k cycles / chunk held | event-loop delay held p50 / p99 / max ms | RSS peak, phase MB | event-loop delay, phase p50 / p99 / max ms | first byte p50 / p99 ms |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const entry of slow) {
-      const eld = (value) => (value ? `${fmt(value.p50Ms)} / ${fmt(value.p99Ms)} / ${fmt(value.maxMs)}` : '—');
-      const held = entry.steady;
-      lines.push(
-        `| ${entry.target} | ${entry.ok}/${entry.count} | ${fmt((entry.allOpenAfterMs ?? NaN) / 1000, 1)} | ${held?.upstreamStreams ?? '—'} | ${mb(entry.rssBefore)} | ${held ? mb(held.rssPeak) : '—'} | ${(entry.heldRssPeaks ?? []).map(mb).join(' / ')} | ${held ? `${Math.round(held.serverCpu * 100)}%` : '—'} | ${Number.isFinite(held?.cyclesPerChunk) ? fmt(held.cyclesPerChunk / 1000, 1) : '—'} | ${eld(held?.eventLoopDelay)} | ${mb(entry.rssPeak)} | ${eld(entry.eventLoopDelay)} | ${fmt(entry.firstByteP50Ms, 0)} / ${fmt(entry.firstByteP99Ms, 0)} |`,
-      );
-    }
-  }
-  lines.push('', '#### Targets', '', '```', ...verdicts.map((entry) => entry.line), '```');
-  for (const profile of profiles) lines.push('', formatSummary(profile.summary, `Profile: gateway, ${profile.title} (${path.basename(profile.file)})`));
+  return lines;
+}
+
+function renderSlowStreams(slow) {
+  const lines = [];
   lines.push(
+    `#### ${options.streams} concurrent slow streams (opened over ~1 s, then all held open ${options.streamSeconds}s with a chunk every ${options.streamIntervalMs} ms; measured inside the server process)`,
     '',
-    `_${environment.date}, Node ${environment.node}, ${environment.cpu} × ${environment.cores}, load average ${environment.loadAverageBefore.join(' ')} before / ${environment.loadAverageAfter.join(' ')} after, ${environment.taskset ? 'pinned with taskset' : 'UNPINNED'}, servers run with ${environment.serverNodeArgs.length > 0 ? `${environment.serverNodeArgs.join(' ')} (the slow-stream hold with V8's defaults)` : "V8's defaults (memory reducer on)"}, commit ${environment.commit ?? '?'}._`,
+    `"Held" is the window in which every stream is open (none has ended); "phase" also covers opening the connections and finishing the streams. Each server held the streams ${options.holdRounds} time(s), interleaved, in a fresh process each; the row is the round with the median held RSS peak.`,
+    '',
   );
-  return lines.join('\n');
+  lines.push('| server | ok | all open after s | upstream streams open | RSS before MB | RSS held (peak) MB, median round | each round | CPU held | k cycles / chunk held | event-loop delay held p50 / p99 / max ms | RSS peak, phase MB | event-loop delay, phase p50 / p99 / max ms | first byte p50 / p99 ms |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const entry of slow) {
+    const eld = (value) => (value ? `${fmt(value.p50Ms)} / ${fmt(value.p99Ms)} / ${fmt(value.maxMs)}` : '—');
+    const held = entry.steady;
+    lines.push(
+      `| ${entry.target} | ${entry.ok}/${entry.count} | ${fmt((entry.allOpenAfterMs ?? NaN) / 1000, 1)} | ${held?.upstreamStreams ?? '—'} | ${mb(entry.rssBefore)} | ${held ? mb(held.rssPeak) : '—'} | ${(entry.heldRssPeaks ?? []).map(mb).join(' / ')} | ${held ? `${Math.round(held.serverCpu * 100)}%` : '—'} | ${Number.isFinite(held?.cyclesPerChunk) ? fmt(held.cyclesPerChunk / 1000, 1) : '—'} | ${eld(held?.eventLoopDelay)} | ${mb(entry.rssPeak)} | ${eld(entry.eventLoopDelay)} | ${fmt(entry.firstByteP50Ms, 0)} / ${fmt(entry.firstByteP99Ms, 0)} |`,
+    );
+  }
+  return lines;
 }
 
 process.on('SIGINT', () => {

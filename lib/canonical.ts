@@ -5,7 +5,7 @@ import type { JsonObject } from './json';
  * The wire protocols the gateway speaks, each the name of a caller-side codec (`lib/protocols/<name>/`)
  * and of the format an upstream provider may speak. Keys of {@link Extensions}.
  */
-export type ProtocolName = 'openai-chat' | 'anthropic-messages' | 'gemini' | 'openai-images';
+export type ProtocolName = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images';
 
 /**
  * What a protocol's object carried that the canonical types do not model, keyed by the protocol it

@@ -197,7 +197,7 @@ function resolveCodecs(options: GatewayOptions, builtins: readonly ProtocolCodec
   const byName = new Map(builtins.map((codec) => [codec.name, codec]));
   (options.codecs ?? []).forEach((codec, index) => {
     const option = `codecs[${index}]`;
-    requireMethods(option, codec, ['match', 'extractKey', 'decode', 'encodeResponse', 'encodeError']);
+    requireMethods(option, codec, ['match', 'extractKey', 'encodeError']);
     if (typeof codec.name !== 'string' || codec.name.length === 0) fail('ERR_GATEWAY_INVALID_OPTION', `${option}.name`, 'must be a non-empty string.');
     byName.set(codec.name, codec);
   });

@@ -12,6 +12,7 @@ const VALIDATORS = [
   { dir: 'lib/protocols/anthropic-messages', schemaExport: 'messagesBodySchema' },
   { dir: 'lib/protocols/gemini', schemaExport: 'generateContentBodySchema' },
   { dir: 'lib/protocols/openai-images', schemaExport: 'imageGenerationBodySchema' },
+  { dir: 'lib/protocols/openai-responses', schemaExport: 'responsesBodySchema' },
 ];
 
 /** Where a protocol's generated validator lives, relative to the repository root. */

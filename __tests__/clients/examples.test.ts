@@ -1,7 +1,7 @@
 /** The runnable examples start, print what the README promises, and serve calls. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { readJson } from '../helpers/app';
+import { type Json, readJson } from '../helpers/app';
 import { startMockOpenAI } from '../helpers/mock-openai';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
@@ -199,7 +199,7 @@ describe('examples/server upstreams from the environment', () => {
 describe('examples/server demo key', () => {
   /** A Claude Code turn (the recorded-shape fixture), its system prompt padded past 20,000 input tokens, not streamed. */
   function claudeCodeTurn(): Record<string, unknown> {
-    const fixture = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'claude-code', 'messages-turn-1.json'), 'utf8')) as Record<string, any>;
+    const fixture = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'claude-code', 'messages-turn-1.json'), 'utf8')) as Json;
     const filler = Array.from({ length: 1_300 }, (_, index) => `Rule ${index}: keep the working tree clean and run the tests.`).join('\n');
     return { ...fixture, model: 'rosetta-echo', stream: false, system: [...fixture.system, { type: 'text', text: filler }] };
   }

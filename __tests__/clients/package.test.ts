@@ -82,7 +82,7 @@ const server = app.listen(0, '127.0.0.1', async () => {
   const out = {
     hostExpress: require('express/package.json').version,
     // Every copy of Express loaded in this process (its lib/express.js): the host's only.
-    expressCopies: Object.keys(require.cache).filter((path) => /[\\/]lib[\\/]express\.js$/.test(path)).map((path) => require(require('path').join(path, '..', '..', 'package.json')).version),
+    expressCopies: Object.keys(require.cache).filter((path) => /[\\/]lib[\\/]express.js$/.test(path)).map((path) => require(require('path').join(path, '..', '..', 'package.json')).version),
   };
   let response = await post('/v1/chat/completions', bearer, { model: 'rosetta-echo', messages: user });
   out.chat = { status: response.status, content: (await response.json()).choices[0].message.content };

@@ -71,7 +71,7 @@ describe('the exact count has a size cap', () => {
   });
 
   it('over it, the count is the byte upper bound, without the tokenizer', async () => {
-    const big = canonical(text(EXACT_COUNT_MAX_CHARS + 1) + ' 数字');
+    const big = canonical(`${text(EXACT_COUNT_MAX_CHARS + 1)} 数字`);
     let counted = 0;
     expect(await tokenizerCalls(async () => {
       counted = countRequestTokens(big);

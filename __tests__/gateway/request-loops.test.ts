@@ -1,7 +1,7 @@
 /** Request loops: hop headers on every upstream call, 508 in the caller's envelope when a call comes back, and the hop cap. */
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { type Express } from 'express';
-import { AnthropicProvider, createGateway, GatewayConfigError, GeminiProvider, OpenAIProvider, type GatewayOptions, type Provider } from '../../lib';
+import { AnthropicProvider, createGateway, type GatewayConfigError, GeminiProvider, OpenAIProvider, type GatewayOptions, type Provider } from '../../lib';
 import { listen, TEST_KEY, testOptions, type Json, type RunningServer } from '../helpers/app';
 
 /** Requests a server saw, counted before its gateway; past `limit` it answers 500 itself, so a loop that is not caught ends. */

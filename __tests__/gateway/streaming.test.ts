@@ -1,7 +1,7 @@
 /** Streaming through the gateway: OpenAI frames byte by byte, the SDK, errors, aborts, backpressure, quota. */
 import http from 'node:http';
 import OpenAI from 'openai';
-import { builtinCodecs, countTextTokens, GatewayError, LocalProvider, MemoryKeyStore, MemoryQuotaStore, type ProtocolCodec, type Provider, type StreamPart } from '../../lib';
+import { builtinCodecs, countTextTokens, GatewayError, LocalProvider, MemoryKeyStore, MemoryQuotaStore, type GenerateRoute, type ProtocolCodec, type Provider, type StreamPart } from '../../lib';
 import { buildApp, EMPTY_KEY, listen, readJson, TEST_KEY, testOptions, type RunningServer } from '../helpers/app';
 
 const auth = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
@@ -120,7 +120,7 @@ describe('chat-completions streaming with the openai SDK', () => {
     const stream = await client.chat.completions.create({ model: 'rosetta-echo', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Hello SDK stream' }] });
     let text = '';
     let finish: string | null = null;
-    let usage;
+    let usage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) {
       text += chunk.choices[0]?.delta.content ?? '';
       finish = chunk.choices[0]?.finish_reason ?? finish;
@@ -174,6 +174,7 @@ const start: StreamPart = { type: 'response-start', id: 'r1', model: 'upstream-n
 
 describe('stream failures, aborts and backpressure', () => {
   it('a provider that fails before its first part: plain 502, hold released', async () => {
+    // biome-ignore lint/correctness/useYield: a provider stream that fails before its first part
     const { app, quotaStore } = scriptedApp(async function* () {
       throw new GatewayError('upstream', 'upstream refused');
     });
@@ -281,9 +282,15 @@ describe('stream failures, aborts and backpressure', () => {
     const chat = builtinCodecs().find((codec) => codec.name === 'openai-chat')!;
     const broken: ProtocolCodec = {
       ...chat,
-      encodeStream(context) {
-        const inner = chat.encodeStream!(context);
-        return { ...inner, encode: (part) => (part.type === 'response-start' ? inner.encode(part) : (() => { throw new TypeError('broken encoder'); })()) };
+      match(path) {
+        const match = chat.match(path);
+        if (match?.route.operation !== 'generate') return match;
+        const route = match.route;
+        const encodeStream: GenerateRoute['encodeStream'] = (request, call) => {
+          const inner = route.encodeStream!(request, call);
+          return { ...inner, encode: (part) => (part.type === 'response-start' ? inner.encode(part) : (() => { throw new TypeError('broken encoder'); })()) };
+        };
+        return { ...match, route: { ...route, encodeStream } };
       },
     };
     const { provider } = scriptedProvider(async function* () {

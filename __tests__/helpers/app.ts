@@ -53,8 +53,6 @@ export async function listen(app: Express): Promise<RunningServer> {
   };
 }
 
-/** A JSON body from fetch, loosely typed for assertions. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 /** A gateway app listening on loopback; `close()` stops the server, then the gateway. */
 export interface RunningGateway extends RunningServer {
   gateway: Gateway;
@@ -74,6 +72,7 @@ export async function serveGateway(options: GatewayOptions, mountPath?: string):
   };
 }
 
+/** A JSON body from fetch, loosely typed for assertions. */
 export type Json = Record<string, any>;
 
 export async function readJson(response: Response): Promise<Json> {

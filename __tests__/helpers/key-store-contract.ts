@@ -68,7 +68,9 @@ export function describeKeyStoreContract(name: string, harness: KeyStoreHarness)
       const entries = Array.from({ length: 50 }, (_, index) => ({ key: `sk-many-${index}-secret`, id: `many-${index}` }));
       const store = await harness.create(entries);
       const answers = await Promise.all(Array.from({ length: 300 }, (_, index) => store.authenticate(index % 60 < 50 ? `sk-many-${index % 60}-secret` : `sk-none-${index}`)));
-      answers.forEach((principal, index) => expect(principal).toEqual(index % 60 < 50 ? { id: `many-${index % 60}` } : undefined));
+      answers.forEach((principal, index) => {
+        expect(principal).toEqual(index % 60 < 50 ? { id: `many-${index % 60}` } : undefined);
+      });
     });
   });
 }

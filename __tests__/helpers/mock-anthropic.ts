@@ -1,5 +1,5 @@
 /** A mock Anthropic Messages upstream on 127.0.0.1 (plain node:http) speaking the real wire protocol. */
-import http from 'node:http';
+import type http from 'node:http';
 import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */
@@ -95,7 +95,7 @@ function thinkingRefusal(body: Record<string, unknown>, messages: Turn[]): strin
   if (assistant?.role === 'assistant' && results?.role === 'user' && blocksOf(results).some((block) => block.type === 'tool_result')) {
     const blocks = blocksOf(assistant);
     if (blocks.some((block) => block.type === 'tool_use') && blocks[0]!.type !== 'thinking' && blocks[0]!.type !== 'redacted_thinking') {
-      return 'Expected `thinking` or `redacted_thinking`, but found `' + blocks[0]!.type + '`. When `thinking` is enabled, a final `assistant` message must start with a thinking block.';
+      return `Expected \`thinking\` or \`redacted_thinking\`, but found \`${blocks[0]!.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`;
     }
   }
   return undefined;

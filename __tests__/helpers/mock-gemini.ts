@@ -1,5 +1,5 @@
 /** A mock Gemini Developer API on 127.0.0.1 (plain node:http) speaking generateContent and streamGenerateContent?alt=sse. */
-import http from 'node:http';
+import type http from 'node:http';
 import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */
@@ -28,9 +28,10 @@ export interface RecordedGeminiRequest {
  * - `cut`: streams one event, then ends without a finishReason. `reset`: destroys the socket.
  * - `stream-error`: streams one event, then an event with a top-level 503 error.
  * - `no-usage`: streams without usageMetadata.
- * - `extras`: the echo text with fields the gateway does not model (not streamed): a candidate's
+ * - `extras`: the echo text with fields the gateway does not model: a candidate's
  *   `groundingMetadata`, `citationMetadata`, `avgLogprobs` and `safetyRatings`, `promptFeedback`,
- *   and usage's `promptTokensDetails` and `toolUsePromptTokenCount`.
+ *   and usage's `promptTokensDetails` and `toolUsePromptTokenCount`. Streamed, `promptFeedback`
+ *   comes on the first event and the candidate's fields on the last.
  * - any id containing `loop`: a two-step function-calling loop, counted by the steps (runs of model
  *   contents) with calls since the last user turn that is not only function responses: step 1 calls get_weather, step 2 get_time, each
  *   signed with its own {@link LOOP_SIGNATURES} entry (and led by a thought part signed with
@@ -192,7 +193,7 @@ function streamedParts(parts: Json[], groupCalls = false): Json[][] {
   if (!groupCalls) return events;
   return events.reduce<Json[][]>((grouped, event) => {
     const last = grouped.at(-1);
-    if (last && last.every((part) => part.functionCall) && event[0]!.functionCall) last.push(...event);
+    if (last?.every((part) => part.functionCall) && event[0]!.functionCall) last.push(...event);
     else grouped.push(event);
     return grouped;
   }, []);
@@ -255,7 +256,9 @@ export async function startMockGemini(options: { apiKey: string }): Promise<Mock
       const events = streamedParts(parts, model.includes('parallel'));
       events.forEach((eventParts, index) => {
         const last = index === events.length - 1;
-        const chunk: Json = { candidates: [{ content: { role: 'model', parts: eventParts }, ...(last ? { finishReason } : {}), index: 0 }], ...identity };
+        const extras = model === 'extras' ? { ...(index === 0 ? { promptFeedback: { safetyRatings: [] } } : {}), ...(last ? CANDIDATE_EXTRAS : {}) } : {};
+        const { promptFeedback, ...candidateExtras } = extras as Json;
+        const chunk: Json = { candidates: [{ content: { role: 'model', parts: eventParts }, ...(last ? { finishReason } : {}), index: 0, ...candidateExtras }], ...(promptFeedback ? { promptFeedback } : {}), ...identity };
         if (model !== 'no-usage') chunk.usageMetadata = usage(Math.ceil(((index + 1) * words) / events.length));
         if ((model === 'cut' || model === 'stream-error') && index > 0) return;
         response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);

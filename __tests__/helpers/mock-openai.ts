@@ -1,5 +1,5 @@
 /** A mock OpenAI-compatible upstream on 127.0.0.1 (plain node:http) speaking the real wire protocol. */
-import http from 'node:http';
+import type http from 'node:http';
 import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */

@@ -41,6 +41,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`instance failed to start: ${error && error.stack ? error.stack : error}\n`);
+  process.stderr.write(`instance failed to start: ${error?.stack ? error.stack : error}\n`);
   process.exit(1);
 });

@@ -8,7 +8,7 @@ import { listen, readJson, serveGateway, TEST_KEY, testOptions, type Json, type 
 /** `levels` nested arrays: `[[[…]]]`. */
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 /** `levels` nested objects: `{"a":{"a":…{}}}`. */
-const nestedObjects = (levels: number) => '{"a":'.repeat(levels - 1) + '{}' + '}'.repeat(levels - 1);
+const nestedObjects = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
 
 /** A body's JSON text with `"@DEEP@"` replaced by `deep` (raw JSON). */
 const withDeep = (body: Json, deep: string) => JSON.stringify(body).replace('"@DEEP@"', deep);
@@ -153,12 +153,12 @@ describe('the depth scan', () => {
     expect(scan('{"a":[1,{"b":[2]}]}', 3)).toBe(true);
     expect(scan(JSON.stringify({ text: '[[[[{{{{' }), 1)).toBe(false);
     expect(scan(JSON.stringify({ text: 'quote \\" then [[[[', more: '\\\\' }), 1)).toBe(false);
-    expect(scan(JSON.stringify({ a: 'x\\' }) + '', 1)).toBe(false);
+    expect(scan(`${JSON.stringify({ a: 'x\\' })}`, 1)).toBe(false);
     expect(scan('{"a":"\\\\"}', 1)).toBe(false);
     expect(scan('{"a":"\\\\",[[', 2)).toBe(true);
-    expect(scan(JSON.stringify({ a: '\\\"[[[[' }), 1)).toBe(false);
+    expect(scan(JSON.stringify({ a: '\\"[[[[' }), 1)).toBe(false);
     expect(scan('{"unterminated":"[[[[', 1)).toBe(false);
-    expect(scan(JSON.stringify({ ['[[[']: { 'é{': '🙂[' } }), 2)).toBe(false);
+    expect(scan(JSON.stringify({ '[[[': { 'é{': '🙂[' } }), 2)).toBe(false);
   });
 
   it('checks a parsed value iteratively', () => {

@@ -2,7 +2,7 @@
  * A call's quota hold is finished once: a stream whose encoder fails settles its hold, and the
  * failure that then reaches the generate operation does not release the same hold a second time.
  */
-import { builtinCodecs, MemoryKeyStore, type ProtocolCodec, type Provider, type StreamPart } from '../../lib';
+import { builtinCodecs, MemoryKeyStore, type GenerateRoute, type ProtocolCodec, type Provider, type StreamPart } from '../../lib';
 import { buildApp, listen, TEST_KEY } from '../helpers/app';
 import { RecordingQuotaStore } from '../helpers/recording-quota-store';
 
@@ -24,15 +24,21 @@ function brokenChatCodec(): ProtocolCodec {
   const chat = builtinCodecs().find((codec) => codec.name === 'openai-chat')!;
   return {
     ...chat,
-    encodeStream(context) {
-      const inner = chat.encodeStream!(context);
-      return {
-        ...inner,
-        encode: (part) => {
-          if (part.type === 'response-start') return inner.encode(part);
-          throw new TypeError('broken encoder');
-        },
+    match(path) {
+      const match = chat.match(path);
+      if (match?.route.operation !== 'generate') return match;
+      const route = match.route;
+      const encodeStream: GenerateRoute['encodeStream'] = (request, call) => {
+        const inner = route.encodeStream!(request, call);
+        return {
+          ...inner,
+          encode: (part) => {
+            if (part.type === 'response-start') return inner.encode(part);
+            throw new TypeError('broken encoder');
+          },
+        };
       };
+      return { ...match, route: { ...route, encodeStream } };
     },
   };
 }

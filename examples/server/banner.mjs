@@ -11,7 +11,7 @@ export function bannerLines({ base, keys, models, configured }) {
     `rosetta-gateway listening on ${base}`,
     '',
     'Keys:',
-    ...keys.map((entry) => `  ${entry.key === DEMO_KEY ? DEMO_KEY + ' (demo key)' : maskKey(entry.key)}  balance: ${entry.balance ?? 'unmetered'}`),
+    ...keys.map((entry) => `  ${entry.key === DEMO_KEY ? `${DEMO_KEY} (demo key)` : maskKey(entry.key)}  balance: ${entry.balance ?? 'unmetered'}`),
     ...(usesDemo ? [] : ['  (your keys are masked; export GATEWAY_KEY=<one of them> to paste the calls below)']),
     '',
     `Upstreams: local${configured.map((name) => `, ${name}`).join('')}`,

@@ -12,7 +12,7 @@ import { sendJson } from '../http/send';
 import { ModelTable } from '../models';
 import type { ResolvedOptions } from '../options';
 import { CallCancellation } from '../providers/cancellation';
-import type { CallResult, EncodeContext, ProtocolCodec, RouteMatch } from '../protocols/types';
+import type { CallView, EncodedResponse, ProtocolCodec, RouteMatch } from '../protocols/types';
 import { authenticate } from './authenticate';
 import { Lifecycle } from './lifecycle';
 import { logRequest } from './log';
@@ -52,7 +52,8 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
   /** The one request path of a model call. */
   async handleCall(codec: ProtocolCodec, match: RouteMatch, request: Request, response: Response, path: string): Promise<void> {
     const requestId = this.ids.next();
-    const context: EncodeContext = { requestId };
+    const view = requestView(request, path, undefined);
+    const call: CallView = { requestId, http: view };
     const started = performance.now();
     const cancellation = new CallCancellation();
     // The caller leaving before the call is over cancels the upstream call. A flag of our own is
@@ -64,39 +65,44 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     });
     const lifecycle = this.lifecycle;
     let bodyRead = false;
+    let model = '';
     try {
       if (lifecycle.shutdownReason) throw lifecycle.shutdownReason;
       // Before the body is read: a request loop costs one refused call per hop, nothing more.
       const upstreamHeaders = this.hops.upstreamHeaders(request.headers);
       lifecycle.enter(cancellation, response);
       if (!lifecycle.initialized) await lifecycle.waitReady();
-      const view = requestView(request, path, undefined);
-      context.request = view;
       // The key before the body: a caller without a valid key costs no body read or JSON parse.
       const principal = await authenticate(this.config.keyStore, codec, view);
       bodyRead = true;
       view.body = await readJsonBody(request, this.bodyLimits);
-      const call = codec.decode(match, view);
-      context.call = call;
-      let result: CallResult | undefined;
-      if (call.operation === 'generate') {
-        result = await serveGenerate(this, codec, context, call.request, principal, cancellation, response, upstreamHeaders);
-      } else if (call.operation === 'count-tokens') {
-        result = await serveCountTokens(this, call.request, principal, requestId);
+      const route = match.route;
+      let encoded: EncodedResponse | undefined;
+      if (route.operation === 'generate') {
+        const decoded = route.decode(view, match.params);
+        model = decoded.model;
+        const answer = await serveGenerate(this, route, call, decoded, principal, cancellation, response, upstreamHeaders);
+        if (answer) encoded = route.encode(answer, decoded, call);
+      } else if (route.operation === 'count-tokens') {
+        const decoded = route.decode(view, match.params);
+        model = decoded.model;
+        encoded = route.encode(await serveCountTokens(this, decoded, principal, requestId), decoded, call);
       } else {
-        result = await serveImage(this, call.request, principal, requestId, cancellation, upstreamHeaders);
+        const decoded = route.decode(view, match.params);
+        model = decoded.model;
+        encoded = route.encode(await serveImage(this, decoded, principal, requestId, cancellation, upstreamHeaders), decoded, call);
       }
-      if (result === undefined) {
-        if (logRequest.enabled) logRequest('%s %s %s stream %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
+      if (encoded === undefined) {
+        if (logRequest.enabled) logRequest('%s %s %s stream %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
         return;
       }
-      sendJson(response, codec.encodeResponse(result, context), { 'x-request-id': requestId });
-      if (logRequest.enabled) logRequest('%s %s %s 200 %sms', requestId, codec.name, call.request.model, (performance.now() - started).toFixed(1));
+      sendJson(response, encoded, { 'x-request-id': requestId });
+      if (logRequest.enabled) logRequest('%s %s %s 200 %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
     } catch (thrown) {
       // Refused before its body was read (a loop, a shutdown, a bad key): at most a little of it is
       // read and dropped, or the connection is closed after the answer.
       if (!bodyRead) await drainBody(request, response);
-      fail(codec, context, response, lifecycle.failureOf(cancellation, thrown), started);
+      fail(codec, call, response, lifecycle.failureOf(cancellation, thrown), started);
     } finally {
       answered = true;
       lifecycle.leave(cancellation);

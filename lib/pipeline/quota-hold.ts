@@ -8,7 +8,7 @@ import { GatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
 import { affordableOutputTokens, chargeForUsage, estimateGenerate, type CostEstimate } from '../quota';
 import type { StreamMeter } from '../stream/meter';
-import type { Principal, QuotaStore, Reservation, ReservationInfo, Settlement } from '../stores/types';
+import type { Principal, QuotaStore, Reservation, ReservationInfo, ReserveResult, Settlement } from '../stores/types';
 import { boundInput } from './input-tokens';
 import { logQuota } from './log';
 
@@ -152,7 +152,7 @@ async function reserve(
   operation: ReservationInfo['operation'],
   requestId: string,
 ): Promise<Reservation> {
-  let outcome;
+  let outcome: ReserveResult;
   try {
     outcome = await store.reserve(principal.id, estimate.amount, { minimum: estimate.minimum, info: { model: model.id, operation, requestId } });
   } catch (error) {

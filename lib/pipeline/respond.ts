@@ -4,14 +4,14 @@ import type { Request, Response } from 'express';
 import { GatewayError, toGatewayError } from '../errors';
 import { drainBody } from '../http/read-body';
 import { sendJson } from '../http/send';
-import type { EncodeContext, ProtocolCodec } from '../protocols/types';
+import type { ErrorContext, ProtocolCodec } from '../protocols/types';
 import { logRequest } from './log';
 
 /**
  * Answers a failed call with `codec.encodeError`: the kind's status, an `x-request-id`, the error's
  * own headers and `Retry-After` where it carries one. Anything not a `GatewayError` is `internal`.
  */
-export function fail(codec: ProtocolCodec, context: EncodeContext, response: ServerResponse, thrown: unknown, started: number): void {
+export function fail(codec: ProtocolCodec, context: ErrorContext, response: ServerResponse, thrown: unknown, started: number): void {
   const error = toGatewayError(thrown);
   if (error.kind === 'internal') logRequest('%s internal error: %O', context.requestId, error.cause ?? error);
   if (response.headersSent) {

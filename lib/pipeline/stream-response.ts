@@ -8,7 +8,7 @@ import type { ProviderStreamPart } from '../canonical';
 import { GatewayError, toGatewayError } from '../errors';
 import { CoalescingWriter } from '../http/send';
 import type { CallCancellation } from '../providers/cancellation';
-import type { EncodeContext, ProtocolCodec, StreamEncoder } from '../protocols/types';
+import type { StreamEncoder } from '../protocols/types';
 import { StreamMeter } from '../stream/meter';
 import { estimateRequestTokens } from '../tokenizer';
 import type { Lifecycle } from './lifecycle';
@@ -33,8 +33,8 @@ const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
  * stream charged what was produced, one the upstream broke only with `chargeFailedStreams`.
  */
 export async function streamResponse(
-  codec: ProtocolCodec,
-  context: EncodeContext,
+  encoder: StreamEncoder,
+  requestId: string,
   hold: TextHold,
   opened: Served<OpenedStream>,
   signal: CallCancellation,
@@ -47,8 +47,7 @@ export async function streamResponse(
   const writer = new CoalescingWriter(response);
   let ended: StreamEnd;
   try {
-    const encoder = codec.encodeStream!(context);
-    response.writeHead(200, Object.assign({ 'x-request-id': context.requestId }, SSE_HEADERS, encoder.headers));
+    response.writeHead(200, Object.assign({ 'x-request-id': requestId }, SSE_HEADERS, encoder.headers));
     // Each part: meter it (which completes its usage figures), encode it, queue its text (one
     // socket write per tick), then the next one. A failure or an early end after the first part
     // becomes an `error` part: the response has started. So does a part that cannot be metered
@@ -61,7 +60,7 @@ export async function streamResponse(
         text = encoder.encode(meter.observe(part));
       } catch (error) {
         if (part.type === 'error') throw error;
-        logRequest('%s a %s part could not be metered or encoded: %O', context.requestId, part.type, error);
+        logRequest('%s a %s part could not be metered or encoded: %O', requestId, part.type, error);
         part = { type: 'error', error: toGatewayError(error) };
         continue;
       }

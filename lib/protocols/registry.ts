@@ -4,6 +4,7 @@ import { anthropicMessagesCodec } from './anthropic-messages';
 import { geminiCodec } from './gemini';
 import { openAIChatCodec } from './openai-chat';
 import { openAIImagesCodec } from './openai-images';
+import { openAIResponsesCodec } from './openai-responses';
 
 /** A fresh set of the built-in codecs, in match order. */
 export function builtinCodecs(): ProtocolCodec[] {
@@ -12,5 +13,6 @@ export function builtinCodecs(): ProtocolCodec[] {
     anthropicMessagesCodec(),
     openAIChatCodec(),
     openAIImagesCodec(),
+    openAIResponsesCodec(),
   ];
 }

@@ -4,7 +4,7 @@ import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, St
 import type { GatewayError } from '../errors';
 
 /** The operations a route can lead to. `count-tokens` counts a text request's input without calling the model. */
-export type Operation = 'generate' | 'image' | 'count-tokens';
+export type Operation = CodecRoute['operation'];
 
 /** What a codec sees of an HTTP request. `path` is relative to where the gateway is mounted. */
 export interface HttpRequestView {
@@ -17,23 +17,62 @@ export interface HttpRequestView {
   body: unknown;
 }
 
-/** A route a codec claims, with the parameters it found in the path (e.g. a Gemini model id). */
-export interface RouteMatch {
-  operation: Operation;
-  params: Record<string, string>;
+/** What a route found in the path (e.g. a Gemini model id and action). */
+export type RouteParams = Readonly<Record<string, string>>;
+
+/** What a codec's encoders are given besides the result: the request id and the HTTP request as the codec saw it. */
+export interface CallView {
+  readonly requestId: string;
+  /** The HTTP request (path, headers, query, parsed body). */
+  readonly http: HttpRequestView;
 }
 
-/** A decoded call, ready for the provider. */
-export type DecodedCall =
-  | { operation: 'generate'; request: GenerateRequest }
-  | { operation: 'image'; request: ImageRequest }
-  | { operation: 'count-tokens'; request: GenerateRequest };
+/** What a codec's error encoder is given: the request id, and the HTTP request once the gateway had looked at it. */
+export interface ErrorContext {
+  readonly requestId: string;
+  readonly http?: HttpRequestView;
+}
 
-/** A provider's result, ready to encode. */
-export type CallResult =
-  | { operation: 'generate'; response: GenerateResponse }
-  | { operation: 'image'; response: ImageResponse }
-  | { operation: 'count-tokens'; inputTokens: number };
+/**
+ * A text-generation route: its body decoded into a {@link GenerateRequest}, the answer encoded whole
+ * or, when the request asks to stream and the protocol streams, as a stream. The decoded request is
+ * passed back to the encoders, so a codec needs nothing remembered between decode and encode.
+ */
+export interface GenerateRoute {
+  readonly operation: 'generate';
+  /** Validates and decodes the body; throws `GatewayError` (kind `invalid_request`) naming the field. */
+  decode(http: HttpRequestView, params: RouteParams): GenerateRequest;
+  encode(response: GenerateResponse, request: GenerateRequest, call: CallView): EncodedResponse;
+  /**
+   * Starts encoding a stream (see {@link StreamEncoder}). An `error` part arrives once the response
+   * has started: encode it as the protocol's in-stream error event; nothing follows it. Absent: a
+   * request to stream is a 400.
+   */
+  encodeStream?(request: GenerateRequest, call: CallView): StreamEncoder;
+}
+
+/** A token-count route: a text request decoded, its input counted without calling the model. Never charged. */
+export interface CountTokensRoute {
+  readonly operation: 'count-tokens';
+  decode(http: HttpRequestView, params: RouteParams): GenerateRequest;
+  encode(inputTokens: number, request: GenerateRequest, call: CallView): EncodedResponse;
+}
+
+/** An image-generation route. */
+export interface ImageRoute {
+  readonly operation: 'image';
+  decode(http: HttpRequestView, params: RouteParams): ImageRequest;
+  encode(response: ImageResponse, request: ImageRequest, call: CallView): EncodedResponse;
+}
+
+/** One operation a codec serves, typed by what it decodes and encodes. */
+export type CodecRoute = GenerateRoute | CountTokensRoute | ImageRoute;
+
+/** The route a path leads to, with the parameters found in the path. */
+export interface RouteMatch {
+  route: CodecRoute;
+  params: RouteParams;
+}
 
 /** An HTTP response a codec produced: status, extra headers, and a JSON body. */
 export interface EncodedResponse {
@@ -57,15 +96,6 @@ export interface StreamEncoder {
    * a closing bracket, held parts — with that last part. After a caller leaves nothing more is pushed.
    */
   encode(part: StreamPart): string;
-}
-
-/** Context for encoding. */
-export interface EncodeContext {
-  requestId: string;
-  /** The decoded request, when decoding succeeded. */
-  call?: DecodedCall;
-  /** What the codec saw of the HTTP request (path, headers, query), once the body was read. */
-  request?: HttpRequestView;
 }
 
 /** A model as the model-list endpoints show it. */
@@ -95,7 +125,7 @@ export interface ModelListRoutes {
 
 /**
  * A protocol codec. Everything protocol-specific lives behind this interface; the gateway's
- * request path only calls these methods.
+ * request path only calls these methods and its routes' (see {@link CodecRoute}).
  */
 export interface ProtocolCodec {
   /** A unique name, e.g. `openai-chat`. */
@@ -106,17 +136,7 @@ export interface ProtocolCodec {
   readonly credentialHint?: string;
   /** Reads the caller's key from where this protocol carries it. */
   extractKey(request: HttpRequestView): string | undefined;
-  /** Validates and decodes the body; throws `GatewayError` (kind `invalid_request`) naming the field. */
-  decode(match: RouteMatch, request: HttpRequestView): DecodedCall;
-  /** Encodes a successful result. */
-  encodeResponse(result: CallResult, context: EncodeContext): EncodedResponse;
-  /**
-   * Starts encoding a stream (see {@link StreamEncoder}). An `error` part arrives once the response
-   * has started: encode it as the protocol's in-stream error event; nothing follows it. Streaming
-   * protocols implement this.
-   */
-  encodeStream?(context: EncodeContext): StreamEncoder;
   /** Encodes an error in the protocol's native envelope. */
-  encodeError(error: GatewayError, context: EncodeContext): EncodedResponse;
+  encodeError(error: GatewayError, context: ErrorContext): EncodedResponse;
   readonly modelList?: ModelListRoutes;
 }

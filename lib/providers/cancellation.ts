@@ -41,7 +41,8 @@ export class CallCancellation {
   /** The part of the `EventEmitter` interface undici uses on a signal (`'abort'` only, called once): `once` and `removeListener`. */
   once(_event: 'abort', listener: AbortListener): this {
     if (this.aborted) return this;
-    (this.listeners ??= []).push(listener);
+    this.listeners ??= [];
+    this.listeners.push(listener);
     return this;
   }
 

@@ -221,14 +221,20 @@ class StreamingHandler extends Handler<StreamedBody> implements StreamedBody {
   }
 
   override onComplete(): void {
-    if (!this.streaming) return super.onComplete();
+    if (!this.streaming) {
+      super.onComplete();
+      return;
+    }
     if (this.finished) return;
     this.finish();
     if (!this.released) this.sink.onEnd();
   }
 
   override onError(error: unknown): void {
-    if (!this.streaming) return super.onError(error);
+    if (!this.streaming) {
+      super.onError(error);
+      return;
+    }
     if (this.finished) return;
     this.finish();
     if (!this.released) this.sink.onError(error);

@@ -56,7 +56,7 @@ describe('Gemini countTokens', () => {
     const plain = await request(app).post('/v1beta/models/rosetta-echo:countTokens').set('x-goog-api-key', TEST_KEY).send({ contents });
     expect(plain.status).toBe(200);
     expect(plain.body).toEqual({ totalTokens: 3 + 3 + countTextTokens('Count these words.') });
-    const full = await request(app).post('/v1beta/models/rosetta-echo:countTokens?key=' + TEST_KEY).send({ generateContentRequest: { model: 'models/rosetta-echo', contents, systemInstruction: { parts: [{ text: 'Be terse.' }] } } });
+    const full = await request(app).post(`/v1beta/models/rosetta-echo:countTokens?key=${TEST_KEY}`).send({ generateContentRequest: { model: 'models/rosetta-echo', contents, systemInstruction: { parts: [{ text: 'Be terse.' }] } } });
     expect(full.body.totalTokens).toBeGreaterThan(plain.body.totalTokens);
     expect((await request(app).post('/v1beta/models/nope:countTokens').set('x-goog-api-key', TEST_KEY).send({ contents })).status).toBe(404);
     expect((await request(app).post('/v1beta/models/rosetta-echo:countTokens').send({ contents })).status).toBe(401);

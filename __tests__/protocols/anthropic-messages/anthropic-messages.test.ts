@@ -311,8 +311,8 @@ describe('POST /v1/messages', () => {
   });
 
   it('claims /v1/messages for calls and /v1/messages/count_tokens for counting', async () => {
-    expect(anthropicMessagesCodec().match('/v1/messages/count_tokens')).toEqual({ operation: 'count-tokens', params: {} });
-    expect(anthropicMessagesCodec().match('/v1/messages')).toEqual({ operation: 'generate', params: {} });
+    expect(anthropicMessagesCodec().match('/v1/messages/count_tokens')).toMatchObject({ route: { operation: 'count-tokens' }, params: {} });
+    expect(anthropicMessagesCodec().match('/v1/messages')).toMatchObject({ route: { operation: 'generate' }, params: {} });
   });
 });
 

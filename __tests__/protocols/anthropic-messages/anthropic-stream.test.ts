@@ -564,7 +564,7 @@ describe('MessageStreamEncoder (unit)', () => {
   });
 
   it('encodeMessagesStream turns an error part into the error event, without leaking its message', () => {
-    const encoder = encodeMessagesStream({ requestId: 'req_1' });
+    const encoder = encodeMessagesStream({ model: 'm', messages: [], stream: true }, { requestId: 'req_1', http: { method: 'POST', path: '/v1/messages', headers: {}, query: new URLSearchParams(), body: {} } });
     expect(encoder.headers).toEqual({ 'request-id': 'req_1' });
     let text = encoder.encode({ type: 'response-start', id: 'x', model: 'm', created: 1 });
     text += encoder.encode({ type: 'error', error: new Error('secret internals') });

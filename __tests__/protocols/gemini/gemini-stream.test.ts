@@ -1,14 +1,11 @@
 import request from 'supertest';
-import type * as GenAI from '@google/genai' with { 'resolution-mode': 'import' };
+import { GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import { buildApp, EMPTY_KEY, listen, TEST_KEY, testOptions, type Json } from '../../helpers/app';
 import { countTextTokens, GatewayError, LOCAL_MODELS, LocalProvider } from '../../../lib';
 import type { GenerateRequest, Provider, StreamPart } from '../../../lib';
 import { geminiCodec } from '../../../lib/protocols/gemini';
-import type { EncodeContext } from '../../../lib/protocols/types';
+import { GENERATE_CONTENT, STREAM_GENERATE_CONTENT } from '../../../lib/protocols/gemini/routes';
 
-// @google/genai ships ESM types but a CommonJS build for Node; jest runs this file as CommonJS.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { GoogleGenAI } = require('@google/genai') as typeof GenAI;
 
 const codec = geminiCodec();
 
@@ -116,7 +113,7 @@ function expectStreamedReply(chunks: Json[], reply: string, finishReason: string
 describe('match', () => {
   it.each(['/v1beta', '/v1'])('claims %s/models/{model}:streamGenerateContent', (root) => {
     expect(codec.match(`${root}/models/rosetta-echo:streamGenerateContent`)).toEqual({
-      operation: 'generate',
+      route: STREAM_GENERATE_CONTENT,
       params: { model: 'rosetta-echo', action: 'streamGenerateContent' },
     });
     expect(codec.match(`${root}/models/vendor/x:streamGenerateContent`)?.params.model).toBe('vendor/x');
@@ -124,10 +121,10 @@ describe('match', () => {
 
   it('decodes stream: true for streamGenerateContent only', () => {
     const view = (query: string) => ({ method: 'POST', path: '/', headers: {}, query: new URLSearchParams(query), body });
-    const streamed = codec.decode({ operation: 'generate', params: { model: 'm', action: 'streamGenerateContent' } }, view('alt=sse'));
-    const single = codec.decode({ operation: 'generate', params: { model: 'm', action: 'generateContent' } }, view(''));
-    expect(streamed.operation === 'generate' && streamed.request.stream).toBe(true);
-    expect(single.operation === 'generate' && single.request.stream).toBe(false);
+    const streamed = STREAM_GENERATE_CONTENT.decode(view('alt=sse'), { model: 'm', action: 'streamGenerateContent' });
+    const single = GENERATE_CONTENT.decode(view(''), { model: 'm', action: 'generateContent' });
+    expect(streamed.stream).toBe(true);
+    expect(single.stream).toBe(false);
   });
 });
 
@@ -301,10 +298,10 @@ describe('chunks are written as they are produced', () => {
 });
 
 describe('encodeStream', () => {
-  async function encoded(parts: StreamPart[], query = 'alt=sse', context: Partial<EncodeContext> = {}) {
+  async function encoded(parts: StreamPart[], query = 'alt=sse') {
     const view = { method: 'POST', path: '/', headers: {}, query: new URLSearchParams(query), body };
-    const call = codec.decode({ operation: 'generate', params: { model: 'gemini-x', action: 'streamGenerateContent' } }, view);
-    const encoder = codec.encodeStream!({ requestId: 'req_1', call, request: view, ...context });
+    const request = STREAM_GENERATE_CONTENT.decode(view, { model: 'gemini-x', action: 'streamGenerateContent' });
+    const encoder = STREAM_GENERATE_CONTENT.encodeStream!(request, { requestId: 'req_1', http: view });
     let text = '';
     for (const part of parts) text += encoder.encode(part);
     return { headers: encoder.headers, text };
@@ -400,12 +397,6 @@ describe('encodeStream', () => {
         `,\r\n${JSON.stringify({ error: { code: 502, message: 'Broke.', status: 'UNAVAILABLE' } })}]`,
     );
   });
-
-  it('SSE is the default when the request is unknown', async () => {
-    const { headers, text } = await encoded([start, finish('stop', 0)], '', { call: undefined, request: undefined });
-    expect(headers).toBeUndefined();
-    expect(sseEvents(text)).toHaveLength(1);
-  });
 });
 
 describe('@google/genai generateContentStream against the gateway', () => {
@@ -420,7 +411,7 @@ describe('@google/genai generateContentStream against the gateway', () => {
   it.each([undefined, 'v1'])('streams the reply (apiVersion %s)', async (apiVersion) => {
     const ai = new GoogleGenAI({ apiKey: TEST_KEY, ...(apiVersion ? { apiVersion } : {}), httpOptions: httpOptions(server.url) });
     const stream = await ai.models.generateContentStream({ model: 'rosetta-echo', contents: REPLY });
-    const chunks: GenAI.GenerateContentResponse[] = [];
+    const chunks: GenerateContentResponse[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(2);
     expect(chunks.map((chunk) => chunk.text ?? '').join('')).toBe(REPLY);

@@ -1,15 +1,12 @@
 import request from 'supertest';
-import type * as GenAI from '@google/genai' with { 'resolution-mode': 'import' };
+import { GoogleGenAI } from '@google/genai';
 import { buildApp, EMPTY_KEY, listen, POOR_KEY, TEST_KEY, testOptions } from '../../helpers/app';
 import { countTextTokens, GatewayError, LOCAL_MODELS } from '../../../lib';
 import type { GenerateRequest, GenerateResponse } from '../../../lib';
 import { geminiCodec } from '../../../lib/protocols/gemini';
-import { logCodec } from '../../../lib/protocols/gemini/log';
+import { GENERATE_CONTENT } from '../../../lib/protocols/gemini/routes';
 import type { HttpRequestView } from '../../../lib/protocols/types';
 
-// @google/genai ships ESM types but a CommonJS build for Node; jest runs this file as CommonJS.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { GoogleGenAI } = require('@google/genai') as typeof GenAI;
 
 const codec = geminiCodec();
 const models = [...LOCAL_MODELS, { id: 'vendor/echo', provider: 'local' }];
@@ -39,9 +36,7 @@ function view(body: unknown): HttpRequestView {
 }
 
 function decode(body: unknown, model = 'rosetta-echo'): GenerateRequest {
-  const call = codec.decode({ operation: 'generate', params: { model, action: 'generateContent' } }, view(body));
-  if (call.operation !== 'generate') throw new Error('expected a generate call');
-  return call.request;
+  return GENERATE_CONTENT.decode(view(body), { model, action: 'generateContent' });
 }
 
 function expectBadField(body: unknown, param: string) {
@@ -59,7 +54,7 @@ function expectBadField(body: unknown, param: string) {
 
 function encode(response: Partial<GenerateResponse>) {
   const full: GenerateResponse = { id: 'resp-1', model: 'm', created: 1, choices: [], usage: { inputTokens: 0, outputTokens: 0 }, ...response };
-  return codec.encodeResponse({ operation: 'generate', response: full }, { requestId: 'req_1' }).body as Record<string, any>;
+  return GENERATE_CONTENT.encode(full, decode({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }), { requestId: 'req_1', http: view({}) }).body as Record<string, any>;
 }
 
 describe('POST /{version}/models/{model}:generateContent', () => {
@@ -356,7 +351,7 @@ describe('match', () => {
     ['/v1beta/models/ft:custom:model:generateContent', 'ft:custom:model'],
     ['/v1beta/models/odd%3Aname%3AgenerateContent', 'odd:name'],
   ])('%s → model %s', (path, model) => {
-    expect(codec.match(path)).toEqual({ operation: 'generate', params: { model, action: 'generateContent' } });
+    expect(codec.match(path)).toEqual({ route: GENERATE_CONTENT, params: { model, action: 'generateContent' } });
   });
 
   it.each([
@@ -395,12 +390,13 @@ describe('decode', () => {
     expect(decode({ contents: [{ parts: [{ text: 'Hi' }] }], generation_config: { max_output_tokens: 3 } }).maxOutputTokens).toBe(3);
   });
 
-  it('sets the model from the path, stream false, and the origin', () => {
+  it('sets the model from the path, stream false; the thinkingConfig is marked literal in the extension', () => {
     const decoded = decode(contractBody, 'vendor/echo');
     expect(decoded.model).toBe('vendor/echo');
     expect(decoded.stream).toBe(false);
-    expect(decoded.origin).toEqual({ protocol: 'gemini', body: contractBody, headers: {} });
+    expect(decoded).not.toHaveProperty('origin');
     expect(decoded.reasoning).toEqual({ enabled: false, includeThoughts: false });
+    expect(decoded.extensions).toEqual({ gemini: { children: { generationConfig: { children: { thinkingConfig: { literal: true } } } } } });
   });
 
   it('puts the system instruction first and maps roles (omitted role = user)', () => {
@@ -410,7 +406,7 @@ describe('decode', () => {
     });
     expect(decoded.messages).toEqual([
       { role: 'system', content: [{ type: 'text', text: 'Be terse.' }, { type: 'text', text: 'Be kind.' }] },
-      { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+      { role: 'user', content: [{ type: 'text', text: 'Hi' }], extensions: { gemini: { roleOmitted: true } } },
       { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
       { role: 'user', content: [{ type: 'text', text: 'Bye' }] },
     ]);
@@ -428,12 +424,13 @@ describe('decode', () => {
         ],
       }],
     });
+    const snakeBlob = { snake: ['inlineData'], children: { inlineData: { snake: ['mimeType', 'displayName'] } } };
     expect(decoded.messages[0]!.content).toEqual([
       { type: 'text', text: 'Look' },
       { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0K' } },
-      { type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0' }, filename: 'a.pdf' },
-      { type: 'image', source: { kind: 'url', url: 'https://files.example/cat.jpg', mediaType: 'image/jpeg' } },
-      { type: 'file', source: { kind: 'url', url: 'https://files.example/doc' } },
+      { type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0' }, filename: 'a.pdf', extensions: { gemini: snakeBlob } },
+      { type: 'image', source: { kind: 'url', url: 'https://files.example/cat.jpg', mediaType: 'image/jpeg' }, extensions: { gemini: { keepUri: true } } },
+      { type: 'file', source: { kind: 'url', url: 'https://files.example/doc' }, extensions: { gemini: { snake: ['fileData'], children: { fileData: { snake: ['fileUri'] } }, keepUri: true } } },
     ]);
   });
 
@@ -455,8 +452,8 @@ describe('decode', () => {
       role: 'assistant',
       content: [
         { type: 'reasoning', text: 'Plan: call weather.', providerMetadata: { gemini: { thoughtSignature: 'sig-1' } } },
-        { type: 'text', text: 'Checking.', providerMetadata: { gemini: { thoughtSignature: 'sig-2' } } },
-        { type: 'tool-call', id: 'fc-1', name: 'get_weather', arguments: '{"city":"Oslo"}', providerMetadata: { gemini: { thoughtSignature: 'sig-3' } } },
+        { type: 'text', text: 'Checking.', providerMetadata: { gemini: { thoughtSignature: 'sig-2' } }, extensions: { gemini: { snake: ['thoughtSignature'] } } },
+        { type: 'tool-call', id: 'fc-1', name: 'get_weather', arguments: '{"city":"Oslo"}', providerMetadata: { gemini: { thoughtSignature: 'sig-3', functionCallId: 'fc-1' } } },
       ],
     });
   });
@@ -491,7 +488,7 @@ describe('decode', () => {
     expect(decode(body).messages[1]!.content).toEqual(calls);
     expect(decoded.messages.slice(2)).toEqual([
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: ids[0], toolName: 'get_weather', content: [{ type: 'text', text: '{"output":{"temp_c":3}}' }] }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: ids[2], toolName: 'get_weather', content: [{ type: 'text', text: '{"output":{"temp_c":18}}' }] }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: ids[2], toolName: 'get_weather', content: [{ type: 'text', text: '{"output":{"temp_c":18}}' }], extensions: { gemini: { snake: ['functionResponse'] } } }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: ids[1], toolName: 'get_time', content: [{ type: 'text', text: '{"error":"clock broken"}' }], isError: true }] },
       { role: 'user', content: [{ type: 'text', text: 'Summarise.' }] },
     ]);
@@ -548,27 +545,24 @@ describe('decode', () => {
     expect(decode(hello).responseFormat).toBeUndefined();
   });
 
-  it('decodes function declarations and drops other tool kinds with a debug line', () => {
-    const log = jest.fn();
-    const [enabled, previousLog] = [logCodec.enabled, logCodec.log];
-    Object.assign(logCodec, { enabled: true, log });
-    try {
-      const decoded = decode({
-        ...hello,
-        tools: [
-          { functionDeclarations: [{ name: 'a', description: 'A', parameters: { type: 'OBJECT', properties: {} } }, { name: 'b', parametersJsonSchema: { type: 'object', additionalProperties: false } }, { name: 'c' }] },
-          { googleSearch: {} },
-        ],
-      });
-      expect(decoded.tools).toEqual([
-        { name: 'a', description: 'A', parameters: { type: 'object', properties: {} } },
-        { name: 'b', parameters: { type: 'object', additionalProperties: false } },
-        { name: 'c', parameters: { type: 'object', properties: {} } },
-      ]);
-      expect(log.mock.calls.some((call) => call.map(String).join(' ').includes('googleSearch'))).toBe(true);
-    } finally {
-      Object.assign(logCodec, { enabled, log: previousLog });
-    }
+  it('decodes function declarations; other tool kinds and unmodelled declaration keys ride in the extension', () => {
+    const decoded = decode({
+      ...hello,
+      tools: [
+        { functionDeclarations: [{ name: 'a', description: 'A', parameters: { type: 'OBJECT', properties: {} } }, { name: 'b', parametersJsonSchema: { type: 'object', additionalProperties: false }, behavior: 'NON_BLOCKING' }, { name: 'c' }] },
+        { googleSearch: {} },
+        { function_declarations: [{ name: 'd' }], code_execution: {} },
+      ],
+    });
+    expect(decoded.tools).toEqual([
+      { name: 'a', description: 'A', parameters: { type: 'object', properties: {} } },
+      { name: 'b', parameters: { type: 'object', additionalProperties: false }, extensions: { gemini: { fields: { behavior: 'NON_BLOCKING' } } } },
+      { name: 'c', parameters: { type: 'object', properties: {} } },
+      { name: 'd', parameters: { type: 'object', properties: {} }, extensions: { gemini: { entry: 2 } } },
+    ]);
+    expect(decoded.extensions).toEqual({
+      gemini: { tools: [{ functions: true }, { fields: { googleSearch: {} } }, { fields: { code_execution: {} }, snake: ['functionDeclarations'], functions: true }] },
+    });
   });
 
   it.each([

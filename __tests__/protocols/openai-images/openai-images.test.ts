@@ -238,18 +238,17 @@ describe('openai-images codec', () => {
   it('is a built-in codec and claims only the generations paths', () => {
     expect(builtinCodecs().map((codec) => codec.name)).toContain('openai-images');
     const codec = openAIImagesCodec();
-    expect(codec.match('/v1/images/generations')).toEqual({ operation: 'image', params: {} });
-    expect(codec.match('/images/generations')).toEqual({ operation: 'image', params: {} });
+    expect(codec.match('/v1/images/generations')).toMatchObject({ route: { operation: 'image' }, params: {} });
+    expect(codec.match('/images/generations')).toMatchObject({ route: { operation: 'image' }, params: {} });
     expect(codec.match('/v1/images/edits')).toBeUndefined();
     expect(codec.match('/v1/chat/completions')).toBeUndefined();
     expect(codec.modelList).toBeUndefined();
     expect(codec.extractKey({ method: 'POST', path: '/v1/images/generations', headers: { authorization: 'Bearer abc12345' }, query: new URLSearchParams(), body: {} })).toBe('abc12345');
   });
 
-  it('decodes every field into the canonical ImageRequest, keeping the origin', () => {
-    const body = { model: 'm', prompt: 'p', n: 3, size: '1536x1024', response_format: 'url', quality: 'high', style: 'natural', background: 'transparent', output_format: 'webp', user: 'u', moderation: 'low' };
-    const headers = { authorization: 'Bearer k' };
-    expect(decodeImageRequest(body, headers)).toEqual({
+  it('decodes every field into the canonical ImageRequest, the unmodelled ones (only those) into its extension', () => {
+    const body = { model: 'm', prompt: 'p', n: 3, size: '1536x1024', response_format: 'url', quality: 'high', style: 'natural', background: 'transparent', output_format: 'webp', user: 'u', moderation: 'low', output_compression: 80 };
+    expect(decodeImageRequest(body)).toEqual({
       model: 'm',
       prompt: 'p',
       n: 3,
@@ -261,14 +260,14 @@ describe('openai-images codec', () => {
       background: 'transparent',
       outputFormat: 'webp',
       user: 'u',
-      origin: { protocol: 'openai-images', body, headers },
+      extensions: { 'openai-images': { fields: { moderation: 'low', output_compression: 80 } } },
     });
   });
 
   it('decodes defaults', () => {
-    const decoded = decodeImageRequest({ model: 'm', prompt: 'p' }, {});
+    const decoded = decodeImageRequest({ model: 'm', prompt: 'p' });
     expect(decoded).toMatchObject({ n: 1, width: 1024, height: 1024, responseFormat: 'b64_json' });
-    for (const field of ['quality', 'style', 'background', 'outputFormat', 'user']) expect(decoded).not.toHaveProperty(field);
+    for (const field of ['quality', 'style', 'background', 'outputFormat', 'user', 'extensions']) expect(decoded).not.toHaveProperty(field);
   });
 
   it('parses sizes', () => {

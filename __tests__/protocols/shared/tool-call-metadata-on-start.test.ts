@@ -3,7 +3,9 @@ import type { StreamPart } from '../../../lib';
 import { encodeMessagesStream } from '../../../lib/protocols/anthropic-messages/encode-stream';
 import { encodeChatStream } from '../../../lib/protocols/openai-chat/encode-stream';
 import { splitToolId } from '../../../lib/protocols/shared/signature-carrier';
-import type { StreamEncoder } from '../../../lib/protocols/types';
+import type { CallView, StreamEncoder } from '../../../lib/protocols/types';
+
+const CALL: CallView = { requestId: 'req_1', http: { method: 'POST', path: '/', headers: {}, query: new URLSearchParams(), body: {} } };
 
 const SIGNATURE = 'Cs4BAY89a1+start/sig==';
 const START: StreamPart = { type: 'tool-call-start', id: 'call_1', name: 'get_weather', providerMetadata: { gemini: { thoughtSignature: SIGNATURE } } };
@@ -21,7 +23,7 @@ function writtenOnStart(encoder: StreamEncoder): string {
 
 describe('tool-call metadata on the start part', () => {
   it('chat completions: the chunk naming the call is written on its start, its id carrying the signature', () => {
-    const encoder = encodeChatStream({ requestId: 'req_1' });
+    const encoder = encodeChatStream({ model: 'm', messages: [], stream: true });
     const chunks = dataOf(writtenOnStart(encoder));
     expect(chunks).toHaveLength(1);
     const call = chunks[0]!.choices[0].delta.tool_calls[0];
@@ -31,7 +33,7 @@ describe('tool-call metadata on the start part', () => {
   });
 
   it('Anthropic messages: content_block_start of the tool_use is written on its start, its id carrying the signature', () => {
-    const encoder = encodeMessagesStream({ requestId: 'req_1' });
+    const encoder = encodeMessagesStream({ model: 'm', messages: [], stream: true }, CALL);
     const events = dataOf(writtenOnStart(encoder));
     const start = events.find((event) => event.type === 'content_block_start');
     expect(start).toMatchObject({ index: 0, content_block: { type: 'tool_use', name: 'get_weather', input: {} } });

@@ -1,7 +1,8 @@
 /** Tests the local provider's PNG encoder and prompt renderer by decoding their output independently. */
 import { crc32, inflateSync } from 'node:zlib';
 import { encodePng, PNG_SIGNATURE } from '../../../lib/providers/local/png';
-import { ELLIPSIS, renderImage, wrapText } from '../../../lib/providers/local/render-image';
+import { renderImage } from '../../../lib/providers/local/render-image';
+import { ELLIPSIS, wrapText } from '../../../lib/providers/local/wrap-text';
 
 interface DecodedPng {
   width: number;

@@ -1,9 +1,9 @@
 /** The generate operation: a text call, answered whole or streamed. */
 import type { ServerResponse } from 'node:http';
-import type { GenerateRequest } from '../../canonical';
+import type { GenerateRequest, GenerateResponse } from '../../canonical';
 import { GatewayError } from '../../errors';
 import type { CallCancellation } from '../../providers/cancellation';
-import type { CallResult, EncodeContext, ProtocolCodec } from '../../protocols/types';
+import type { CallView, GenerateRoute } from '../../protocols/types';
 import { chargeForUsage } from '../../quota';
 import type { Principal } from '../../stores/types';
 import type { GatewayParts } from '../parts';
@@ -12,44 +12,46 @@ import { TextHold } from '../quota-hold';
 import { streamResponse } from '../stream-response';
 
 /**
- * Resolve model → reserve quota → provider (with fallbacks) → settle. Returns the result to encode,
- * or undefined when the answer was streamed. The hold is released if the call fails before it is
+ * Resolve model → reserve quota → provider (with fallbacks) → settle. Returns the answer to encode,
+ * or undefined when it was streamed. The hold is released if the call fails before it is
  * settled (a started stream settles it itself).
  */
 export async function serveGenerate(
   gateway: GatewayParts,
-  codec: ProtocolCodec,
-  context: EncodeContext,
+  route: GenerateRoute,
+  call: CallView,
   request: GenerateRequest,
   principal: Principal,
   cancellation: CallCancellation,
   response: ServerResponse,
   upstreamHeaders: Readonly<Record<string, string>>,
-): Promise<CallResult | undefined> {
-  const requestId = context.requestId;
+): Promise<GenerateResponse | undefined> {
+  const requestId = call.requestId;
   const model = gateway.models.resolve(request.model, principal, 'text');
-  if (request.stream) checkStreamable(codec, request);
+  if (request.stream) checkStreamable(route, request);
   const hold = await TextHold.reserveText(gateway.config.quotaStore, request, model, principal, requestId);
   try {
     if (request.stream) {
+      // The encoder first: one that cannot start fails the call before the upstream is called.
+      const encoder = route.encodeStream!(request, call);
       const opened = await openStream(hold.request, model, cancellation, requestId, upstreamHeaders);
-      await streamResponse(codec, context, hold, opened, cancellation, response, gateway.lifecycle, gateway.config.chargeFailedStreams);
+      await streamResponse(encoder, requestId, hold, opened, cancellation, response, gateway.lifecycle, gateway.config.chargeFailedStreams);
       return undefined;
     }
     const served = await generate(hold.request, model, cancellation, requestId, upstreamHeaders);
-    const result: CallResult = { operation: 'generate', response: { ...served.value, model: served.model.id } };
-    await hold.settle(chargeForUsage(result.response.usage, served.model), 'completed');
-    return result;
+    const answer: GenerateResponse = { ...served.value, model: served.model.id };
+    await hold.settle(chargeForUsage(answer.usage, served.model), 'completed');
+    return answer;
   } catch (error) {
     await hold.release();
     throw error;
   }
 }
 
-/** Refuses streaming requests this codec or call shape cannot stream. */
-function checkStreamable(codec: ProtocolCodec, request: GenerateRequest): void {
-  if (!codec.encodeStream) {
-    const message = `The ${codec.name} protocol does not stream here; send the request without streaming.`;
+/** Refuses streaming requests this route or call shape cannot stream. */
+function checkStreamable(route: GenerateRoute, request: GenerateRequest): void {
+  if (!route.encodeStream) {
+    const message = 'This route does not stream; send the request without streaming.';
     throw new GatewayError('invalid_request', message, { param: 'stream' });
   }
   if ((request.choiceCount ?? 1) > 1) {

@@ -1,7 +1,6 @@
 /** The image operation: an image generation call, charged per image. */
-import type { ImageRequest } from '../../canonical';
+import type { ImageRequest, ImageResponse } from '../../canonical';
 import { providerCallContext, type CallCancellation } from '../../providers/cancellation';
-import type { CallResult } from '../../protocols/types';
 import { chargeForImage, estimateImage } from '../../quota';
 import type { Principal } from '../../stores/types';
 import { logProvider } from '../log';
@@ -16,7 +15,7 @@ export async function serveImage(
   requestId: string,
   cancellation: CallCancellation,
   upstreamHeaders: Readonly<Record<string, string>>,
-): Promise<CallResult> {
+): Promise<ImageResponse> {
   const model = gateway.models.resolve(request.model, principal, 'image');
   const hold = await QuotaHold.reserve(gateway.config.quotaStore, principal, estimateImage(request, model), model, 'image', requestId);
   try {
@@ -24,7 +23,7 @@ export async function serveImage(
     logProvider('%s → %s/%s image n=%d %dx%d', requestId, provider.name, model.upstreamModel, request.n, request.width, request.height);
     const images = await provider.generateImage({ ...request, model: model.id }, providerCallContext(cancellation, model.upstreamModel, requestId, upstreamHeaders));
     await hold.settle(chargeForImage(images, model), 'completed');
-    return { operation: 'image', response: images };
+    return images;
   } catch (error) {
     await hold.release();
     throw error;

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { GatewayError } from '../../errors';
 import { drainBody } from '../../http/read-body';
 import { sendJson } from '../../http/send';
-import type { EncodeContext } from '../../protocols/types';
+import type { EncodedResponse } from '../../protocols/types';
 import { authenticate } from '../authenticate';
 import { logRequest } from '../log';
 import type { GatewayParts } from '../parts';
@@ -12,7 +12,6 @@ import { requestView, type ModelListMatch } from '../routing';
 
 /** Answers a list or a single model (authenticated; never charged); after `close()`, the shutdown's 503 like a model call. */
 export async function serveModelList(gateway: GatewayParts, list: ModelListMatch, request: Request, response: Response, path: string, requestId: string): Promise<void> {
-  const context: EncodeContext = { requestId };
   const started = performance.now();
   try {
     if (gateway.lifecycle.shutdownReason) throw gateway.lifecycle.shutdownReason;
@@ -21,7 +20,7 @@ export async function serveModelList(gateway: GatewayParts, list: ModelListMatch
     const view = requestView(request, path, undefined);
     const principal = await authenticate(gateway.config.keyStore, list.codec, view);
     const routes = list.codec.modelList!;
-    let encoded;
+    let encoded: EncodedResponse;
     if (list.modelId === undefined) {
       encoded = routes.encodeList(gateway.models.listFor(principal), view);
     } else {
@@ -32,6 +31,6 @@ export async function serveModelList(gateway: GatewayParts, list: ModelListMatch
     sendJson(response, encoded, { 'x-request-id': requestId });
     if (logRequest.enabled) logRequest('%s %s models 200 %sms', requestId, list.codec.name, (performance.now() - started).toFixed(1));
   } catch (thrown) {
-    fail(list.codec, context, response, thrown, started);
+    fail(list.codec, { requestId }, response, thrown, started);
   }
 }

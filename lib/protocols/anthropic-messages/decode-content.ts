@@ -3,8 +3,8 @@ import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, Text
 import { signatureFromThinking, signatureMetadata, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import type { RawBlock } from './schema';
-import { isJsonObject, type JsonObject } from '../../json';
-import { ANTHROPIC_MESSAGES_KEY, unmodelledKeys, type AnthropicPartExtension } from '../../wire/anthropic/extensions';
+import { isJsonObject, type JsonObject, unmodelledFields } from '../../json';
+import { ANTHROPIC_MESSAGES_KEY, type AnthropicPartExtension } from '../../wire/anthropic/extensions';
 
 const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 
@@ -68,7 +68,7 @@ export function extendPart<P extends ContentPart>(part: P, extension: AnthropicP
 
 /** The part, with the block's unmodelled keys (and `extra` of them, keys modelled only for some values) in its extension. */
 function withFields<P extends ContentPart>(part: P, block: RawBlock, extra?: JsonObject): P {
-  const fields = unmodelledKeys(block, MODELLED[block.type]!);
+  const fields = unmodelledFields(block, MODELLED[block.type]!);
   const all = extra ? { ...fields, ...extra } : fields;
   return all ? extendPart(part, { fields: all }) : part;
 }

@@ -1,7 +1,8 @@
 /** Anthropic `system` and `messages` → canonical messages (system prompts, tool results split out of user turns). */
 import createDebug from 'debug';
 import type { ContentPart, FilePart, Message, TextPart } from '../../canonical';
-import { ANTHROPIC_MESSAGES_KEY, unmodelledKeys, type AnthropicMessageExtension, type AnthropicOpaque } from '../../wire/anthropic/extensions';
+import { unmodelledFields } from '../../json';
+import { ANTHROPIC_MESSAGES_KEY, type AnthropicMessageExtension, type AnthropicOpaque } from '../../wire/anthropic/extensions';
 import { invalidField } from '../shared/validate';
 import { decodeBlock, decodeTextBlock, decodeToolResultBlock, extendPart, UNSUPPORTED_BLOCKS } from './decode-content';
 import type { MessagesBody, RawBlock, RawMessage } from './schema';
@@ -24,7 +25,7 @@ const STRING_CONTENT: AnthropicMessageExtension = Object.freeze({ stringContent:
 
 /** The extension every message decoded from `raw` shares (never changed in place): its unmodelled keys, a string content. */
 function messageExtension(raw: RawMessage | undefined, content: string | RawBlock[]): AnthropicMessageExtension | undefined {
-  const fields = raw ? unmodelledKeys(raw as unknown as Record<string, unknown>, MODELLED_MESSAGE_KEYS) : undefined;
+  const fields = raw ? unmodelledFields(raw as unknown as Record<string, unknown>, MODELLED_MESSAGE_KEYS) : undefined;
   if (!fields) return typeof content === 'string' ? STRING_CONTENT : undefined;
   return { ...(fields ? { fields } : {}), ...(typeof content === 'string' ? { stringContent: true as const } : {}) };
 }

@@ -1,7 +1,7 @@
 /** Anthropic messages request body → canonical GenerateRequest. */
 import type { GenerateRequest, ReasoningSettings, ResponseFormat } from '../../canonical';
-import { isJsonObject, type JsonObject } from '../../json';
-import { ANTHROPIC_MESSAGES_KEY, unmodelledKeys, type AnthropicRequestExtension } from '../../wire/anthropic/extensions';
+import { isJsonObject, type JsonObject, unmodelledFields } from '../../json';
+import { ANTHROPIC_MESSAGES_KEY, type AnthropicRequestExtension } from '../../wire/anthropic/extensions';
 import { invalidField } from '../shared/validate';
 import { decodeMessages, decodeSystem } from './decode-messages';
 import { decodeToolChoice, decodeTools } from './decode-tools';
@@ -31,14 +31,14 @@ export function anthropicBetas(header: string | string[] | undefined): string[] 
 /** The unmodelled keys of a settings object, plus `also` (a modelled key whose value canonical cannot say). */
 function settingsKeys(object: unknown, modelled: ReadonlySet<string>, also?: JsonObject): JsonObject | undefined {
   if (!isJsonObject(object)) return also;
-  const fields = unmodelledKeys(object, modelled);
+  const fields = unmodelledFields(object, modelled);
   return also ? { ...fields, ...also } : fields;
 }
 
 /** What the body carries that the canonical request does not say (see `AnthropicRequestExtension`); undefined when nothing. */
 function requestExtension(body: MessagesBody, serverTools: AnthropicRequestExtension['serverTools'], betas: string[] | undefined): AnthropicRequestExtension | undefined {
   const extension: AnthropicRequestExtension = {};
-  const fields = unmodelledKeys(body as unknown as JsonObject, MODELLED_BODY_KEYS);
+  const fields = unmodelledFields(body as unknown as JsonObject, MODELLED_BODY_KEYS);
   if (fields) extension.fields = fields;
   const display = body.thinking?.display;
   const thinking = settingsKeys(body.thinking, MODELLED_THINKING_KEYS, display !== undefined && display !== 'omitted' ? { display } : undefined);

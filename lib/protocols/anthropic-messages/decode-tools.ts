@@ -1,8 +1,8 @@
 /** Anthropic `tools` and `tool_choice` → canonical tool definitions and choice; server tools are dropped. */
 import createDebug from 'debug';
 import type { ToolChoice, ToolDefinition } from '../../canonical';
-import type { JsonObject } from '../../json';
-import { ANTHROPIC_MESSAGES_KEY, unmodelledKeys, type AnthropicRequestExtension } from '../../wire/anthropic/extensions';
+import { type JsonObject, unmodelledFields } from '../../json';
+import { ANTHROPIC_MESSAGES_KEY, type AnthropicRequestExtension } from '../../wire/anthropic/extensions';
 import { invalidField } from '../shared/validate';
 import type { MessagesBody, RawTool } from './schema';
 
@@ -34,7 +34,7 @@ function decodeCustomTool(tool: RawTool, at: string): ToolDefinition {
   if (tool.name === undefined) invalidField(`${at}.name`, 'is required');
   if (tool.input_schema === undefined) invalidField(`${at}.input_schema`, 'is required');
   if (tool.input_schema.type !== 'object') invalidField(`${at}.input_schema.type`, 'must be "object"');
-  const fields = unmodelledKeys(tool as JsonObject, MODELLED_TOOL_KEYS);
+  const fields = unmodelledFields(tool as JsonObject, MODELLED_TOOL_KEYS);
   return {
     name: tool.name,
     ...(tool.description !== undefined ? { description: tool.description } : {}),

@@ -1,9 +1,9 @@
 /** Canonical stream → Anthropic messages server-sent events, each with an `event:` line equal to its `type`. */
 import createDebug from 'debug';
-import type { FinishReason, StreamPart, Usage } from '../../canonical';
+import type { FinishReason, GenerateRequest, StreamPart, Usage } from '../../canonical';
 import { toGatewayError } from '../../errors';
 import { estimateRequestTokens } from '../../tokenizer';
-import type { EncodeContext, StreamEncoder } from '../types';
+import type { CallView, StreamEncoder } from '../types';
 import { anthropicErrorBody } from './encode-error';
 import { anthropicMessageId, encodeUsage, thinkingSignature, toolUseId } from './encode-response';
 import { JsonObjectPrefix } from './json-object-prefix';
@@ -260,15 +260,14 @@ export class MessageStreamEncoder {
  * `message_delta` (stop reason and final usage), `message_stop`; an error part becomes an `error`
  * event that ends the stream. The `request-id` header matches non-streamed responses.
  */
-export function encodeMessagesStream(context: EncodeContext): StreamEncoder {
-  const request = context.call?.operation === 'generate' ? context.call.request : undefined;
+export function encodeMessagesStream(request: GenerateRequest, call: CallView): StreamEncoder {
   const encoder = new MessageStreamEncoder({
-    requestId: context.requestId,
-    model: request?.model ?? '',
-    estimatedInputTokens: () => (request ? estimateRequestTokens(request) : 0),
+    requestId: call.requestId,
+    model: request.model,
+    estimatedInputTokens: () => estimateRequestTokens(request),
   });
   return {
-    headers: { 'request-id': context.requestId },
+    headers: { 'request-id': call.requestId },
     encode: (part) => encoder.encode(part).join(''),
   };
 }

@@ -1,16 +1,11 @@
 /** The Anthropic messages protocol: POST /v1/messages (also `?beta=true`), and the Anthropic model list. */
 import { bearerToken, headerValue } from '../shared/credentials';
-import type { HttpRequestView, ProtocolCodec, RouteMatch } from '../types';
+import type { CountTokensRoute, GenerateRoute, HttpRequestView, ProtocolCodec, RouteMatch } from '../types';
 import { ANTHROPIC_MESSAGES, decodeMessagesRequest } from './decode-request';
 import { encodeAnthropicError } from './encode-error';
 import { encodeMessagesResponse } from './encode-response';
 import { encodeMessagesStream } from './encode-stream';
 import { encodeAnthropicModelOrThrow, encodeAnthropicModelPage, messageModels } from './model-list';
-
-const ROUTES: ReadonlyMap<string, RouteMatch> = new Map<string, RouteMatch>([
-  ['/v1/messages', { operation: 'generate', params: {} }],
-  ['/v1/messages/count_tokens', { operation: 'count-tokens', params: {} }],
-]);
 
 /** A count_tokens body is a messages body without `max_tokens` (and without `stream`). */
 function decodeCountTokens(body: unknown, headers: Record<string, string | string[] | undefined>) {
@@ -18,6 +13,26 @@ function decodeCountTokens(body: unknown, headers: Record<string, string | strin
   const { maxOutputTokens: _unused, ...request } = decodeMessagesRequest(withCap, headers);
   return request;
 }
+
+/** `POST /v1/messages`. The `request-id` header matches the streamed answers'. */
+const MESSAGES: GenerateRoute = {
+  operation: 'generate',
+  decode: (http) => decodeMessagesRequest(http.body, http.headers),
+  encode: (response, _request, call) => ({ status: 200, headers: { 'request-id': call.requestId }, body: encodeMessagesResponse(response) }),
+  encodeStream: encodeMessagesStream,
+};
+
+/** `POST /v1/messages/count_tokens`. */
+const COUNT_TOKENS: CountTokensRoute = {
+  operation: 'count-tokens',
+  decode: (http) => decodeCountTokens(http.body, http.headers),
+  encode: (inputTokens, _request, call) => ({ status: 200, headers: { 'request-id': call.requestId }, body: { input_tokens: inputTokens } }),
+};
+
+const ROUTES: ReadonlyMap<string, RouteMatch> = new Map<string, RouteMatch>([
+  ['/v1/messages', Object.freeze({ route: MESSAGES, params: Object.freeze({}) })],
+  ['/v1/messages/count_tokens', Object.freeze({ route: COUNT_TOKENS, params: Object.freeze({}) })],
+]);
 
 /** The caller's key: `x-api-key`, else `Authorization: Bearer` (sent by SDK 1.x and by Claude Code with an auth token). */
 export function anthropicKey(request: HttpRequestView): string | undefined {
@@ -39,17 +54,6 @@ export function anthropicMessagesCodec(): ProtocolCodec {
     credentialHint: 'an "x-api-key: <key>" header (or "Authorization: Bearer <key>")',
     match: (path) => ROUTES.get(path),
     extractKey: anthropicKey,
-    decode: (match, request) =>
-      match.operation === 'count-tokens'
-        ? { operation: 'count-tokens', request: decodeCountTokens(request.body, request.headers) }
-        : { operation: 'generate', request: decodeMessagesRequest(request.body, request.headers) },
-    encodeResponse: (result, context) => {
-      const headers = { 'request-id': context.requestId };
-      if (result.operation === 'count-tokens') return { status: 200, headers, body: { input_tokens: result.inputTokens } };
-      if (result.operation !== 'generate') throw new TypeError('anthropic-messages encodes generate results only');
-      return { status: 200, headers, body: encodeMessagesResponse(result.response) };
-    },
-    encodeStream: encodeMessagesStream,
     encodeError: (error, context) => encodeAnthropicError(error, context.requestId),
     modelList: {
       paths: ['/v1/models'],

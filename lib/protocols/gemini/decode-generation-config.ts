@@ -2,13 +2,17 @@
 import type { GenerateRequest, ReasoningEffort, ReasoningSettings, ResponseFormat } from '../../canonical';
 import { invalidField } from '../shared/validate';
 import { field, keyOf } from '../../wire/gemini/field-names';
+import { extensionOf, modelledKeys, withChild, type GeminiExtension, type GeminiThinkingExtension } from '../../wire/gemini/extensions';
 import { toJsonSchema } from './json-schema';
-import { logCodec } from './log';
 
 type Config = Record<string, unknown>;
 
-/** Generation settings this gateway cannot pass on; dropped with a debug line (they do not change what is asked). */
-const DROPPED = ['presencePenalty', 'frequencyPenalty', 'responseLogprobs', 'logprobs', 'mediaResolution', 'speechConfig', 'responseModalities'];
+/** The `generationConfig` keys the codec models; the others (`responseModalities`, `speechConfig`, `presencePenalty`, …) ride in the extension. */
+const CONFIG_KEYS = modelledKeys([
+  'temperature', 'topP', 'topK', 'maxOutputTokens', 'stopSequences', 'candidateCount', 'seed',
+  'responseMimeType', 'responseSchema', 'responseJsonSchema', 'thinkingConfig',
+]);
+const THINKING_KEYS = modelledKeys(['thinkingBudget', 'thinkingLevel', 'includeThoughts']);
 
 const THINKING_LEVELS: ReadonlySet<string> = new Set(['minimal', 'low', 'medium', 'high']);
 
@@ -32,7 +36,7 @@ export function decodeThinkingConfig(config: Config, at: string): ReasoningSetti
 
 /** `responseMimeType` with `responseJsonSchema` (JSON Schema) or `responseSchema` (OpenAPI subset) → a response format. */
 export function decodeResponseFormat(config: Config, at: string): ResponseFormat | undefined {
-  const mimeType = field<string>(config, 'responseMimeType')?.split(';', 1)[0]!.trim().toLowerCase();
+  const mimeType = field<string>(config, 'responseMimeType')?.split(';', 1)[0]?.trim().toLowerCase();
   const jsonSchema = field<Record<string, unknown>>(config, 'responseJsonSchema');
   const openApiSchema = field<Record<string, unknown>>(config, 'responseSchema');
   const schema = jsonSchema ?? (openApiSchema ? toJsonSchema(openApiSchema) : undefined);
@@ -46,9 +50,17 @@ export function decodeResponseFormat(config: Config, at: string): ResponseFormat
   return { type: 'text' };
 }
 
-/** Copies `generationConfig` onto the request. */
-export function applyGenerationConfig(request: GenerateRequest, config: Config | undefined, at: string): void {
-  if (!config) return;
+/**
+ * The extension of a `thinkingConfig` the reasoning was decoded from: `literal`, so that a Gemini
+ * upstream gets the caller's own settings back rather than a translation for the model's family.
+ */
+function thinkingExtension(thinking: Config): GeminiThinkingExtension {
+  return { ...extensionOf(thinking, THINKING_KEYS), literal: true };
+}
+
+/** Copies `generationConfig` onto the request; returns the extension of what it does not model (undefined when none). */
+export function applyGenerationConfig(request: GenerateRequest, config: Config | undefined, at: string): GeminiExtension | undefined {
+  if (!config) return undefined;
   const number = (name: string) => field<number>(config, name);
   const maxOutputTokens = number('maxOutputTokens');
   if (maxOutputTokens !== undefined) request.maxOutputTokens = maxOutputTokens;
@@ -69,5 +81,5 @@ export function applyGenerationConfig(request: GenerateRequest, config: Config |
   const thinking = field<Config>(config, 'thinkingConfig');
   const reasoning = thinking ? decodeThinkingConfig(thinking, `${at}.${keyOf(config, 'thinkingConfig')}`) : undefined;
   if (reasoning) request.reasoning = reasoning;
-  for (const name of DROPPED) if (field(config, name) !== undefined) logCodec('gemini: dropped %s.%s (no canonical equivalent)', at, keyOf(config, name));
+  return withChild(extensionOf(config, CONFIG_KEYS), 'thinkingConfig', thinking ? thinkingExtension(thinking) : undefined);
 }

@@ -1,6 +1,7 @@
 /** Canonical GenerateResponse → generateContent response body. */
 import type { Choice, ContentPart, GenerateResponse, MediaSource, ProviderMetadata, Usage } from '../../canonical';
-import { passThroughFields, type JsonObject } from '../../json';
+import type { JsonObject } from '../../json';
+import { applyGeminiExtension, geminiExtension, type GeminiExtension } from '../../wire/gemini/extensions';
 import { mapFinishReason } from './map-finish-reason';
 
 /** One part of a candidate, as the Gemini wire carries it. */
@@ -47,25 +48,29 @@ export function encodePart(part: ContentPart): GeminiPart | undefined {
   }
 }
 
+/** A candidate, with what a Gemini upstream's had that the codec does not model (its choice's extension). */
 function encodeCandidate(choice: Choice): JsonObject {
   const parts = choice.content.flatMap((part) => encodePart(part) ?? []);
-  return {
+  const candidate: JsonObject = {
     content: { role: 'model' as const, parts: parts.length > 0 ? parts : [{ text: '' }] },
     finishReason: mapFinishReason(choice.finishReason),
     index: choice.index,
   };
+  return applyGeminiExtension(candidate, geminiExtension(choice));
 }
 
-/** Fields the codec writes itself from the canonical response; an upstream's own value for them is not passed through. */
-const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set(['candidates', 'usageMetadata', 'modelVersion', 'responseId']);
-const MODELLED_CANDIDATE_FIELDS: ReadonlySet<string> = new Set(['content', 'finishReason', 'index']);
-
-/** The usage block: candidates exclude thinking, which is reported as `thoughtsTokenCount`. */
-export function encodeUsageMetadata(usage: Usage) {
+/**
+ * The usage block: candidates exclude thinking, which is reported as `thoughtsTokenCount`. The
+ * canonical input counts a Gemini upstream's `toolUsePromptTokenCount` too; when the usage's
+ * extension (`extension`) carries it, the prompt count is given as the upstream's, without it.
+ */
+export function encodeUsageMetadata(usage: Usage, extension?: GeminiExtension) {
   const thoughts = usage.reasoningTokens ?? 0;
   const cached = usage.cacheReadTokens ?? 0;
+  const toolUse = extension?.fields?.toolUsePromptTokenCount;
+  const prompt = typeof toolUse === 'number' && toolUse <= usage.inputTokens ? usage.inputTokens - toolUse : usage.inputTokens;
   return {
-    promptTokenCount: usage.inputTokens,
+    promptTokenCount: prompt,
     candidatesTokenCount: Math.max(0, usage.outputTokens - thoughts),
     totalTokenCount: usage.inputTokens + usage.outputTokens,
     ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
@@ -74,27 +79,18 @@ export function encodeUsageMetadata(usage: Usage) {
 }
 
 /**
- * The whole response body. When the upstream spoke generateContent too (`response.origin`), the
- * fields the codec does not model pass through unchanged — a candidate's `groundingMetadata`,
- * `citationMetadata`, `safetyRatings`, `logprobsResult`, `avgLogprobs`, `urlContextMetadata`,
- * `finishMessage`; the response's `promptFeedback` — and its `usageMetadata` is returned as it sent
- * it (`promptTokensDetails`, `toolUsePromptTokenCount`, …), completed with the gateway's figures.
+ * The whole response body. What a Gemini upstream's answer had that the canonical response does
+ * not model comes back from its extensions: a candidate's `groundingMetadata`, `citationMetadata`,
+ * `safetyRatings`, `logprobsResult`, `avgLogprobs`, `urlContextMetadata`, `finishMessage`; the
+ * response's `promptFeedback`; usage's `promptTokensDetails`, `toolUsePromptTokenCount`, …
  */
 export function encodeGenerateContentResponse(response: GenerateResponse) {
-  const upstream = response.origin?.protocol === 'gemini' ? response.origin.body : undefined;
-  const upstreamCandidates = upstream && Array.isArray(upstream.candidates) ? (upstream.candidates as unknown[]) : undefined;
+  const extension = geminiExtension(response);
   const body: JsonObject = {
-    candidates: response.choices.map((choice, position) => {
-      const candidate = encodeCandidate(choice);
-      if (upstreamCandidates) passThroughFields(candidate, upstreamCandidates[position], MODELLED_CANDIDATE_FIELDS);
-      return candidate;
-    }),
-    usageMetadata: encodeUsageMetadata(response.usage),
+    candidates: response.choices.map(encodeCandidate),
+    usageMetadata: encodeUsageMetadata(response.usage, extension?.children?.usageMetadata),
     modelVersion: response.model,
     responseId: response.id,
   };
-  if (upstream) {
-    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS, 'usageMetadata');
-  }
-  return body;
+  return applyGeminiExtension(body, extension);
 }

@@ -1,8 +1,9 @@
 /** Canonical stream → streamGenerateContent: `data:` events with `alt=sse`, else a JSON array written element by element. */
 import type { StreamPart } from '../../canonical';
-import type { EncodeContext, StreamEncoder } from '../types';
+import type { GenerateRequest } from '../../canonical';
+import type { CallView, StreamEncoder } from '../types';
 import { streamFormatOf } from './stream-format';
-import { GeminiStreamResponses, type StreamIdentity } from './stream-responses';
+import { GeminiStreamResponses, } from './stream-responses';
 
 /** Separator between the array's elements, as the Google API writes it. */
 const ARRAY_SEPARATOR = ',\r\n';
@@ -39,14 +40,11 @@ function jsonArrayEncoder(responses: GeminiStreamResponses): StreamEncoder {
   };
 }
 
-function fallbackIdentity(context: EncodeContext): StreamIdentity {
-  const model = context.call?.operation === 'generate' ? context.call.request.model : '';
-  return { modelVersion: model, responseId: context.requestId };
-}
+
 
 /** Encodes a stream in the format the request's `alt` query parameter chose (`sse` when the query is unknown). */
-export function encodeGeminiStream(context: EncodeContext): StreamEncoder {
-  const responses = new GeminiStreamResponses(fallbackIdentity(context));
-  if (!context.request || streamFormatOf(context.request.query) === 'sse') return sseEncoder(responses);
+export function encodeGeminiStream(request: GenerateRequest, call: CallView): StreamEncoder {
+  const responses = new GeminiStreamResponses({ modelVersion: request.model, responseId: call.requestId });
+  if (streamFormatOf(call.http.query) === 'sse') return sseEncoder(responses);
   return jsonArrayEncoder(responses);
 }

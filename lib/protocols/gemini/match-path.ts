@@ -1,14 +1,15 @@
 /** Gemini call paths: `/v1beta/models/{model}:{action}` and `/v1/models/{model}:{action}`. */
-import type { Operation, RouteMatch } from '../types';
+import type { CodecRoute, RouteMatch } from '../types';
+import { COUNT_TOKENS, GENERATE_CONTENT, STREAM_GENERATE_CONTENT } from './routes';
 import { percentDecode } from '../../percent-decode';
 
 const ROOTS = ['/v1beta/models/', '/v1/models/'] as const;
 
-/** The actions this codec serves, and the operation each leads to. A new action is one line here. */
-const ACTIONS: Readonly<Record<string, Operation>> = Object.freeze({
-  generateContent: 'generate',
-  streamGenerateContent: 'generate',
-  countTokens: 'count-tokens',
+/** The actions this codec serves, and the route each leads to. A new action is one line here. */
+const ACTIONS: Readonly<Record<string, CodecRoute>> = Object.freeze({
+  generateContent: GENERATE_CONTENT,
+  streamGenerateContent: STREAM_GENERATE_CONTENT,
+  countTokens: COUNT_TOKENS,
 });
 
 /**
@@ -23,10 +24,10 @@ export function matchCallPath(path: string): RouteMatch | undefined {
   const colon = rest.lastIndexOf(':');
   if (colon === -1) return undefined;
   const action = rest.slice(colon + 1);
-  const operation = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
-  if (!operation) return undefined;
+  const route = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+  if (!route) return undefined;
   const raw = rest.slice(0, colon);
   const model = raw.startsWith('models/') ? raw.slice('models/'.length) : raw;
   if (model.length === 0) return undefined;
-  return { operation, params: { model, action } };
+  return { route, params: { model, action } };
 }

@@ -1,5 +1,7 @@
 /** Canonical stream parts → the GenerateContentResponse objects of a Gemini stream, each holding only the new parts. */
-import type { ProviderMetadata, StreamPart, Usage } from '../../canonical';
+import type { Extensions, ProviderMetadata, StreamPart, Usage } from '../../canonical';
+import { geminiExtension, type GeminiChunkExtension } from '../../wire/gemini/extensions';
+import type { JsonObject } from '../../json';
 import { toGatewayError } from '../../errors';
 import { geminiErrorBody } from './encode-error';
 import { encodeUsageMetadata, parseArguments, type GeminiPart } from './encode-response';
@@ -11,10 +13,11 @@ export interface StreamIdentity {
   responseId: string;
 }
 
-/** One streamed GenerateContentResponse. */
+/** One streamed GenerateContentResponse (with a Gemini upstream's unmodelled fields, when its chunk had them). */
 export interface GeminiStreamResponse extends StreamIdentity {
-  candidates: Array<{ content: { role: 'model'; parts: GeminiPart[] }; finishReason?: string; index: number }>;
+  candidates: Array<{ content: { role: 'model'; parts: GeminiPart[] }; finishReason?: string; index: number } & JsonObject>;
   usageMetadata?: Partial<ReturnType<typeof encodeUsageMetadata>>;
+  [field: string]: unknown;
 }
 
 /** What a stream yields: responses, and at most one error body (last). */
@@ -32,11 +35,15 @@ function thoughtSignature(metadata: ProviderMetadata | undefined): { thoughtSign
  * (its parts a single empty text, as Gemini's own last chunk often is). The first response carries
  * the prompt token count when `response-start` gave it. An `error` part becomes the Gemini error body
  * and ends the stream. `fallback` names the response when the stream does not start with `response-start`.
+ * A Gemini upstream's unmodelled chunk fields (`extensions.gemini` on `response-start` and
+ * `text-delta`) go on the response the part makes, the response-start's on the first response.
  */
 export class GeminiStreamResponses {
   private identity: StreamIdentity;
   private promptUsage: { promptTokenCount: number } | undefined;
   private readonly toolCalls = new Map<string, { name: string; arguments: string; metadata?: ProviderMetadata }>();
+  /** The response-start's unmodelled fields, for the first response. */
+  private pending: GeminiChunkExtension | undefined;
 
   constructor(fallback: StreamIdentity) {
     this.identity = fallback;
@@ -48,9 +55,10 @@ export class GeminiStreamResponses {
       case 'response-start':
         this.identity = { modelVersion: part.model, responseId: part.id };
         if (part.usage?.inputTokens !== undefined) this.promptUsage = { promptTokenCount: part.usage.inputTokens };
+        this.pending = geminiExtension<GeminiChunkExtension>(part);
         return undefined;
       case 'text-delta':
-        return part.delta.length > 0 ? this.response([{ text: part.delta }]) : undefined;
+        return part.delta.length > 0 ? this.withExtension(this.response([{ text: part.delta }]), part.extensions) : undefined;
       case 'reasoning-delta':
         return part.delta.length > 0 ? this.response([{ text: part.delta, thought: true }]) : undefined;
       case 'text-end': {
@@ -88,10 +96,26 @@ export class GeminiStreamResponses {
   private response(content: GeminiPart[], finish?: { reason: string; usage: Usage }): GeminiStreamResponse {
     const usageMetadata = finish ? encodeUsageMetadata(finish.usage) : this.promptUsage;
     this.promptUsage = undefined;
-    return {
+    const response: GeminiStreamResponse = {
       candidates: [{ content: { role: 'model', parts: content }, ...(finish ? { finishReason: finish.reason } : {}), index: 0 }],
       ...(usageMetadata ? { usageMetadata } : {}),
       ...this.identity,
     };
+    const pending = this.pending;
+    this.pending = undefined;
+    return pending ? mergeChunkExtension(response, pending) : response;
   }
+
+  private withExtension(response: GeminiStreamResponse, extensions: Extensions | undefined): GeminiStreamResponse {
+    const extension = geminiExtension<GeminiChunkExtension>({ extensions });
+    return extension ? mergeChunkExtension(response, extension) : response;
+  }
+}
+
+/** A chunk's unmodelled fields on the response: the response's own, and the first candidate's (the codec's own keys win). */
+function mergeChunkExtension(response: GeminiStreamResponse, extension: GeminiChunkExtension): GeminiStreamResponse {
+  const candidate = response.candidates[0]!;
+  for (const key in extension.candidate) if (candidate[key] === undefined) candidate[key] = extension.candidate[key];
+  for (const key in extension.fields) if (response[key] === undefined) response[key] = extension.fields[key];
+  return response;
 }

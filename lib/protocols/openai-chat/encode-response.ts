@@ -2,7 +2,8 @@
 import type { Choice, GenerateResponse, Usage } from '../../canonical';
 import { carriedSignatureOf, carrySignatureInToolId } from '../shared/signature-carrier';
 import { mapFinishReason } from './map-finish-reason';
-import { isJsonObject, passThroughFields, type JsonObject } from '../../json';
+import { isJsonObject, type JsonObject } from '../../json';
+import { chatExtension, type ChatChoiceExtension, type ChatResponseExtension } from '../../wire/openai/extensions';
 
 /** The response id with the protocol's `chatcmpl-` prefix. */
 export function chatCompletionId(id: string): string {
@@ -48,42 +49,44 @@ function encodeMessage(choice: Choice) {
   };
 }
 
-/** Fields the gateway writes itself from the canonical response; an upstream's own value for them is not passed through. */
-const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set(['id', 'object', 'created', 'model', 'choices', 'usage']);
-const MODELLED_CHOICE_FIELDS: ReadonlySet<string> = new Set(['index', 'message', 'finish_reason']);
-/** `reasoning` too: it is returned as `reasoning_content`. */
-const MODELLED_MESSAGE_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'refusal', 'tool_calls', 'reasoning_content', 'reasoning']);
+/** The usage block with the upstream's own fields (a server's `cost`, the details' other counts) merged in. */
+function usageWith(usage: Usage, upstream: JsonObject | undefined): JsonObject {
+  const encoded: JsonObject = encodeUsage(usage);
+  if (!upstream) return encoded;
+  for (const name in upstream) {
+    const mine = encoded[name];
+    const theirs = upstream[name];
+    encoded[name] = isJsonObject(mine) && isJsonObject(theirs) ? { ...mine, ...theirs } : theirs;
+  }
+  return encoded;
+}
 
 /**
- * The response body. When the upstream spoke chat completions too (`response.origin`), the fields
- * the gateway does not model pass through unchanged — `logprobs`, a message's `annotations` and
- * `audio`, `system_fingerprint`, `service_tier`, a server's own extras — and its usage block is
- * returned as it sent it, completed with the gateway's figures for what it left out.
+ * The response body. The answer's fields the gateway does not model, when the upstream spoke chat
+ * completions too (`extensions['openai-chat']` of the response and its choices), are returned as
+ * sent — `logprobs`, a message's `annotations` and `audio`, `system_fingerprint`, `service_tier`, a
+ * server's own extras — in place of the encoder's defaults, and the usage block's own fields with
+ * the gateway's figures.
  */
 export function encodeChatResponse(response: GenerateResponse) {
-  const upstream = response.origin?.protocol === 'openai-chat' ? response.origin.body : undefined;
-  const upstreamChoices = upstream && Array.isArray(upstream.choices) ? (upstream.choices as unknown[]) : undefined;
+  const extension = chatExtension<ChatResponseExtension>(response.extensions);
   const body: JsonObject = {
     id: chatCompletionId(response.id),
     object: 'chat.completion',
     created: response.created,
     model: response.model,
-    choices: response.choices.map((choice, position) => {
+    choices: response.choices.map((choice) => {
       const message: JsonObject = encodeMessage(choice);
       const encoded: JsonObject = { index: choice.index, message, logprobs: null, finish_reason: mapFinishReason(choice.finishReason) };
-      const from = upstreamChoices?.[position];
-      if (isJsonObject(from)) {
-        passThroughFields(encoded, from, MODELLED_CHOICE_FIELDS);
-        passThroughFields(message, from.message, MODELLED_MESSAGE_FIELDS);
-      }
+      const from = chatExtension<ChatChoiceExtension>(choice.extensions);
+      if (from?.fields) Object.assign(encoded, from.fields);
+      if (from?.message) Object.assign(message, from.message);
       return encoded;
     }),
-    usage: encodeUsage(response.usage),
+    usage: usageWith(response.usage, extension?.usage),
     service_tier: 'default',
     system_fingerprint: null,
   };
-  if (upstream) {
-    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS, 'usage');
-  }
+  if (extension?.fields) Object.assign(body, extension.fields);
   return body;
 }

@@ -1,12 +1,13 @@
 /** Canonical stream → chat-completions server-sent events (`chat.completion.chunk` frames, then `[DONE]`). */
-import type { StreamPart } from '../../canonical';
+import type { GenerateRequest, StreamPart } from '../../canonical';
 import { toGatewayError } from '../../errors';
 import { carriedSignatureOf, carrySignatureInToolId } from '../shared/signature-carrier';
-import type { EncodeContext, StreamEncoder } from '../types';
-import { openAIErrorBody } from './encode-error';
+import type { StreamEncoder } from '../types';
+import { openAIErrorBody } from '../shared/openai-error';
 import { chatCompletionId, encodeUsage } from './encode-response';
 import { mapFinishReason } from './map-finish-reason';
-import { isJsonObject, type JsonObject } from '../../json';
+import type { JsonObject } from '../../json';
+import { chatExtension, type ChatStreamStartExtension, type ChatTextDeltaExtension } from '../../wire/openai/extensions';
 
 const DONE = 'data: [DONE]\n\n';
 
@@ -17,26 +18,6 @@ const DONE = 'data: [DONE]\n\n';
 function quoted(delta: string): string {
   if (typeof delta !== 'string') throw new TypeError(`a stream delta is ${typeof delta}, not a string`);
   return JSON.stringify(delta);
-}
-
-function wantsUsage(context: EncodeContext): boolean {
-  const body = context.call?.request.origin?.body as { stream_options?: { include_usage?: unknown } | null } | undefined;
-  return body?.stream_options?.include_usage === true;
-}
-
-/**
- * Chunk fields the encoder writes itself; an upstream chunk's others pass through on every chunk of
- * the stream (`service_tier`, a server's extras). `obfuscation` is OpenAI's per-chunk padding: one
- * chunk's value does not belong on the others.
- */
-const MODELLED_CHUNK_FIELDS: ReadonlySet<string> = new Set(['id', 'object', 'created', 'model', 'system_fingerprint', 'choices', 'usage', 'obfuscation', 'error']);
-
-/** The `logprobs` of an upstream chunk's first choice (undefined when it has none). */
-function logprobsOf(chunk: Record<string, unknown>): unknown {
-  const choices = chunk.choices;
-  if (!Array.isArray(choices)) return undefined;
-  const choice = choices.find((candidate: unknown) => isJsonObject(candidate) && (candidate.index ?? 0) === 0) as JsonObject | undefined;
-  return choice?.logprobs ?? undefined;
 }
 
 /**
@@ -55,9 +36,9 @@ function flat(pieces: string[]): string {
  * Every chunk is `{ id, object, created, model, system_fingerprint, choices, usage? }` and all but
  * `choices` (and the last chunk's `usage`) are the same for the whole stream, so that head is
  * serialized once, at `response-start`; per chunk only the delta is. When the upstream spoke chat
- * completions too (the parts' `origin`), its `system_fingerprint` and the chunk fields the gateway
- * does not model (`service_tier`, a server's extras) go in that head, and a text delta's
- * `logprobs` in its chunk, as non-streamed (encode-response.ts).
+ * completions too (the parts' `extensions['openai-chat']`), its `system_fingerprint` and the chunk
+ * fields the gateway does not model (`service_tier`, a server's extras) go in that head, and a text
+ * delta's `logprobs` in its chunk, as non-streamed (encode-response.ts).
  */
 export class ChatStreamEncoder implements StreamEncoder {
   /** `data: {"id":…,"system_fingerprint":null,` — every chunk starts with it. */
@@ -76,12 +57,12 @@ export class ChatStreamEncoder implements StreamEncoder {
     this.setHead('', 0, '');
   }
 
-  private setHead(id: string, created: number, model: string, upstream?: Record<string, unknown>): void {
+  private setHead(id: string, created: number, model: string, upstream?: JsonObject): void {
     const head = ['data: {"id":', JSON.stringify(id), ',"object":"chat.completion.chunk","created":', JSON.stringify(created), ',"model":', JSON.stringify(model)];
     head.push(',"system_fingerprint":', upstream?.system_fingerprint !== undefined ? JSON.stringify(upstream.system_fingerprint) : 'null', ',');
     if (upstream) {
       for (const name in upstream) {
-        if (!MODELLED_CHUNK_FIELDS.has(name) && Object.hasOwn(upstream, name)) head.push(JSON.stringify(name), ':', JSON.stringify(upstream[name]), ',');
+        if (name !== 'system_fingerprint' && Object.hasOwn(upstream, name)) head.push(JSON.stringify(name), ':', JSON.stringify(upstream[name]), ',');
       }
     }
     this.head = flat(head);
@@ -99,10 +80,10 @@ export class ChatStreamEncoder implements StreamEncoder {
   encode(part: StreamPart): string {
     switch (part.type) {
       case 'response-start':
-        this.setHead(chatCompletionId(part.id), part.created, part.model, part.origin?.protocol === 'openai-chat' ? part.origin.body : undefined);
+        this.setHead(chatCompletionId(part.id), part.created, part.model, chatExtension<ChatStreamStartExtension>(part.extensions)?.fields);
         return this.frame('{"role":"assistant","content":"","refusal":null}');
       case 'text-delta':
-        return this.frame(`{"content":${quoted(part.delta)}}`, part.origin?.protocol === 'openai-chat' ? logprobsOf(part.origin.body) : undefined);
+        return this.frame(`{"content":${quoted(part.delta)}}`, part.extensions === undefined ? undefined : chatExtension<ChatTextDeltaExtension>(part.extensions)?.logprobs);
       case 'reasoning-delta':
         return this.frame(`{"reasoning_content":${quoted(part.delta)}}`);
       case 'tool-call-start': {
@@ -126,7 +107,7 @@ export class ChatStreamEncoder implements StreamEncoder {
   }
 }
 
-/** Starts a chat-completions stream for this call (the usage chunk only when the caller asked for it). */
-export function encodeChatStream(context: EncodeContext): StreamEncoder {
-  return new ChatStreamEncoder(wantsUsage(context));
+/** Starts a chat-completions stream for this call (the usage chunk only when the caller asked for it: `includeStreamUsage`). */
+export function encodeChatStream(request: GenerateRequest): StreamEncoder {
+  return new ChatStreamEncoder(request.includeStreamUsage === true);
 }

@@ -1,13 +1,21 @@
 /** The OpenAI chat-completions protocol: POST /v1/chat/completions, and the OpenAI model list. */
-import type { ModelInfo, ProtocolCodec, RouteMatch } from '../types';
+import type { GenerateRoute, ModelInfo, ProtocolCodec, RouteMatch } from '../types';
 import { bearerToken } from '../shared/credentials';
+import { encodeOpenAIError } from '../shared/openai-error';
 import { decodeChatRequest } from './decode-request';
-import { encodeOpenAIError } from './encode-error';
 import { encodeChatResponse } from './encode-response';
 import { encodeChatStream } from './encode-stream';
 
 const PATHS = new Set(['/v1/chat/completions', '/chat/completions']);
-const MATCH: RouteMatch = Object.freeze({ operation: 'generate', params: {} }) as RouteMatch;
+
+/** `POST /v1/chat/completions`. */
+const CHAT_COMPLETIONS: GenerateRoute = {
+  operation: 'generate',
+  decode: (http) => decodeChatRequest(http.body),
+  encode: (response) => ({ status: 200, body: encodeChatResponse(response) }),
+  encodeStream: encodeChatStream,
+};
+const MATCH: RouteMatch = Object.freeze({ route: CHAT_COMPLETIONS, params: Object.freeze({}) });
 
 function encodeModel(model: ModelInfo) {
   return { id: model.id, object: 'model' as const, created: model.created, owned_by: model.ownedBy };
@@ -20,12 +28,6 @@ export function openAIChatCodec(): ProtocolCodec {
     credentialHint: 'an "Authorization: Bearer <key>" header',
     match: (path) => (PATHS.has(path) ? MATCH : undefined),
     extractKey: (request) => bearerToken(request.headers),
-    decode: (_match, request) => ({ operation: 'generate', request: decodeChatRequest(request.body, request.headers) }),
-    encodeResponse: (result) => {
-      if (result.operation !== 'generate') throw new TypeError('openai-chat encodes generate results only');
-      return { status: 200, body: encodeChatResponse(result.response) };
-    },
-    encodeStream: encodeChatStream,
     encodeError: encodeOpenAIError,
     modelList: {
       paths: ['/v1/models', '/models'],

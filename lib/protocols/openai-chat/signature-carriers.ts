@@ -1,6 +1,5 @@
-/** Vendor signatures that an OpenAI caller echoes back: read them from a request, and clean them out of it. */
+/** Vendor signatures that an OpenAI caller echoes back on tool calls: read them, and what is left of their carriers. */
 import { type CarriedSignature, splitToolId } from '../shared/signature-carrier';
-import type { ChatCompletionBody } from './schema';
 import { isJsonObject, type JsonObject } from '../../json';
 import { CARRIED_SIGNATURE_VENDORS } from '../../wire/carried-signatures';
 
@@ -8,8 +7,6 @@ import { CARRIED_SIGNATURE_VENDORS } from '../../wire/carried-signatures';
 const EXTRA_CONTENT_CARRIERS = CARRIED_SIGNATURE_VENDORS.flatMap((vendor) =>
   vendor.openAIExtraContent ? [{ vendor: vendor.name, ...vendor.openAIExtraContent }] : [],
 );
-
-type RawMessage = ChatCompletionBody['messages'][number];
 
 /** The signature a tool call's `extra_content` holds, as a vendor's OpenAI-compatible endpoint writes it. */
 function extraContentSignature(call: JsonObject): CarriedSignature | undefined {
@@ -34,48 +31,14 @@ export function toolCallSignature(id: string, call: JsonObject): { id: string; c
   return carried ? { id: split.id, carried } : { id: split.id };
 }
 
-/** A tool call without its carriers: the clean id, the vendors' `extra_content` entries removed (and `extra_content` when it held nothing else). */
-function cleanToolCall(call: unknown): unknown {
-  if (!isJsonObject(call)) return call;
-  const { extra_content: extra, ...rest } = call;
-  const cleaned: JsonObject = typeof call.id === 'string' ? { ...rest, id: splitToolId(call.id).id } : { ...rest };
-  if (isJsonObject(extra)) {
-    const others = { ...extra };
-    for (const { key } of EXTRA_CONTENT_CARRIERS) delete others[key];
-    if (Object.keys(others).length > 0) cleaned.extra_content = others;
-  } else if (extra !== undefined) {
-    cleaned.extra_content = extra;
-  }
-  return cleaned;
-}
-
-function idCarries(id: unknown): boolean {
-  return typeof id === 'string' && splitToolId(id).carried !== undefined;
-}
-
-function toolCallCarries(call: unknown): boolean {
-  if (!isJsonObject(call)) return false;
-  const extra = call.extra_content;
-  return idCarries(call.id) || (isJsonObject(extra) && EXTRA_CONTENT_CARRIERS.some(({ key }) => extra[key] !== undefined));
-}
-
-function carriesSignature(message: RawMessage): boolean {
-  return idCarries(message.tool_call_id) || (Array.isArray(message.tool_calls) && message.tool_calls.some(toolCallCarries));
-}
-
-function cleanMessage(message: RawMessage): RawMessage {
-  if (!carriesSignature(message)) return message;
-  const cleaned: RawMessage = { ...message };
-  if (typeof message.tool_call_id === 'string') cleaned.tool_call_id = splitToolId(message.tool_call_id).id;
-  if (Array.isArray(message.tool_calls)) cleaned.tool_calls = message.tool_calls.map(cleanToolCall);
-  return cleaned;
-}
-
 /**
- * The body as another vendor may see it (same-protocol pass-through forwards it): no carried
- * signature in tool-call ids or `extra_content`. The body itself when it carries none.
+ * A tool call's `extra_content` without the vendors' signature entries (which travel as the call's
+ * provider metadata, to their vendor alone), or undefined when nothing else is in it.
  */
-export function withoutSignatureCarriers(body: ChatCompletionBody): ChatCompletionBody {
-  if (!body.messages.some(carriesSignature)) return body;
-  return { ...body, messages: body.messages.map(cleanMessage) };
+export function extraContentWithoutCarriers(extra: unknown): unknown {
+  if (!isJsonObject(extra)) return extra;
+  if (!EXTRA_CONTENT_CARRIERS.some(({ key }) => extra[key] !== undefined)) return extra;
+  const others = { ...extra };
+  for (const { key } of EXTRA_CONTENT_CARRIERS) delete others[key];
+  return Object.keys(others).length > 0 ? others : undefined;
 }

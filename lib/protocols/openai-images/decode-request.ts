@@ -1,5 +1,7 @@
 /** Images-generation request body → canonical ImageRequest. */
 import type { ImageRequest } from '../../canonical';
+import { unmodelledFields, type JsonObject } from '../../json';
+import type { ImagesRequestExtension } from '../../wire/openai/extensions';
 import { invalidField } from '../shared/validate';
 import { validateImageGenerationBody } from './schema';
 
@@ -23,8 +25,15 @@ export function parseImageSize(size: string | null | undefined): { width: number
   return { width, height };
 }
 
-/** Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field. */
-export function decodeImageRequest(body: unknown, headers: Record<string, string | string[] | undefined>): ImageRequest {
+/** The body fields this codec models; `response_format` is the gateway's (upstreams are always asked for base64). */
+const MODELLED_BODY: ReadonlySet<string> = new Set(['model', 'prompt', 'n', 'size', 'response_format', 'quality', 'style', 'background', 'output_format', 'user', 'stream']);
+
+/**
+ * Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field. The
+ * fields it does not model (`moderation`, `output_compression`, a server's own) are in
+ * `extensions['openai-images']`.
+ */
+export function decodeImageRequest(body: unknown): ImageRequest {
   validateImageGenerationBody(body);
   if (body.stream === true) invalidField('stream', 'image streaming is not supported by this gateway; omit stream or set it to false');
   const request: ImageRequest = {
@@ -33,8 +42,9 @@ export function decodeImageRequest(body: unknown, headers: Record<string, string
     n: body.n ?? 1,
     ...parseImageSize(body.size),
     responseFormat: body.response_format ?? 'b64_json',
-    origin: { protocol: 'openai-images', body: body as unknown as Record<string, unknown>, headers },
   };
+  const fields = unmodelledFields(body as unknown as JsonObject, MODELLED_BODY);
+  if (fields) request.extensions = { 'openai-images': { fields } satisfies ImagesRequestExtension };
   if (body.quality) request.quality = body.quality;
   if (body.style) request.style = body.style;
   if (body.background) request.background = body.background;

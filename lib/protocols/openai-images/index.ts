@@ -1,12 +1,19 @@
 /** The OpenAI images protocol: POST /v1/images/generations (models are listed by the chat codec's OpenAI list). */
-import type { ProtocolCodec, RouteMatch } from '../types';
+import type { ImageRoute, ProtocolCodec, RouteMatch } from '../types';
 import { bearerToken } from '../shared/credentials';
-import { encodeOpenAIError } from '../openai-chat/encode-error';
+import { encodeOpenAIError } from '../shared/openai-error';
 import { decodeImageRequest } from './decode-request';
 import { encodeImagesResponse } from './encode-response';
 
 const PATHS = new Set(['/v1/images/generations', '/images/generations']);
-const MATCH: RouteMatch = Object.freeze({ operation: 'image', params: {} }) as RouteMatch;
+
+/** `POST /v1/images/generations`. */
+const GENERATIONS: ImageRoute = {
+  operation: 'image',
+  decode: (http) => decodeImageRequest(http.body),
+  encode: (response, request) => ({ status: 200, body: encodeImagesResponse(response, request) }),
+};
+const MATCH: RouteMatch = Object.freeze({ route: GENERATIONS, params: Object.freeze({}) });
 
 /** Creates the images-generation codec (`openai-images`); errors use the OpenAI error envelope. */
 export function openAIImagesCodec(): ProtocolCodec {
@@ -15,12 +22,6 @@ export function openAIImagesCodec(): ProtocolCodec {
     credentialHint: 'an "Authorization: Bearer <key>" header',
     match: (path) => (PATHS.has(path) ? MATCH : undefined),
     extractKey: (request) => bearerToken(request.headers),
-    decode: (_match, request) => ({ operation: 'image', request: decodeImageRequest(request.body, request.headers) }),
-    encodeResponse: (result, context) => {
-      if (result.operation !== 'image') throw new TypeError('openai-images encodes image results only');
-      const call = context.call?.operation === 'image' ? context.call.request : undefined;
-      return { status: 200, body: encodeImagesResponse(result.response, call) };
-    },
     encodeError: encodeOpenAIError,
   };
 }

@@ -1,8 +1,8 @@
 /** An Anthropic Messages response → canonical GenerateResponse, and its usage block → canonical Usage. */
 import createDebug from 'debug';
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
-import { isJsonObject, type JsonObject } from '../../json';
-import { ANTHROPIC_MESSAGES_KEY, unmodelledKeys, type AnthropicResponseExtension } from '../../wire/anthropic/extensions';
+import { isJsonObject, type JsonObject, unmodelledFields } from '../../json';
+import { ANTHROPIC_MESSAGES_KEY, type AnthropicResponseExtension } from '../../wire/anthropic/extensions';
 import { malformedUpstream } from '../../upstream/malformed';
 import { reportedFigures } from '../../tokenizer';
 import { mapAnthropicStopReason } from './map-finish-reason';
@@ -90,8 +90,8 @@ const MODELLED_USAGE_KEYS: ReadonlySet<string> = new Set(['input_tokens', 'outpu
 
 /** What the answer carried that canonical does not say, for an Anthropic caller; undefined when nothing. */
 function responseExtension(body: AnthropicMessageResponse): AnthropicResponseExtension | undefined {
-  const fields = unmodelledKeys(body as JsonObject, MODELLED_RESPONSE_KEYS);
-  const usage = isJsonObject(body.usage) ? unmodelledKeys(body.usage, MODELLED_USAGE_KEYS) : undefined;
+  const fields = unmodelledFields(body as JsonObject, MODELLED_RESPONSE_KEYS);
+  const usage = isJsonObject(body.usage) ? unmodelledFields(body.usage, MODELLED_USAGE_KEYS) : undefined;
   if (!fields && !usage) return undefined;
   return { ...(fields ? { fields } : {}), ...(usage ? { usage } : {}) };
 }

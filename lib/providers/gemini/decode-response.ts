@@ -1,6 +1,7 @@
 /** A generateContent response → canonical GenerateResponse; its usageMetadata → canonical Usage. */
 import type { Choice, ContentPart, GenerateResponse, ProviderMetadata, ToolCallPart, Usage } from '../../canonical';
 import { isJsonObject } from '../../json';
+import { extensionOf, modelledKeys, withChild, withGeminiExtension } from '../../wire/gemini/extensions';
 import { malformedUpstream } from '../../upstream/malformed';
 import { logProvider } from './log';
 import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason';
@@ -97,10 +98,24 @@ export function responseFault(body: GenerateContentResponse, candidatesRequired:
   return undefined;
 }
 
+const RESPONSE_KEYS = modelledKeys(['candidates', 'usageMetadata', 'modelVersion', 'responseId']);
+const CANDIDATE_KEYS = modelledKeys(['content', 'finishReason', 'index']);
+/** The usage figures the canonical usage models; `toolUsePromptTokenCount` (folded into the input) rides along, so a Gemini caller gets the prompt count as sent. */
+const USAGE_KEYS = modelledKeys(['promptTokenCount', 'candidatesTokenCount', 'thoughtsTokenCount', 'cachedContentTokenCount', 'totalTokenCount']);
+
+/** The answer's unmodelled fields (`promptFeedback`, usage details, …) for `extensions.gemini`. */
+function responseExtension(body: GenerateContentResponse) {
+  const usage = isJsonObject(body.usageMetadata) ? extensionOf(body.usageMetadata, USAGE_KEYS) : undefined;
+  return withGeminiExtension(withChild(extensionOf(body as Record<string, unknown>, RESPONSE_KEYS), 'usageMetadata', usage));
+}
+
 /**
  * Decodes the response: each candidate is a choice; a prompt blocked before generation (no
  * candidates, `promptFeedback.blockReason`) is one empty choice finished by the content filter.
- * A malformed body ({@link responseFault}) is a 502 `upstream_malformed`.
+ * A malformed body ({@link responseFault}) is a 502 `upstream_malformed`. What the canonical
+ * response does not model goes to `extensions.gemini`: the response's fields (`promptFeedback`, …)
+ * with usage's (`promptTokensDetails`, `toolUsePromptTokenCount`, …), and each candidate's
+ * (`safetyRatings`, `citationMetadata`, `groundingMetadata`, `avgLogprobs`, …) on its choice.
  */
 export function decodeGenerateContentResponse(body: GenerateContentResponse, fallbackModel: string, upstream: string): GenerateResponse {
   if (!isJsonObject(body as unknown)) throw malformedUpstream(upstream, 'a response that is not a JSON object');
@@ -111,7 +126,8 @@ export function decodeGenerateContentResponse(body: GenerateContentResponse, fal
   if (Array.isArray(body.candidates) && body.candidates.length > 0) {
     choices = body.candidates.map((candidate, position) => {
       const content = decodeParts(candidate.content?.parts, mintId);
-      return { index: candidate.index ?? position, content, finishReason: mapGeminiFinishReason(candidate.finishReason, content.some((part) => part.type === 'tool-call')) };
+      const finishReason = mapGeminiFinishReason(candidate.finishReason, content.some((part) => part.type === 'tool-call'));
+      return { index: candidate.index ?? position, content, finishReason, ...withGeminiExtension(extensionOf(candidate as Record<string, unknown>, CANDIDATE_KEYS)) };
     });
   } else if (body.promptFeedback?.blockReason) {
     choices = [{ index: 0, content: [], finishReason: blockedPromptFinish(body.promptFeedback.blockReason) }];
@@ -124,7 +140,6 @@ export function decodeGenerateContentResponse(body: GenerateContentResponse, fal
     created: Math.floor(Date.now() / 1000),
     choices,
     usage: decodeGeminiUsage(body.usageMetadata),
-    // The answer as received, for a Gemini caller: the fields the gateway does not model pass through (ResponseOrigin).
-    origin: { protocol: 'gemini', body: body as unknown as Record<string, unknown> },
+    ...responseExtension(body),
   };
 }

@@ -9,6 +9,8 @@ import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason'
 import { streamEventError } from './upstream-error';
 import type { StreamEventDecoder } from '../../upstream/sse';
 import type { GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from './wire-types';
+import { modelledKeys, extensionOf, withGeminiExtension, type GeminiChunkExtension } from '../../wire/gemini/extensions';
+import type { Extensions } from '../../canonical';
 
 type BlockKind = 'text' | 'reasoning';
 
@@ -25,6 +27,19 @@ function promptUsage(metadata: GeminiUsageMetadata | undefined): { usage?: Parti
   return { usage: { inputTokens, ...(cacheReadTokens ? { cacheReadTokens } : {}) } };
 }
 
+const CHUNK_KEYS = modelledKeys(['candidates', 'usageMetadata', 'modelVersion', 'responseId', 'error']);
+const CANDIDATE_KEYS = modelledKeys(['content', 'finishReason', 'index']);
+
+/** A chunk's unmodelled fields, its own and its first candidate's (`safetyRatings`, `groundingMetadata`, …), as `extensions.gemini`. */
+function chunkExtension(chunk: GenerateContentResponse): Extensions | undefined {
+  const fields = extensionOf(chunk as Record<string, unknown>, CHUNK_KEYS)?.fields;
+  const first = chunk.candidates?.[0];
+  const candidate = first ? extensionOf(first as Record<string, unknown>, CANDIDATE_KEYS)?.fields : undefined;
+  if (!fields && !candidate) return undefined;
+  const extension: GeminiChunkExtension = { ...(fields ? { fields } : {}), ...(candidate ? { candidate } : {}) };
+  return withGeminiExtension(extension).extensions;
+}
+
 function parseEvent(data: string, upstream: string): GenerateContentResponse {
   return parseEventObject(data, upstream) as GenerateContentResponse;
 }
@@ -34,7 +49,9 @@ function parseEvent(data: string, upstream: string): GenerateContentResponse {
  * opened and closed as the kind changes; a `thoughtSignature` rides on the end of the block its
  * part belongs to (a second signature starts a new block, so none is lost). Each `functionCall` is
  * a whole tool call: start (with its signature), one delta with the JSON arguments, end. The first
- * event's usage gives the prompt count (and cache reads) on `response-start`. Gemini has no
+ * event's usage gives the prompt count (and cache reads) on `response-start`. A chunk's unmodelled
+ * fields (`extensions.gemini`, see {@link chunkExtension}) ride on `response-start` for the first
+ * chunk, else on the chunk's first text delta (a chunk without text has none to carry them). Gemini has no
  * terminal event, so the decoder is never `done`: when the body ends, `end` closes the open block
  * and appends `finish`, with the last usage (none if none came: the gateway counts it) and the
  * finish reason (the last finishReason, else a blocked prompt's). An `error` event throws its
@@ -51,6 +68,8 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
   private usage: Usage | undefined;
   private sawToolCalls = false;
   private mintId: () => string = callIdMinter(undefined);
+  /** The current chunk's unmodelled fields, until its first text delta carries them. */
+  private extensions: Extensions | undefined;
 
   constructor(
     private readonly upstream: string,
@@ -63,6 +82,8 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     if (chunk.error !== undefined && chunk.error !== null) throw streamEventError(chunk.error, event.data, this.upstream);
     const fault = responseFault(chunk, false);
     if (fault) throw malformedUpstream(this.upstream, `a stream chunk with ${fault}`);
+    const extensions = chunkExtension(chunk);
+    this.extensions = undefined;
     if (!this.started) {
       this.started = true;
       this.mintId = callIdMinter(chunk.responseId);
@@ -72,7 +93,10 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
         model: chunk.modelVersion ?? this.fallbackModel,
         created: Math.floor(Date.now() / 1000),
         ...promptUsage(chunk.usageMetadata),
+        ...(extensions ? { extensions } : {}),
       });
+    } else {
+      this.extensions = extensions;
     }
     if (chunk.usageMetadata) this.usage = decodeGeminiUsage(chunk.usageMetadata);
     const candidate = chunk.candidates?.find((entry) => (entry.index ?? 0) === 0);
@@ -115,8 +139,12 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
       this.open = open;
       out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
     }
-    if (text.length > 0) {
-      out.push(kind === 'text' ? { type: 'text-delta', id: open.id, delta: text } : { type: 'reasoning-delta', id: open.id, delta: text });
+    if (text.length > 0 && kind === 'text') {
+      const extensions = this.extensions;
+      this.extensions = undefined;
+      out.push(extensions ? { type: 'text-delta', id: open.id, delta: text, extensions } : { type: 'text-delta', id: open.id, delta: text });
+    } else if (text.length > 0) {
+      out.push({ type: 'reasoning-delta', id: open.id, delta: text });
     }
     if (signature) open.signature = signature;
   }

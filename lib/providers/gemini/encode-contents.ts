@@ -3,6 +3,8 @@ import type { ContentPart, GenerateRequest, ImagePart, MediaSource, Message, Pro
 import { GatewayError } from '../../errors';
 import { mediaUrlKind, type FetchedMedia, type MediaFetchRequest } from '../../upstream/fetch-media';
 import { logProvider } from './log';
+import { applyGeminiExtension, geminiExtension, type GeminiMessageExtension, type GeminiPartExtension } from '../../wire/gemini/extensions';
+import type { JsonObject } from '../../json';
 import { parseJsonObject } from './parse-json-object';
 import type { GeminiContent, GeminiPart } from './wire-types';
 import { abortSignalOf, type CallSignal } from '../cancellation';
@@ -45,14 +47,18 @@ function encodeFunctionCall(part: ToolCallPart): GeminiPart {
   return { functionCall: { ...(hasGeminiId(part) ? { id: part.id } : {}), name: part.name, args: args ?? {} }, ...geminiSignature(part.providerMetadata) };
 }
 
-/** `response`: the result's JSON object as is, else `{output: text}`; an error result is `{error: text}`. */
+/**
+ * `response`: the result's JSON object as is, else `{output: text}`; an error result is `{error: text}`,
+ * or its JSON object as is when that has an `error` (as a Gemini caller's decodes).
+ */
 function encodeFunctionResponse(part: ToolResultPart, call: KnownCall | undefined, at: string): GeminiPart {
   const name = part.toolName ?? call?.name;
   if (!name) {
     throw new GatewayError('invalid_request', `${at}: no earlier tool call has the id '${part.toolCallId}', and Gemini needs the function name of every tool result.`, { param: at });
   }
   const text = textOf(part.content);
-  const response = part.isError ? { error: text } : (parseJsonObject(text) ?? { output: text });
+  const parsed = parseJsonObject(text);
+  const response = part.isError ? (parsed && 'error' in parsed ? parsed : { error: text }) : (parsed ?? { output: text });
   const media = part.content.flatMap((inner) => (inner.type === 'image' ? [encodeMedia(inner.source)] : []));
   return {
     functionResponse: { ...(call?.geminiId ? { id: part.toolCallId } : {}), name, response, ...(media.length > 0 ? { parts: media } : {}) },
@@ -60,17 +66,24 @@ function encodeFunctionResponse(part: ToolResultPart, call: KnownCall | undefine
   };
 }
 
+/** A part as a Gemini caller sent it: its extension (unmodelled keys, snake_case spellings) applied. */
+function withPartExtension(encoded: GeminiPart, part: ContentPart): GeminiPart {
+  return applyGeminiExtension(encoded as unknown as JsonObject, geminiExtension(part)) as unknown as GeminiPart;
+}
+
 /** One part of a user or model turn; undefined when it is dropped. */
 function encodePart(part: ContentPart, turn: 'user' | 'model', at: string): GeminiPart | undefined {
   const signature = geminiSignature(part.providerMetadata);
+  const extension = geminiExtension<GeminiPartExtension>(part);
   switch (part.type) {
     case 'text':
+      if (extension?.signatureOnly && part.text.length === 0 && signature.thoughtSignature) return { ...signature };
       return part.text.length > 0 || signature.thoughtSignature ? { text: part.text, ...signature } : undefined;
     case 'image':
     case 'file':
       return { ...encodeMedia(part.source), ...signature };
     case 'reasoning':
-      if (turn === 'model' && signature.thoughtSignature) return { text: part.text, thought: true, ...signature };
+      if (turn === 'model' && (signature.thoughtSignature || extension?.thought)) return { text: part.text, thought: true, ...signature };
       logProvider('gemini: dropped a reasoning part at %s (no Gemini thought signature)', at);
       return undefined;
     case 'tool-call':
@@ -87,42 +100,55 @@ function encodeMessageParts(message: Message, index: number, calls: Map<string, 
   return message.content.flatMap((part, position) => {
     const at = `messages[${index}].content[${position}]`;
     if (part.type === 'tool-call') calls.set(part.id, { name: part.name, geminiId: hasGeminiId(part) });
-    if (part.type === 'tool-result' && message.role === 'tool') return [encodeFunctionResponse(part, calls.get(part.toolCallId), at)];
-    return encodePart(part, turn, at) ?? [];
+    const encoded = part.type === 'tool-result' && message.role === 'tool' ? encodeFunctionResponse(part, calls.get(part.toolCallId), at) : encodePart(part, turn, at);
+    return encoded ? [withPartExtension(encoded, part)] : [];
   });
+}
+
+/** A new content for a message, as the Gemini caller's content was (its extension: unmodelled keys, a missing role). */
+function startContent(role: 'user' | 'model', parts: GeminiPart[], extension: GeminiMessageExtension | undefined): GeminiContent {
+  if (!extension) return { role, parts };
+  const content: GeminiContent = { role, parts };
+  applyGeminiExtension(content as unknown as JsonObject, extension);
+  if (extension.roleOmitted && role === 'user') delete content.role;
+  return content;
 }
 
 /**
  * Every system message (wherever it stands) becomes a `systemInstruction` text part; user and
  * tool messages become `user` turns (tool results as `functionResponse` parts, named from the
  * result or else from the earlier call with its id), assistant messages `model` turns; adjacent
- * turns of one role are merged, and turns left without parts are dropped.
+ * turns of one role are merged (unless a Gemini caller sent them apart), and turns left without
+ * parts are dropped. Each part, content and the system instruction gets its Gemini extension back.
  */
-export function encodeContents(messages: readonly Message[]): { contents: GeminiContent[]; systemInstruction?: { parts: Array<{ text: string }> } } {
-  const system: Array<{ text: string }> = [];
+export function encodeContents(messages: readonly Message[]): { contents: GeminiContent[]; systemInstruction?: JsonObject } {
+  const system: JsonObject[] = [];
+  let systemExtension: GeminiMessageExtension | undefined;
   const contents: GeminiContent[] = [];
   const calls = new Map<string, KnownCall>();
   messages.forEach((message, index) => {
+    const extension = geminiExtension<GeminiMessageExtension>(message);
     if (message.role === 'system') {
-      for (const part of message.content) if (part.type === 'text' && part.text.length > 0) system.push({ text: part.text });
+      systemExtension ??= extension;
+      for (const part of message.content) if (part.type === 'text' && part.text.length > 0) system.push(applyGeminiExtension({ text: part.text }, geminiExtension(part)));
       return;
     }
     const parts = encodeMessageParts(message, index, calls);
     if (parts.length === 0) return;
     const role = message.role === 'assistant' ? 'model' : 'user';
     const last = contents.at(-1);
-    if (last?.role === role) last.parts.push(...parts);
-    else contents.push({ role, parts });
+    if (last && (last.role ?? 'user') === role && !extension?.separate) last.parts.push(...parts);
+    else contents.push(startContent(role, parts, extension));
   });
-  return { contents, ...(system.length > 0 ? { systemInstruction: { parts: system } } : {}) };
+  return { contents, ...(system.length > 0 ? { systemInstruction: applyGeminiExtension({ parts: system }, systemExtension) } : {}) };
 }
 
 /** Downloads one image (the provider passes its media fetcher's `fetch`). */
 export type ImageDownloader = (request: MediaFetchRequest) => Promise<FetchedMedia>;
 
-/** An image by an http(s) URL that is not a Gemini Files API URI: Gemini cannot be trusted to fetch it. */
+/** An image by an http(s) URL that is not a Gemini Files API URI (nor a Gemini caller's own `fileData`): Gemini cannot be trusted to fetch it. */
 function needsInlining(part: ContentPart): part is ImagePart & { source: { kind: 'url' } } {
-  return part.type === 'image' && part.source.kind === 'url' && mediaUrlKind(part.source.url) === 'http';
+  return part.type === 'image' && part.source.kind === 'url' && mediaUrlKind(part.source.url) === 'http' && geminiExtension<GeminiPartExtension>(part)?.keepUri !== true;
 }
 
 /**
@@ -138,13 +164,18 @@ export async function inlineImageUrls(messages: readonly Message[], download: Im
     if (!needsInlining(part) || wanted.has(keyOf(part))) return;
     wanted.set(keyOf(part), { url: part.source.url, ...(part.source.mediaType ? { declaredType: part.source.mediaType } : {}), at });
   };
-  messages.forEach((message, index) =>
+  messages.forEach((message, index) => {
     message.content.forEach((part, position) => {
       const at = `messages[${index}].content[${position}]`;
-      if (part.type === 'tool-result') part.content.forEach((inner, innerPosition) => note(inner, `${at}.content[${innerPosition}]`));
-      else note(part, at);
-    }),
-  );
+      if (part.type !== 'tool-result') {
+        note(part, at);
+        return;
+      }
+      part.content.forEach((inner, innerPosition) => {
+        note(inner, `${at}.content[${innerPosition}]`);
+      });
+    });
+  });
   if (wanted.size === 0) return messages;
   const cancel = new AbortController();
   const combined = AbortSignal.any([abortSignalOf(signal), cancel.signal]);
@@ -169,10 +200,9 @@ export async function inlineImageUrls(messages: readonly Message[], download: Im
 
 /**
  * The request with its image URLs inlined (see {@link inlineImageUrls}). A Gemini caller's
- * request is left alone: its own body is passed through, `fileData` and all.
+ * `fileData` parts (marked `keepUri` in their extension) keep their URI.
  */
 export async function inlineRequestImageUrls(request: GenerateRequest, download: ImageDownloader, signal: CallSignal): Promise<GenerateRequest> {
-  if (request.origin?.protocol === 'gemini') return request;
   const messages = await inlineImageUrls(request.messages, download, signal);
   return messages === request.messages ? request : { ...request, messages: [...messages] };
 }

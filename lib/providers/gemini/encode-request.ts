@@ -1,16 +1,27 @@
-/** Canonical GenerateRequest → a generateContent request body (with same-protocol pass-through). */
+/** Canonical GenerateRequest → a generateContent request body, with what a Gemini caller sent unmodelled (`extensions.gemini`). */
 import type { GenerateRequest, ToolChoice, ToolDefinition } from '../../canonical';
-import { keyOf } from '../../wire/gemini/field-names';
+import {
+  applyGeminiExtension,
+  geminiExtension,
+  type GeminiExtension,
+  type GeminiRequestExtension,
+  type GeminiThinkingExtension,
+  type GeminiToolEntry,
+  type GeminiToolExtension,
+} from '../../wire/gemini/extensions';
 import { encodeContents } from './encode-contents';
-import { encodeThinkingConfig } from './encode-thinking-config';
+import { encodeThinkingConfig, literalThinkingConfig } from './encode-thinking-config';
 import { logProvider } from './log';
 import { geminiModelFamily, validatesSignatures, type GeminiModelFamily } from './model-family';
 import { withPlaceholderSignatures } from './placeholder-signatures';
 
 type Body = Record<string, unknown>;
 
-/** `generationConfig` from the canonical settings; reasoning becomes `thinkingConfig` for the model's family. */
-export function encodeGenerationConfig(request: GenerateRequest, family: GeminiModelFamily = geminiModelFamily(request.model)): Body {
+/**
+ * `generationConfig` from the canonical settings; reasoning becomes `thinkingConfig` for the model's
+ * family, or in the caller's own terms when it came as one (`extension`: generationConfig's).
+ */
+export function encodeGenerationConfig(request: GenerateRequest, family: GeminiModelFamily = geminiModelFamily(request.model), extension?: GeminiExtension): Body {
   const config: Body = {};
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (request.topP !== undefined) config.topP = request.topP;
@@ -22,15 +33,38 @@ export function encodeGenerationConfig(request: GenerateRequest, family: GeminiM
   const format = request.responseFormat;
   if (format?.type === 'json') config.responseMimeType = 'application/json';
   if (format?.type === 'json-schema') Object.assign(config, { responseMimeType: 'application/json', responseJsonSchema: format.schema });
-  const thinking = request.reasoning ? encodeThinkingConfig(request.reasoning, family) : undefined;
+  const literal = (extension?.children?.thinkingConfig as GeminiThinkingExtension | undefined)?.literal === true;
+  const thinking = request.reasoning ? (literal ? literalThinkingConfig(request.reasoning) : encodeThinkingConfig(request.reasoning, family)) : undefined;
   if (thinking) config.thinkingConfig = thinking;
   return config;
 }
 
-/** Function declarations with `parametersJsonSchema`: the caller's JSON Schema as is, no OpenAPI-subset cleaning. */
-export function encodeTools(tools: readonly ToolDefinition[]): Body[] {
+/** A function declaration with `parametersJsonSchema`: the caller's JSON Schema as is, no OpenAPI-subset cleaning. */
+function encodeDeclaration(tool: ToolDefinition): Body {
+  const declaration: Body = { name: tool.name, ...(tool.description !== undefined ? { description: tool.description } : {}), parametersJsonSchema: tool.parameters };
+  return applyGeminiExtension(declaration, geminiExtension(tool));
+}
+
+/**
+ * The `tools` entries: the function declarations in one entry, or, when a Gemini caller's tools
+ * came in several entries (`entries`, with its googleSearch, codeExecution, … tools), in the entry
+ * each was declared in, every entry in the caller's order (a tool added since goes to the first
+ * function entry; an entry left with nothing is dropped).
+ */
+export function encodeTools(tools: readonly ToolDefinition[], entries?: readonly GeminiToolEntry[]): Body[] {
   if (tools.some((tool) => tool.strict !== undefined)) logProvider('gemini: dropped tools[].strict (no Gemini equivalent)');
-  return [{ functionDeclarations: tools.map((tool) => ({ name: tool.name, ...(tool.description !== undefined ? { description: tool.description } : {}), parametersJsonSchema: tool.parameters })) }];
+  if (!entries) return tools.length > 0 ? [{ functionDeclarations: tools.map(encodeDeclaration) }] : [];
+  const first = Math.max(0, entries.findIndex((entry) => entry.functions));
+  const declared: Body[][] = entries.map(() => []);
+  for (const tool of tools) {
+    const at = geminiExtension<GeminiToolExtension>(tool)?.entry ?? first;
+    (declared[at] ?? (declared[first] ??= [])).push(encodeDeclaration(tool));
+  }
+  return declared.flatMap((declarations, index) => {
+    const entry: Body = declarations.length > 0 ? { functionDeclarations: declarations } : {};
+    applyGeminiExtension(entry, entries[index]);
+    return Object.keys(entry).length > 0 ? [entry] : [];
+  });
 }
 
 /** auto → AUTO, none → NONE, required → ANY, one tool → ANY limited to that name. */
@@ -48,46 +82,26 @@ export function encodeToolConfig(choice: ToolChoice): Body {
 }
 
 /**
- * A Gemini caller's own body, so everything the gateway does not model (safetySettings,
- * thinkingConfig, googleSearch tools, thought signatures on any part…) reaches the upstream
- * unchanged; only the output cap is the gateway's, under the caller's spelling of the field, and
- * a model that validates signatures gets the placeholder on unsigned current-turn calls.
- */
-function passThrough(request: GenerateRequest, original: Body, family: GeminiModelFamily): Body {
-  const body: Body = { ...original };
-  if (validatesSignatures(family) && Array.isArray(body.contents)) body.contents = withPlaceholderSignatures(body.contents as object[]);
-  const configKey = keyOf(body, 'generationConfig');
-  const given = body[configKey];
-  const config: Body = typeof given === 'object' && given !== null && !Array.isArray(given) ? { ...(given as Body) } : {};
-  const capKey = keyOf(config, 'maxOutputTokens', configKey);
-  delete config.maxOutputTokens;
-  delete config.max_output_tokens;
-  if (request.maxOutputTokens !== undefined) config[capKey] = request.maxOutputTokens;
-  if (Object.keys(config).length > 0) body[configKey] = config;
-  return body;
-}
-
-/**
  * Builds the upstream body for `upstreamModel` (its family decides the thinking settings and
- * whether unsigned current-turn function calls need the placeholder signature). A request that
- * arrived as generateContent starts from the caller's own body; any other is translated from the
- * canonical request, dropping (with a debug line) what Gemini cannot express without changing
- * the answer: `parallelToolCalls`, `user`.
+ * whether unsigned current-turn function calls need the placeholder signature) from the canonical
+ * request, whatever the caller's protocol. What a Gemini caller sent that the canonical types do
+ * not model (`extensions.gemini` on the request, its messages, parts and tools: safetySettings,
+ * googleSearch tools, responseModalities, videoMetadata, snake_case spellings, …) is put back on
+ * the object it came with; other protocols' extensions are never read. Dropped with a debug line,
+ * as Gemini cannot express them: `parallelToolCalls`, `user`.
  */
 export function encodeGenerateContentRequest(request: GenerateRequest, upstreamModel: string = request.model): Body {
   const family = geminiModelFamily(upstreamModel);
-  if (request.origin?.protocol === 'gemini') return passThrough(request, request.origin.body, family);
+  const extension = geminiExtension<GeminiRequestExtension>(request);
   const { contents, ...system } = encodeContents(request.messages);
   const body: Body = { contents: validatesSignatures(family) ? withPlaceholderSignatures(contents) : contents, ...system };
-  const config = encodeGenerationConfig(request, family);
+  const config = encodeGenerationConfig(request, family, extension?.children?.generationConfig);
   if (Object.keys(config).length > 0) body.generationConfig = config;
-  if (request.tools?.length) {
-    body.tools = encodeTools(request.tools);
-    if (request.toolChoice) body.toolConfig = encodeToolConfig(request.toolChoice);
-  } else if (request.toolChoice) {
-    logProvider('gemini: dropped toolChoice (no tools declared)');
-  }
+  const tools = encodeTools(request.tools ?? [], extension?.tools);
+  if (tools.length > 0) body.tools = tools;
+  if (request.toolChoice && request.tools?.length) body.toolConfig = encodeToolConfig(request.toolChoice);
+  else if (request.toolChoice) logProvider('gemini: dropped toolChoice (no tools declared)');
   if (request.parallelToolCalls !== undefined) logProvider('gemini: dropped parallelToolCalls (no Gemini equivalent)');
   if (request.user !== undefined) logProvider('gemini: dropped user (no Gemini equivalent)');
-  return body;
+  return applyGeminiExtension(body, extension);
 }

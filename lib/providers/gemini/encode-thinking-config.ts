@@ -87,3 +87,20 @@ export function encodeThinkingConfig(reasoning: ReasoningSettings, family: Gemin
   if (reasoning.includeThoughts ?? reasoning.enabled === true) config.includeThoughts = true;
   return Object.keys(config).length > 0 ? config : undefined;
 }
+
+/**
+ * The reasoning settings in Gemini's own terms, untranslated: the inverse of how a Gemini caller's
+ * `thinkingConfig` decodes (budget 0 → disabled, -1 → enabled without a size, N → a budget, a level
+ * → an effort). Used when the settings came as a thinkingConfig (its extension is `literal`), so
+ * that the upstream gets what the caller sent (or what a step changed it to), not a family's clamp.
+ */
+export function literalThinkingConfig(reasoning: ReasoningSettings): ThinkingConfig {
+  const config: ThinkingConfig = {};
+  const effort = reasoning.effort;
+  if (reasoning.budgetTokens !== undefined) config.thinkingBudget = reasoning.budgetTokens;
+  else if (reasoning.enabled === false || effort === 'none') config.thinkingBudget = 0;
+  else if (reasoning.enabled === true && effort === undefined) config.thinkingBudget = -1;
+  if (effort !== undefined && effort !== 'none') config.thinkingLevel = EFFORT_LEVELS[effort];
+  if (reasoning.includeThoughts !== undefined) config.includeThoughts = reasoning.includeThoughts;
+  return config;
+}

@@ -38,9 +38,9 @@ export interface GeminiPart {
   functionResponse?: GeminiFunctionResponse;
 }
 
-/** One turn: Gemini has only `user` and `model`. */
+/** One turn: Gemini has only `user` and `model` (absent: `user`, as a Gemini caller may send it). */
 export interface GeminiContent {
-  role: 'user' | 'model';
+  role?: 'user' | 'model';
   parts: GeminiPart[];
 }
 

@@ -1,6 +1,16 @@
 /** An OpenAI chat-completions response → canonical GenerateResponse, and its usage block → canonical Usage. */
-import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
-import { isJsonObject } from '../../json';
+import type { Choice, ContentPart, GenerateResponse, Usage } from '../../canonical';
+import { isJsonObject, unmodelledFields, type JsonObject } from '../../json';
+import {
+  chatExtensions,
+  MODELLED_CHOICE_FIELDS,
+  MODELLED_MESSAGE_FIELDS,
+  MODELLED_RESPONSE_FIELDS,
+  MODELLED_USAGE_DETAILS,
+  MODELLED_USAGE_FIELDS,
+  type ChatChoiceExtension,
+  type ChatResponseExtension,
+} from '../../wire/openai/extensions';
 import { malformedUpstream } from '../../upstream/malformed';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { argumentsText } from './tool-call-stream';
@@ -67,24 +77,56 @@ function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
   return content;
 }
 
+/** The usage block's fields canonical usage does not have (a details object without the counts it has), or undefined. */
+function usageExtension(usage: unknown): JsonObject | undefined {
+  if (!isJsonObject(usage)) return undefined;
+  const fields = unmodelledFields(usage, MODELLED_USAGE_FIELDS);
+  if (!fields) return undefined;
+  for (const name of ['prompt_tokens_details', 'completion_tokens_details']) {
+    const details = fields[name];
+    if (!isJsonObject(details)) continue;
+    const rest = unmodelledFields(details, MODELLED_USAGE_DETAILS);
+    if (rest) fields[name] = rest;
+    else delete fields[name];
+  }
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+/** A choice's and its message's fields the chat codec does not write (`logprobs`, `annotations`, …), or undefined. */
+function choiceExtension(choice: JsonObject): ChatChoiceExtension | undefined {
+  const fields = unmodelledFields(choice, MODELLED_CHOICE_FIELDS);
+  const message = unmodelledFields(choice.message as JsonObject, MODELLED_MESSAGE_FIELDS);
+  if (!fields && !message) return undefined;
+  const extension: ChatChoiceExtension = {};
+  if (fields) extension.fields = fields;
+  if (message) extension.message = message;
+  return extension;
+}
+
 /**
  * The whole response; a body without a `choices` array of objects, each with a `message` object,
- * is a 502 `upstream_malformed`. The body rides along as the response's `origin`, so that a
- * chat-completions caller gets the fields the gateway does not model.
+ * is a 502 `upstream_malformed`. The fields the canonical response does not model go in its and
+ * its choices' `extensions['openai-chat']`, for a chat-completions caller.
  */
 export function decodeChatResponse(body: OpenAIChatResponse, fallbackModel: string, upstream = 'upstream'): GenerateResponse {
   if (!isJsonObject(body as unknown) || !Array.isArray(body.choices)) throw malformedUpstream(upstream, 'a response without choices');
   if (!body.choices.every((choice) => isJsonObject(choice) && isJsonObject(choice.message))) throw malformedUpstream(upstream, 'a response with a choice without a message');
-  return {
+  const response: GenerateResponse = {
     id: body.id ?? '',
     model: body.model ?? fallbackModel,
     created: body.created ?? Math.floor(Date.now() / 1000),
     choices: body.choices.map((choice, position) => {
       const content = decodeContent(choice.message);
       const finishReason = mapOpenAIFinishReason(choice.finish_reason, content.some((part) => part.type === 'tool-call'));
-      return { index: choice.index ?? position, content, finishReason: choice.message?.refusal && !choice.message.content ? { unified: 'content-filter', raw: 'refusal' } : finishReason };
+      const decoded: Choice = { index: choice.index ?? position, content, finishReason: choice.message?.refusal && !choice.message.content ? { unified: 'content-filter', raw: 'refusal' } : finishReason };
+      const extension = choiceExtension(choice as JsonObject);
+      if (extension) decoded.extensions = chatExtensions(extension);
+      return decoded;
     }),
     usage: decodeOpenAIUsage(body.usage),
-    origin: { protocol: 'openai-chat', body: body as unknown as Record<string, unknown> },
   };
+  const fields = unmodelledFields(body as JsonObject, MODELLED_RESPONSE_FIELDS);
+  const usage = usageExtension(body.usage);
+  if (fields || usage) response.extensions = chatExtensions({ ...(fields ? { fields } : {}), ...(usage ? { usage } : {}) } satisfies ChatResponseExtension);
+  return response;
 }

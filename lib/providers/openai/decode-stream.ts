@@ -1,9 +1,10 @@
 /** OpenAI chat-completions server-sent events → the canonical stream. */
 import type { SseEvent } from '../../upstream/sse-parser';
 import createDebug from 'debug';
-import type { ProviderStreamPart, ResponseOrigin, Usage } from '../../canonical';
+import type { Extensions, ProviderStreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
-import { isJsonObject } from '../../json';
+import { isJsonObject, unmodelledFields, type JsonObject } from '../../json';
+import { chatExtensions, MODELLED_CHUNK_FIELDS, type ChatStreamStartExtension, type ChatTextDeltaExtension } from '../../wire/openai/extensions';
 import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
 import { decodeOpenAIUsage, reasoningText, type OpenAIUsage } from './decode-response';
 import { mapOpenAIFinishReason } from './map-finish-reason';
@@ -86,14 +87,17 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     if (fault) throw malformedUpstream(this.upstream, fault);
     if (!this.started) {
       this.started = true;
-      // The chunk rides along for a chat-completions caller: its stream-level fields pass through (ResponseOrigin).
-      out.push({ type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? '', created: chunk.created ?? Math.floor(Date.now() / 1000), origin: { protocol: 'openai-chat', body: chunk as Record<string, unknown> } });
+      // The first chunk's stream-level fields the canonical part does not model, for a chat-completions caller.
+      const fields = unmodelledFields(chunk as JsonObject, MODELLED_CHUNK_FIELDS);
+      const start: ProviderStreamPart = { type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? '', created: chunk.created ?? Math.floor(Date.now() / 1000) };
+      if (fields) start.extensions = chatExtensions({ fields } satisfies ChatStreamStartExtension);
+      out.push(start);
     }
     if (chunk.usage) this.usage = decodeOpenAIUsage(chunk.usage);
     const choices = chunk.choices;
     if (!choices) return;
     const choice = choices.length === 1 && (choices[0]!.index ?? 0) === 0 ? choices[0] : choices.find((candidate) => (candidate.index ?? 0) === 0);
-    if (choice) this.decodeChoice(choice, chunk, out);
+    if (choice) this.decodeChoice(choice, out);
   }
 
   end(out: ProviderStreamPart[]): void {
@@ -111,19 +115,19 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     this.done = true;
   }
 
-  private decodeChoice(choice: NonNullable<Chunk['choices']>[number], chunk: Chunk, out: ProviderStreamPart[]): void {
+  private decodeChoice(choice: NonNullable<Chunk['choices']>[number], out: ProviderStreamPart[]): void {
     const delta = choice.delta ?? {};
     const reasoning = reasoningText(delta);
     if (reasoning) this.textDelta('reasoning', reasoning, out);
     // Log-probabilities (asked for with `logprobs: true`) go with the text they are for, to a chat-completions caller.
-    const origin = choice.logprobs !== undefined && choice.logprobs !== null ? { protocol: 'openai-chat', body: chunk as Record<string, unknown> } : undefined;
+    const extensions = choice.logprobs !== undefined && choice.logprobs !== null ? chatExtensions({ logprobs: choice.logprobs } satisfies ChatTextDeltaExtension) : undefined;
     if (typeof delta.content === 'string' && delta.content.length > 0) {
       this.answered = true;
-      this.textDelta('text', delta.content, out, origin);
+      this.textDelta('text', delta.content, out, extensions);
     }
     if (typeof delta.refusal === 'string' && delta.refusal.length > 0) {
       this.refused = true;
-      this.textDelta('text', delta.refusal, out, origin);
+      this.textDelta('text', delta.refusal, out, extensions);
     }
     const calls = delta.tool_calls;
     if (calls) for (let position = 0; position < calls.length; position++) this.tools.accept(calls[position]!, position, out, this.closeText);
@@ -134,7 +138,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     }
   }
 
-  private textDelta(kind: TextBlock['kind'], text: string, out: ProviderStreamPart[], origin?: ResponseOrigin): void {
+  private textDelta(kind: TextBlock['kind'], text: string, out: ProviderStreamPart[], extensions?: Extensions): void {
     let open = this.open;
     if (open?.kind !== kind) {
       this.closeTextBlock(out);
@@ -144,7 +148,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
     }
     if (kind === 'reasoning') out.push({ type: 'reasoning-delta', id: open.id, delta: text });
-    else out.push(origin ? { type: 'text-delta', id: open.id, delta: text, origin } : { type: 'text-delta', id: open.id, delta: text });
+    else out.push(extensions ? { type: 'text-delta', id: open.id, delta: text, extensions } : { type: 'text-delta', id: open.id, delta: text });
   }
 
   private closeTextBlock(out: ProviderStreamPart[]): void {

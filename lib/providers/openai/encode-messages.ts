@@ -1,8 +1,9 @@
-/** Canonical messages → chat-completions messages for callers of another protocol. */
+/** Canonical messages → chat-completions messages, with a chat-completions caller's own fields and forms. */
 import createDebug from 'debug';
-import type { ContentPart, ImagePart, Message, ToolResultPart } from '../../canonical';
+import type { ContentPart, ImagePart, Message, TextPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { sourceToUrl } from '../../wire/media';
+import { chatExtension, type ChatMessageExtension, type ChatPartExtension } from '../../wire/openai/extensions';
 import { mediaUrlKind } from '../../upstream/fetch-media';
 
 const log = createDebug('rosetta:provider');
@@ -15,6 +16,22 @@ function textOf(parts: readonly ContentPart[], separator: string): string {
   return parts.flatMap((part) => (part.type === 'text' && part.text.length > 0 ? [part.text] : [])).join(separator);
 }
 
+/** A part's own fields from a chat-completions caller (`cache_control`, …), under what the encoder writes. */
+function withPartFields(encoded: Record<string, unknown>, part: ContentPart): Record<string, unknown> {
+  const fields = part.extensions === undefined ? undefined : chatExtension<ChatPartExtension>(part.extensions)?.fields;
+  return fields ? { ...fields, ...encoded } : encoded;
+}
+
+/** Whether a text part was an assistant's `refusal`. */
+function isRefusal(part: ContentPart): boolean {
+  return part.extensions !== undefined && chatExtension<ChatPartExtension>(part.extensions)?.refusal === true;
+}
+
+/** Text parts as an array of `text` parts (a caller's array form kept). */
+function textArray(parts: readonly ContentPart[]): Array<Record<string, unknown>> {
+  return parts.flatMap((part) => (part.type === 'text' && !isRefusal(part) ? [withPartFields({ type: 'text', text: part.text }, part)] : []));
+}
+
 /**
  * An `image_url` part: inline images as a data URL, http(s) URLs as they are (the upstream fetches
  * them). A Gemini Files API or `gs://` URI, or any other scheme, cannot be fetched here: a 400 naming the part.
@@ -25,21 +42,24 @@ function imagePart(part: ImagePart, at: string): Record<string, unknown> {
     if (kind === 'gemini-file') throw new GatewayError('invalid_request', `${at}: this image is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`, { param: at });
     if (kind !== 'http') throw new GatewayError('invalid_request', `${at}: an image URL must be http(s) or a base64 data URL for this upstream.`, { param: at });
   }
-  return { type: 'image_url', image_url: { url: sourceToUrl(part.source), ...(part.detail ? { detail: part.detail } : {}) } };
+  return withPartFields({ type: 'image_url', image_url: { url: sourceToUrl(part.source), ...(part.detail ? { detail: part.detail } : {}) } }, part);
 }
 
-/** A user turn: a string when it is only text (which every compatible server takes), else an array of parts. */
-function encodeUserContent(parts: readonly ContentPart[], at: string): string | Array<Record<string, unknown>> {
-  if (parts.every((part) => part.type === 'text')) return textOf(parts, '\n\n');
+/**
+ * A user turn: a string when it is only text (which every compatible server takes) and the caller
+ * did not send an array, else an array of parts.
+ */
+function encodeUserContent(parts: readonly ContentPart[], at: string, contentArray: boolean): string | Array<Record<string, unknown>> {
+  if (parts.every((part) => part.type === 'text')) return contentArray ? textArray(parts) : textOf(parts, '\n\n');
   return parts.flatMap((part, index) => {
     switch (part.type) {
       case 'text':
-        return part.text.length > 0 ? [{ type: 'text', text: part.text }] : [];
+        return part.text.length > 0 ? [withPartFields({ type: 'text', text: part.text }, part)] : [];
       case 'image':
         return [imagePart(part, `${at}[${index}]`)];
       case 'file':
         if (part.source.kind !== 'base64') throw new GatewayError('invalid_request', `${at}[${index}]: this upstream takes files inline (base64) only, not by URL.`, { param: at });
-        return [{ type: 'file', file: { file_data: sourceToUrl(part.source), ...(part.filename ? { filename: part.filename } : {}) } }];
+        return [withPartFields({ type: 'file', file: { file_data: sourceToUrl(part.source), ...(part.filename ? { filename: part.filename } : {}) } }, part)];
       case 'reasoning':
         log('%s[%d]: reasoning in a user turn dropped', at, index);
         return [];
@@ -50,33 +70,64 @@ function encodeUserContent(parts: readonly ContentPart[], at: string): string | 
 }
 
 /**
- * An assistant turn: its text and tool calls. Reasoning is not sent back (chat completions has no
- * field for it, and signatures are vendor-bound); a turn left with nothing is dropped.
+ * An assistant turn: its text (a caller's `refusal` as one), and tool calls. Reasoning is not sent
+ * back (chat completions has no field for it, and signatures are vendor-bound); a turn left with
+ * nothing is dropped unless a chat-completions caller sent it with fields of its own (`audio`).
  */
-function encodeAssistant(message: Message): ChatMessage[] {
-  const text = textOf(message.content, '');
-  const toolCalls = message.content.flatMap((part) =>
-    part.type === 'tool-call' ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments || '{}' } }] : [],
+function encodeAssistant(message: Message, extension: ChatMessageExtension | undefined): ChatMessage[] {
+  const refusal = message.content.find((part): part is TextPart => part.type === 'text' && isRefusal(part));
+  const content = refusal ? message.content.filter((part) => part !== refusal) : message.content;
+  const text = textOf(content, '');
+  const toolCalls = content.flatMap((part) =>
+    part.type === 'tool-call' ? [withPartFields({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments || '{}' } }, part)] : [],
   );
-  if (text.length === 0 && toolCalls.length === 0) return [];
-  return [{ role: 'assistant', content: text.length > 0 ? text : null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}), ...(message.name ? { name: message.name } : {}) }];
-}
-
-/** A tool result as a `tool` message (text only); its images are returned for a user turn after the run of tool messages. */
-function encodeToolResult(part: ToolResultPart, at: string): { message: ChatMessage; images: Array<Record<string, unknown>> } {
-  const images = part.content.flatMap((inner, index) => (inner.type === 'image' ? [imagePart(inner, `${at}.content[${index}]`)] : []));
-  const text = textOf(part.content, '\n\n') || (images.length > 0 ? '(the result is the image(s) in the next message)' : '');
-  return { message: { role: 'tool', tool_call_id: part.toolCallId, content: part.isError ? `Error: ${text}` : text }, images };
+  if (text.length === 0 && toolCalls.length === 0 && !refusal && !extension?.fields) return [];
+  const encoded: ChatMessage = { ...extension?.fields, role: 'assistant', content: extension?.contentArray ? textArray(content) : text.length > 0 ? text : null };
+  if (refusal) encoded.refusal = refusal.text;
+  if (toolCalls.length > 0) encoded.tool_calls = toolCalls;
+  if (message.name) encoded.name = message.name;
+  return [encoded];
 }
 
 /**
- * The conversation as chat completions wants it from a translating gateway:
- * - every system message (Anthropic's top-level `system`, Claude Code's mid-conversation system
- *   message, Gemini's `systemInstruction`) folded into ONE leading system message, since many
- *   compatible servers' chat templates refuse a system message anywhere else;
+ * A tool result as a `tool` message (text only), or the legacy `function` message a caller sent;
+ * its images are returned for a user turn after the run of tool messages.
+ */
+function encodeToolResult(part: ToolResultPart, at: string, message: Message, extension: ChatMessageExtension | undefined): { message: ChatMessage; images: Array<Record<string, unknown>> } {
+  const images = part.content.flatMap((inner, index) => (inner.type === 'image' ? [imagePart(inner, `${at}.content[${index}]`)] : []));
+  const text = textOf(part.content, '\n\n') || (images.length > 0 ? '(the result is the image(s) in the next message)' : '');
+  const content = extension?.contentArray && !part.isError && images.length === 0 ? textArray(part.content) : part.isError ? `Error: ${text}` : text;
+  const encoded: ChatMessage = { ...extension?.fields };
+  if (extension?.role === 'function') {
+    encoded.role = 'function';
+    encoded.name = part.toolName ?? part.toolCallId;
+  } else {
+    encoded.role = 'tool';
+    encoded.tool_call_id = part.toolCallId;
+    if (message.name) encoded.name = message.name;
+  }
+  encoded.content = content;
+  return { message: encoded, images };
+}
+
+/** A system message a chat-completions caller placed (`role` in its extension): sent where it stands, in its own role and form. */
+function encodePlacedSystem(message: Message, extension: ChatMessageExtension): ChatMessage {
+  const encoded: ChatMessage = { ...extension.fields, role: extension.role, content: extension.contentArray ? textArray(message.content) : textOf(message.content, '\n\n') };
+  if (message.name) encoded.name = message.name;
+  return encoded;
+}
+
+/**
+ * The conversation as chat completions wants it:
+ * - every system message of another protocol (Anthropic's top-level `system`, Claude Code's
+ *   mid-conversation system message, Gemini's `systemInstruction`) folded into ONE leading system
+ *   message, since many compatible servers' chat templates refuse a system message anywhere else;
+ *   a chat-completions caller's own `system` / `developer` messages stay where it put them;
  * - each tool result a `tool` message right after the assistant's calls; images inside tool
  *   results (which `tool` messages cannot hold) follow the run of tool messages as a user turn;
- * - empty turns dropped.
+ * - empty turns dropped;
+ * - a chat-completions caller's message fields the canonical types do not model
+ *   (`extensions['openai-chat']`) back on each message, and its content arrays kept as arrays.
  */
 export function encodeChatMessages(messages: readonly Message[]): ChatMessage[] {
   const system: string[] = [];
@@ -89,7 +140,13 @@ export function encodeChatMessages(messages: readonly Message[]): ChatMessage[] 
   };
   messages.forEach((message, index) => {
     const at = `messages[${index}].content`;
+    const extension = message.extensions === undefined ? undefined : chatExtension<ChatMessageExtension>(message.extensions);
     if (message.role === 'system') {
+      if (extension?.role) {
+        flushImages();
+        turns.push(encodePlacedSystem(message, extension));
+        return;
+      }
       const text = textOf(message.content, '\n\n');
       if (text.trim().length > 0) system.push(text);
       return;
@@ -97,7 +154,7 @@ export function encodeChatMessages(messages: readonly Message[]): ChatMessage[] 
     if (message.role === 'tool') {
       for (const [position, part] of message.content.entries()) {
         if (part.type !== 'tool-result') continue;
-        const { message: tool, images } = encodeToolResult(part, `${at}[${position}]`);
+        const { message: tool, images } = encodeToolResult(part, `${at}[${position}]`, message, extension);
         turns.push(tool);
         pendingImages.push(...images);
       }
@@ -105,14 +162,16 @@ export function encodeChatMessages(messages: readonly Message[]): ChatMessage[] 
     }
     flushImages();
     if (message.role === 'assistant') {
-      const encoded = encodeAssistant(message);
+      const encoded = encodeAssistant(message, extension);
       if (encoded.length === 0) log('%s: an assistant turn with no text or tool calls dropped', at);
       turns.push(...encoded);
       return;
     }
-    const content = encodeUserContent(message.content, at);
-    if (content.length === 0) return;
-    turns.push({ role: 'user', content, ...(message.name ? { name: message.name } : {}) });
+    const content = encodeUserContent(message.content, at, extension?.contentArray === true);
+    if (content.length === 0 && !extension) return;
+    const encoded: ChatMessage = { ...extension?.fields, role: 'user', content };
+    if (message.name) encoded.name = message.name;
+    turns.push(encoded);
   });
   flushImages();
   return [...(system.length > 0 ? [{ role: 'system', content: system.join('\n\n') }] : []), ...turns];

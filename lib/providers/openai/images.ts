@@ -1,12 +1,15 @@
 /** Canonical ImageRequest ↔ the OpenAI images API. */
 import type { ImageRequest, ImageResponse } from '../../canonical';
 import { GatewayError } from '../../errors';
+import type { ImagesRequestExtension } from '../../wire/openai/extensions';
 
-/** The upstream body: the caller's own when it spoke the images protocol, always asking for base64. */
+/**
+ * The upstream body, always asking for base64: the canonical request, with an images caller's
+ * fields that it does not model (`extensions['openai-images']`) under it.
+ */
 export function encodeImageRequest(request: ImageRequest, upstreamModel: string): Record<string, unknown> {
-  const base = request.origin?.protocol === 'openai-images' ? { ...request.origin.body } : {};
-  delete base.response_format;
-  const body: Record<string, unknown> = { ...base, model: upstreamModel, prompt: request.prompt, n: request.n, size: `${request.width}x${request.height}` };
+  const fields = (request.extensions?.['openai-images'] as ImagesRequestExtension | undefined)?.fields;
+  const body: Record<string, unknown> = { ...fields, model: upstreamModel, prompt: request.prompt, n: request.n, size: `${request.width}x${request.height}` };
   // dall-e models default to URLs; GPT image models always return base64 and reject the field.
   if (upstreamModel.startsWith('dall-e')) body.response_format = 'b64_json';
   for (const [field, value] of [['quality', request.quality], ['style', request.style], ['background', request.background], ['output_format', request.outputFormat], ['user', request.user]] as const) {

@@ -92,16 +92,6 @@ export function anthropicExtensions(extension: JsonObject | undefined): Extensio
   return undefined;
 }
 
-/** The keys of a wire object outside `modelled`, or undefined when there are none. */
-export function unmodelledKeys(object: JsonObject, modelled: ReadonlySet<string>): JsonObject | undefined {
-  let fields: JsonObject | undefined;
-  for (const key in object) {
-    if (modelled.has(key) || !Object.hasOwn(object, key)) continue;
-    (fields ??= {})[key] = object[key];
-  }
-  return fields;
-}
-
 /** Copies onto an encoded wire object the extension's keys it does not already have (the encoder's own values win). */
 export function mergeUnmodelled<T extends JsonObject>(encoded: T, fields: JsonObject | undefined): T {
   if (fields === undefined) return encoded;

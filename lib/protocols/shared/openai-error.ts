@@ -1,4 +1,4 @@
-/** GatewayError → the OpenAI error envelope `{error: {message, type, param, code}}`. */
+/** GatewayError → the OpenAI error envelope `{error: {message, type, param, code}}`, shared by the OpenAI protocols (chat completions, images, Responses). */
 import type { ErrorKind, GatewayError } from '../../errors';
 import type { EncodedResponse } from '../types';
 
@@ -26,6 +26,7 @@ export function openAIErrorBody(error: GatewayError) {
   return { error: { message: error.message, type: TYPE_BY_KIND[error.kind], param: error.param ?? null, code: error.code ?? null } };
 }
 
+/** The error response in the OpenAI envelope, with the kind's status. */
 export function encodeOpenAIError(error: GatewayError): EncodedResponse {
   return { status: error.status, body: openAIErrorBody(error) };
 }
