@@ -133,8 +133,10 @@ export interface ReasoningSettings {
   /** Whether reasoning text should be returned to the caller. */
   includeThoughts?: boolean;
   /**
-   * The model decides whether and how much to think (Anthropic `thinking: {type: 'adaptive'}`),
+   * true: the model decides whether and how much to think (Anthropic `thinking: {type: 'adaptive'}`),
    * `effort` at most guiding it. A budget-only upstream thinks dynamically (Gemini 2.5: -1).
+   * false: the caller fixed `budgetTokens` itself (Anthropic `{type: 'enabled', budget_tokens}`), which
+   * an upstream offering both kinds then uses as given. Absent (the default): the provider chooses.
    */
   adaptive?: boolean;
 }
