@@ -147,22 +147,6 @@ export type ResponseFormat =
   | { type: 'json' }
   | { type: 'json-schema'; schema: Record<string, unknown>; name?: string; strict?: boolean };
 
-/**
- * TRANSITIONAL (removed once every codec and provider speaks {@link Extensions}): the raw body of
- * the call, the back channel the extensions replace.
- */
-export interface RequestOrigin {
-  protocol: string;
-  body: Record<string, unknown>;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-/** TRANSITIONAL: see {@link RequestOrigin}. */
-export interface ResponseOrigin {
-  protocol: string;
-  body: Record<string, unknown>;
-}
-
 /** A text-generation request, decoded from any protocol. */
 export interface GenerateRequest {
   /** The model id the caller asked for (the public id; the provider gets its upstream id separately). */
@@ -192,8 +176,6 @@ export interface GenerateRequest {
    */
   includeStreamUsage?: boolean;
   extensions?: Extensions;
-  /** TRANSITIONAL */
-  origin?: RequestOrigin;
 }
 
 /** Why generation stopped: the unified value, and the raw upstream value when there was one. */
@@ -236,8 +218,6 @@ export interface GenerateResponse {
   warnings?: string[];
   /** What the upstream's answer carried that the canonical types do not model (see {@link Extensions}). */
   extensions?: Extensions;
-  /** TRANSITIONAL */
-  origin?: ResponseOrigin;
 }
 
 /**
@@ -254,9 +234,9 @@ export interface GenerateResponse {
  * block's signature). Metadata on both a start and its end is merged, the end's keys winning.
  */
 export type StreamPart =
-  | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage>; extensions?: Extensions; origin?: ResponseOrigin }
+  | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage>; extensions?: Extensions }
   | { type: 'text-start'; id: string }
-  | { type: 'text-delta'; id: string; delta: string; extensions?: Extensions; origin?: ResponseOrigin }
+  | { type: 'text-delta'; id: string; delta: string; extensions?: Extensions }
   | { type: 'text-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'reasoning-start'; id: string }
   | { type: 'reasoning-delta'; id: string; delta: string }
@@ -295,8 +275,6 @@ export interface ImageRequest {
   outputFormat?: string;
   user?: string;
   extensions?: Extensions;
-  /** TRANSITIONAL */
-  origin?: RequestOrigin;
 }
 
 /** One generated image. */
