@@ -36,7 +36,7 @@ export type {
   ModelListRoutes,
 } from './protocols/types';
 export { builtinCodecs } from './protocols/registry';
-export { countRequestTokens, countTextTokens, requestTokenUpperBound, EXACT_COUNT_MAX_CHARS } from './tokenizer';
+export { countRequestTokens, countTextTokens, EXACT_COUNT_MAX_CHARS } from './tokenizer';
 export { DEFAULT_MAX_IMAGE_TOKENS } from './token-bound';
 export { collectStream } from './stream/collect';
 export { replayResponse } from './stream/replay';
