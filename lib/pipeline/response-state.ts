@@ -1,4 +1,5 @@
 /** The response store on the generate path: the answer a call continues, found before the quota hold, and the finished answer kept. */
+import { randomUUID } from 'node:crypto';
 import type { GenerateRequest, GenerateResponse, StreamPart } from '../canonical';
 import { GatewayError } from '../errors';
 import type { CallView, GenerateRoute, StreamEncoder } from '../protocols/types';
@@ -57,6 +58,11 @@ export async function continueConversation(
  * later "not found".
  */
 export class AnswerKeeper {
+  /**
+   * The id the kept answer is given, in place of the upstream's: stored answers are found by id, and
+   * an upstream's ids need not be unique (a mock's, a self-hosted server's, a fallback's).
+   */
+  readonly answerId = randomUUID().replaceAll('-', '');
   private collector: PartCollector | undefined;
 
   constructor(
@@ -84,9 +90,10 @@ export class AnswerKeeper {
     this.collector = collector;
     return {
       headers: encoder.headers,
-      encode(part: StreamPart): string {
-        if (part.type !== 'error') collector.add(part);
-        return encoder.encode(part);
+      encode: (part: StreamPart): string => {
+        const named = part.type === 'response-start' ? { ...part, id: this.answerId } : part;
+        if (named.type !== 'error') collector.add(named);
+        return encoder.encode(named);
       },
     };
   }

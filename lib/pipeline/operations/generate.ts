@@ -44,6 +44,7 @@ export async function serveGenerate(
     }
     const served = await generate(hold.request, model, cancellation, requestId, upstreamHeaders);
     const answer: GenerateResponse = { ...served.value, model: served.model.id };
+    if (keeper) answer.id = keeper.answerId;
     await hold.settle(chargeForUsage(answer.usage, served.model), 'completed');
     return answer;
   } catch (error) {
