@@ -10,7 +10,11 @@ afterEach(() => jest.restoreAllMocks());
 function clock(start = 1_700_000_000_000): { advance(ms: number): void } {
   let now = start;
   jest.spyOn(Date, 'now').mockImplementation(() => now);
-  return { advance: (ms) => void (now += ms) };
+  return {
+    advance(ms) {
+      now += ms;
+    },
+  };
 }
 
 describe('MemoryResponseStore expiry', () => {
