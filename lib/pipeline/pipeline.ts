@@ -12,7 +12,7 @@ import { sendJson } from '../http/send';
 import { ModelTable } from '../models';
 import type { ResolvedOptions } from '../options';
 import { CallCancellation } from '../providers/cancellation';
-import type { CallView, EncodedResponse, ProtocolCodec, RouteMatch } from '../protocols/types';
+import type { CallView, EncodedResponse, ProtocolCodec, RouteMatch, StoredResponseMatch } from '../protocols/types';
 import { authenticate } from './authenticate';
 import { Lifecycle } from './lifecycle';
 import { logRequest } from './log';
@@ -20,8 +20,10 @@ import { serveCountTokens } from './operations/count-tokens';
 import { serveGenerate } from './operations/generate';
 import { serveImage } from './operations/image';
 import { serveModelList } from './operations/model-list';
+import { serveStoredResponse } from './operations/stored-response';
 import type { GatewayParts } from './parts';
 import { RequestIds } from './request-id';
+import { continueConversation } from './response-state';
 import { fail, refuseMethod } from './respond';
 import { dispatch, requestView, type ModelListMatch, type RouteHandlers } from './routing';
 
@@ -44,7 +46,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     this.lifecycle = new Lifecycle(config);
   }
 
-  /** Route: a codec's POST route, a model-list GET route, a 405, or not ours (`next()`). */
+  /** Route: a codec's POST route, a stored-response route, a model-list GET route, a 405, or not ours (`next()`). */
   dispatch(request: Request, response: Response, next: NextFunction): void {
     dispatch(this.config.codecs, this, request, response, next);
   }
@@ -79,10 +81,16 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       const route = match.route;
       let encoded: EncodedResponse | undefined;
       if (route.operation === 'generate') {
-        const decoded = route.decode(view, match.params);
+        let decoded = route.decode(view, match.params);
         model = decoded.model;
-        const answer = await serveGenerate(this, route, call, decoded, principal, cancellation, response, upstreamHeaders);
-        if (answer) encoded = route.encode(answer, decoded, call);
+        // A call that continues a stored answer runs with the conversation before its own input (the hold counts it all).
+        const continued = route.state ? await continueConversation(this.config.responseStore, route, decoded, call, principal) : undefined;
+        if (continued) decoded = continued.request;
+        const answer = await serveGenerate(this, route, call, decoded, principal, cancellation, response, upstreamHeaders, continued?.keeper);
+        if (answer) {
+          encoded = route.encode(answer, decoded, call);
+          await continued?.keeper?.keep(answer, encoded.body);
+        }
       } else if (route.operation === 'count-tokens') {
         const decoded = route.decode(view, match.params);
         model = decoded.model;
@@ -107,6 +115,11 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       answered = true;
       lifecycle.leave(cancellation);
     }
+  }
+
+  /** A stored answer read or deleted. */
+  handleStoredResponse(codec: ProtocolCodec, match: StoredResponseMatch, request: Request, response: Response, path: string): Promise<void> {
+    return serveStoredResponse(this, codec, match, request, response, path, this.ids.next());
   }
 
   /** A model list or one model. */

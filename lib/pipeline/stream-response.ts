@@ -31,6 +31,7 @@ const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
  * Streams the answer. The provider's first part has been read (`opened`), nothing sent yet. From
  * here the hold is this function's: settled however the stream ends, a finished or cancelled
  * stream charged what was produced, one the upstream broke only with `chargeFailedStreams`.
+ * `beforeFinish` runs once the `finish` part is encoded, before it is written (it must not throw).
  */
 export async function streamResponse(
   encoder: StreamEncoder,
@@ -41,6 +42,7 @@ export async function streamResponse(
   response: ServerResponse,
   lifecycle: Lifecycle,
   chargeFailedStreams: boolean,
+  beforeFinish?: () => Promise<void>,
 ): Promise<void> {
   const { model, value: { iterator, first } } = opened;
   const meter = new StreamMeter(hold.request, hold.countedInput ?? estimateRequestTokens(hold.request));
@@ -64,6 +66,8 @@ export async function streamResponse(
         part = { type: 'error', error: toGatewayError(error) };
         continue;
       }
+      // A stored answer is kept before its last event leaves: a caller that continues it at once finds it.
+      if (part.type === 'finish' && beforeFinish) await beforeFinish();
       if (text.length > 0 && !writer.write(text)) await drained(response);
       if (part.type === 'finish') ended = 'completed';
       else if (part.type === 'error' && !signal.aborted) ended = 'failed';

@@ -251,8 +251,9 @@ describe('decodeResponsesRequest: bad input', () => {
     rejects(body, param);
   });
 
-  it('previous_response_id is refused with what to do instead', () => {
-    const error = rejects({ input: 'x', previous_response_id: 'resp_1' }, 'previous_response_id');
-    expect(error.message).toContain('resend the whole input');
+  it('previous_response_id is left to the gateway (its response store): decoded, never in the extension an upstream gets', () => {
+    const request = decodeResponsesRequest({ model: 'm', input: 'x', previous_response_id: 'resp_1', store: true });
+    expect(request.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'x' }] }]);
+    expect(request.extensions?.['openai-responses']).toEqual({ store: true });
   });
 });

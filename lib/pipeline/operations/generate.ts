@@ -7,14 +7,15 @@ import type { CallView, GenerateRoute } from '../../protocols/types';
 import { chargeForUsage } from '../../quota';
 import type { Principal } from '../../stores/types';
 import type { GatewayParts } from '../parts';
+import type { AnswerKeeper } from '../response-state';
 import { generate, openStream } from '../provider-call';
 import { TextHold } from '../quota-hold';
 import { streamResponse } from '../stream-response';
 
 /**
  * Resolve model → reserve quota → provider (with fallbacks) → settle. Returns the answer to encode,
- * or undefined when it was streamed. The hold is released if the call fails before it is
- * settled (a started stream settles it itself).
+ * or undefined when it was streamed (a streamed answer to keep is kept by `keeper` before its last
+ * event). The hold is released if the call fails before it is settled (a started stream settles it itself).
  */
 export async function serveGenerate(
   gateway: GatewayParts,
@@ -25,6 +26,7 @@ export async function serveGenerate(
   cancellation: CallCancellation,
   response: ServerResponse,
   upstreamHeaders: Readonly<Record<string, string>>,
+  keeper?: AnswerKeeper,
 ): Promise<GenerateResponse | undefined> {
   const requestId = call.requestId;
   const model = gateway.models.resolve(request.model, principal, 'text');
@@ -35,11 +37,14 @@ export async function serveGenerate(
       // The encoder first: one that cannot start fails the call before the upstream is called.
       const encoder = route.encodeStream!(request, call);
       const opened = await openStream(hold.request, model, cancellation, requestId, upstreamHeaders);
-      await streamResponse(encoder, requestId, hold, opened, cancellation, response, gateway.lifecycle, gateway.config.chargeFailedStreams);
+      const config = gateway.config;
+      if (!keeper) await streamResponse(encoder, requestId, hold, opened, cancellation, response, gateway.lifecycle, config.chargeFailedStreams);
+      else await streamResponse(keeper.collecting(encoder), requestId, hold, opened, cancellation, response, gateway.lifecycle, config.chargeFailedStreams, () => keeper.keepStreamed());
       return undefined;
     }
     const served = await generate(hold.request, model, cancellation, requestId, upstreamHeaders);
     const answer: GenerateResponse = { ...served.value, model: served.model.id };
+    if (keeper) answer.id = keeper.answerId;
     await hold.settle(chargeForUsage(answer.usage, served.model), 'completed');
     return answer;
   } catch (error) {

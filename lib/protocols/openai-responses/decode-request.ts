@@ -14,13 +14,15 @@ const MODELLED_FIELDS: ReadonlySet<string> = new Set([
   'parallel_tool_calls', 'text', 'reasoning', 'user', 'safety_identifier', 'background', 'previous_response_id', 'conversation',
 ]);
 
-const NO_STATE = 'this gateway keeps no response state; resend the whole input';
-
-/** The requests this gateway cannot serve faithfully: a 400 rather than a silently different answer. */
+/**
+ * The requests this gateway cannot serve faithfully: a 400 rather than a silently different answer.
+ * (`previous_response_id` is served by the gateway's response store: see `state.ts`.)
+ */
 function refuseStateful(body: ResponsesBody): void {
   if (body.background === true) invalidField('background', 'background responses are not supported by this gateway');
-  if (typeof body.previous_response_id === 'string' && body.previous_response_id.length > 0) invalidField('previous_response_id', NO_STATE);
-  if (body.conversation !== undefined && body.conversation !== null) invalidField('conversation', NO_STATE);
+  if (body.conversation !== undefined && body.conversation !== null) {
+    invalidField('conversation', 'conversations are not supported by this gateway; use previous_response_id, or resend the whole input');
+  }
 }
 
 /** The request's extension: its unmodelled top-level fields, and the parts of `tools`, `tool_choice`, `text`, `reasoning` canonical cannot say. */
