@@ -24,6 +24,7 @@ import type { GatewayParts } from './parts';
 import { RequestIds } from './request-id';
 import { fail, refuseMethod } from './respond';
 import { dispatch, requestView, type ModelListMatch, type RouteHandlers } from './routing';
+import { CallWarnings, WARNINGS_HEADER, warningsHeader } from '../warnings';
 
 /** Runs calls for one gateway; holds no state shared with any other gateway. */
 export class RequestPipeline implements GatewayParts, RouteHandlers {
@@ -78,11 +79,17 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       view.body = await readJsonBody(request, this.bodyLimits);
       const route = match.route;
       let encoded: EncodedResponse | undefined;
+      let warned: string | undefined;
       if (route.operation === 'generate') {
-        const decoded = route.decode(view, match.params);
+        // What the codec drops while decoding; the provider's drops are collected per attempt.
+        const dropped = new CallWarnings();
+        const decoded = route.decode(view, match.params, (warning) => dropped.add(warning));
         model = decoded.model;
-        const answer = await serveGenerate(this, route, call, decoded, principal, cancellation, response, upstreamHeaders);
-        if (answer) encoded = route.encode(answer, decoded, call);
+        const answer = await serveGenerate(this, route, call, decoded, principal, cancellation, response, upstreamHeaders, dropped.list);
+        if (answer) {
+          encoded = route.encode(answer, decoded, call);
+          warned = warningsHeader(answer.warnings);
+        }
       } else if (route.operation === 'count-tokens') {
         const decoded = route.decode(view, match.params);
         model = decoded.model;
@@ -96,7 +103,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
         if (logRequest.enabled) logRequest('%s %s %s stream %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
         return;
       }
-      sendJson(response, encoded, { 'x-request-id': requestId });
+      sendJson(response, encoded, warned === undefined ? { 'x-request-id': requestId } : { 'x-request-id': requestId, [WARNINGS_HEADER]: warned });
       if (logRequest.enabled) logRequest('%s %s %s 200 %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
     } catch (thrown) {
       // Refused before its body was read (a loop, a shutdown, a bad key): at most a little of it is
