@@ -43,7 +43,7 @@ export interface ProviderCallContext {
    * hand may leave it out. A drop that would change the answer is not a warning: throw a
    * `GatewayError` (`invalid_request`) instead.
    */
-  warn?(warning: CallWarning): void;
+  warn?: (warning: CallWarning) => void;
 }
 
 /**

@@ -9,7 +9,7 @@ import { encodeResponsesStream } from './encode-stream';
 /** `POST /v1/responses`. */
 const RESPONSES: GenerateRoute = {
   operation: 'generate',
-  decode: (http) => decodeResponsesRequest(http.body),
+  decode: (http, _params, warn) => decodeResponsesRequest(http.body, warn),
   encode: (response, request) => ({ status: 200, body: encodeResponsesResponse(response, request) }),
   encodeStream: encodeResponsesStream,
 };
