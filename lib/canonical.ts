@@ -206,6 +206,21 @@ export interface Choice {
   extensions?: Extensions;
 }
 
+/**
+ * Something of the caller's request that the gateway did not pass on, because the upstream (or the
+ * canonical types) cannot express it, shaped after the Vercel AI SDK's call warnings:
+ * - `unsupported-setting`: a setting dropped, named by its wire name (`top_k`, `seed`,
+ *   `parallel_tool_calls`, …);
+ * - `unsupported-tool`: a tool dropped, named by its type (a built-in such as `web_search`);
+ * - `other`: anything else, said in `message`.
+ * `details` (and `message`) say why, in the gateway's words; they never quote the caller's content.
+ * A drop that would change the answer is not a warning but a 400.
+ */
+export type CallWarning =
+  | { type: 'unsupported-setting'; setting: string; details?: string }
+  | { type: 'unsupported-tool'; tool: string; details?: string }
+  | { type: 'other'; message: string };
+
 /** A complete (non-streamed) text-generation response. */
 export interface GenerateResponse {
   id: string;
@@ -215,7 +230,12 @@ export interface GenerateResponse {
   created: number;
   choices: Choice[];
   usage: Usage;
-  warnings?: string[];
+  /**
+   * What the gateway could not pass on to the upstream of this answer: settings and tools of the
+   * request that the caller's codec or the provider dropped (docs/translation.md, "Warnings"). The
+   * gateway fills it; absent when nothing was dropped.
+   */
+  warnings?: CallWarning[];
   /** What the upstream's answer carried that the canonical types do not model (see {@link Extensions}). */
   extensions?: Extensions;
 }

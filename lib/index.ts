@@ -3,6 +3,7 @@ export { createGateway, type Gateway } from './gateway';
 export type { GatewayOptions, GatewayKey } from './options';
 export { GatewayError, GatewayConfigError, toGatewayError, STATUS_BY_KIND, type ErrorKind, type GatewayErrorOptions } from './errors';
 export type * from './canonical';
+export { WARNINGS_HEADER, MAX_WARNINGS_HEADER_LENGTH, warningsHeader, describeWarning, type Warn } from './warnings';
 export type { ModelConfig, ModelPricing } from './models';
 export type { KeyStore, QuotaStore, Principal, Reservation, ReservationInfo, ReserveResult, Settlement, SettleInfo, MaybePromise, ResponseStore, StoredResponse } from './stores/types';
 export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';

@@ -26,6 +26,7 @@ import { RequestIds } from './request-id';
 import { continueConversation } from './response-state';
 import { fail, refuseMethod } from './respond';
 import { dispatch, requestView, type ModelListMatch, type RouteHandlers } from './routing';
+import { CallWarnings, WARNINGS_HEADER, warningsHeader } from '../warnings';
 
 /** Runs calls for one gateway; holds no state shared with any other gateway. */
 export class RequestPipeline implements GatewayParts, RouteHandlers {
@@ -80,15 +81,19 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       view.body = await readJsonBody(request, this.bodyLimits);
       const route = match.route;
       let encoded: EncodedResponse | undefined;
+      let warned: string | undefined;
       if (route.operation === 'generate') {
-        let decoded = route.decode(view, match.params);
+        // What the codec drops while decoding; the provider's drops are collected per attempt.
+        const dropped = new CallWarnings();
+        let decoded = route.decode(view, match.params, (warning) => dropped.add(warning));
         model = decoded.model;
         // A call that continues a stored answer runs with the conversation before its own input (the hold counts it all).
         const continued = route.state ? await continueConversation(this.config.responseStore, route, decoded, call, principal) : undefined;
         if (continued) decoded = continued.request;
-        const answer = await serveGenerate(this, route, call, decoded, principal, cancellation, response, upstreamHeaders, continued?.keeper);
+        const answer = await serveGenerate(this, route, call, decoded, principal, cancellation, response, upstreamHeaders, dropped.list, continued?.keeper);
         if (answer) {
           encoded = route.encode(answer, decoded, call);
+          warned = warningsHeader(answer.warnings);
           await continued?.keeper?.keep(answer, encoded.body);
         }
       } else if (route.operation === 'count-tokens') {
@@ -104,7 +109,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
         if (logRequest.enabled) logRequest('%s %s %s stream %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
         return;
       }
-      sendJson(response, encoded, { 'x-request-id': requestId });
+      sendJson(response, encoded, warned === undefined ? { 'x-request-id': requestId } : { 'x-request-id': requestId, [WARNINGS_HEADER]: warned });
       if (logRequest.enabled) logRequest('%s %s %s 200 %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
     } catch (thrown) {
       // Refused before its body was read (a loop, a shutdown, a bad key): at most a little of it is

@@ -1,6 +1,6 @@
 /** The protocol-codec contract: how a wire protocol is decoded into canonical calls and encoded back. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../canonical';
+import type { CallWarning, GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../canonical';
 import type { GatewayError } from '../errors';
 import type { StoredResponse } from '../stores/types';
 
@@ -41,8 +41,13 @@ export interface ErrorContext {
  */
 export interface GenerateRoute {
   readonly operation: 'generate';
-  /** Validates and decodes the body; throws `GatewayError` (kind `invalid_request`) naming the field. */
-  decode(http: HttpRequestView, params: RouteParams): GenerateRequest;
+  /**
+   * Validates and decodes the body; throws `GatewayError` (kind `invalid_request`) naming the field.
+   * What it drops for every upstream (a setting or tool the canonical types cannot carry) it
+   * reports to `warn` as a {@link CallWarning}; the gateway always passes one for a call (optional:
+   * a decoder called on its own may get none), and shows them to the caller with the answer.
+   */
+  decode(http: HttpRequestView, params: RouteParams, warn?: (warning: CallWarning) => void): GenerateRequest;
   encode(response: GenerateResponse, request: GenerateRequest, call: CallView): EncodedResponse;
   /**
    * Starts encoding a stream (see {@link StreamEncoder}). An `error` part arrives once the response
@@ -96,14 +101,16 @@ export interface StoredResponseRoutes {
 /** A token-count route: a text request decoded, its input counted without calling the model. Never charged. */
 export interface CountTokensRoute {
   readonly operation: 'count-tokens';
-  decode(http: HttpRequestView, params: RouteParams): GenerateRequest;
+  /** As {@link GenerateRoute.decode}; a count shows no warnings, so the gateway passes no `warn`. */
+  decode(http: HttpRequestView, params: RouteParams, warn?: (warning: CallWarning) => void): GenerateRequest;
   encode(inputTokens: number, request: GenerateRequest, call: CallView): EncodedResponse;
 }
 
 /** An image-generation route. */
 export interface ImageRoute {
   readonly operation: 'image';
-  decode(http: HttpRequestView, params: RouteParams): ImageRequest;
+  /** As {@link GenerateRoute.decode}; image calls show no warnings yet, so the gateway passes no `warn`. */
+  decode(http: HttpRequestView, params: RouteParams, warn?: (warning: CallWarning) => void): ImageRequest;
   encode(response: ImageResponse, request: ImageRequest, call: CallView): EncodedResponse;
 }
 

@@ -1,6 +1,7 @@
 /** Responses `input` (a string or items) → canonical messages, consecutive items of one role merged into one message. */
 import type { ContentPart, ImagePart, Message, ReasoningPart, Role, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
 import { isJsonObject, type JsonObject } from '../../json';
+import { reportDrop, type Warn } from '../../warnings';
 import { signatureMetadata, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import { customToolArguments, namespacedName, RESPONSES } from '../../wire/openai/responses-extensions';
@@ -129,7 +130,7 @@ function decodeReasoning(item: RawItem, at: string): ReasoningPart {
 type Decoded = { role: Role; parts: ContentPart[]; extension?: JsonObject } | undefined;
 
 /** One item → the role it belongs to and its parts (undefined: dropped). */
-function decodeItem(item: RawItem, at: string): Decoded {
+function decodeItem(item: RawItem, at: string, warn: Warn | undefined): Decoded {
   if (!isJsonObject(item)) invalidField(at, 'must be an object');
   switch (item.type ?? 'message') {
     case 'message':
@@ -146,7 +147,7 @@ function decodeItem(item: RawItem, at: string): Decoded {
       return invalidField(`${at}.type`, 'this gateway keeps no response state, so it cannot resolve an item_reference: resend the whole item');
     default:
       // A built-in tool's call or output from an earlier answer (web_search_call, mcp_call, …): no canonical form.
-      log('openai-responses: %s of type %s dropped (a built-in tool item)', at, String(item.type));
+      reportDrop(log, warn, { type: 'unsupported-tool', tool: String(item.type), details: `${at}: a built-in tool's item from an earlier answer has no canonical form` });
       return undefined;
   }
 }
@@ -157,7 +158,7 @@ function decodeItem(item: RawItem, at: string): Decoded {
  * user or system item a message of its own, each run of consecutive assistant items (text,
  * reasoning, calls) or tool outputs merged into one message.
  */
-export function decodeInput(input: string | RawItem[] | undefined, instructions: string | null | undefined): Message[] {
+export function decodeInput(input: string | RawItem[] | undefined, instructions: string | null | undefined, warn?: Warn): Message[] {
   const messages: Message[] = [];
   if (typeof instructions === 'string' && instructions.length > 0) messages.push({ role: 'system', content: [{ type: 'text', text: instructions }], extensions: { [RESPONSES]: { instructions: true } } });
   if (input === undefined) return messages;
@@ -167,7 +168,7 @@ export function decodeInput(input: string | RawItem[] | undefined, instructions:
   }
   let last: Message | undefined;
   input.forEach((item, index) => {
-    const decoded = decodeItem(item, `input[${index}]`);
+    const decoded = decodeItem(item, `input[${index}]`, warn);
     if (!decoded) return;
     // Assistant items (text, reasoning, calls) and tool outputs join one turn; each user or system
     // item stays its own message, so a Responses upstream gets the items as they were sent.

@@ -1,6 +1,7 @@
 /** Responses request body → canonical GenerateRequest; the fields it does not model in `extensions['openai-responses']`. */
 import type { GenerateRequest } from '../../canonical';
 import type { JsonObject } from '../../json';
+import type { Warn } from '../../warnings';
 import { invalidField } from '../shared/validate';
 import { RESPONSES, type ResponsesRequestExtension } from '../../wire/openai/responses-extensions';
 import { decodeInput } from './decode-input';
@@ -40,10 +41,10 @@ function requestExtension(body: ResponsesBody, parts: { builtins?: JsonObject[];
 }
 
 /** Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field. */
-export function decodeResponsesRequest(body: unknown): GenerateRequest {
+export function decodeResponsesRequest(body: unknown, warn?: Warn): GenerateRequest {
   validateResponsesBody(body);
   refuseStateful(body);
-  const messages = decodeInput(body.input, body.instructions);
+  const messages = decodeInput(body.input, body.instructions, warn);
   if (messages.length === 0) invalidField('input', 'is required (a string or a non-empty array of items)');
   const request: GenerateRequest = { model: body.model, messages, stream: body.stream === true };
   if (body.max_output_tokens !== null && body.max_output_tokens !== undefined) request.maxOutputTokens = body.max_output_tokens;

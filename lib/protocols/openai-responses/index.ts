@@ -16,7 +16,7 @@ import { previousIdOf, RESPONSES_STATE } from './state';
 /** `POST /v1/responses`. */
 const RESPONSES: GenerateRoute = {
   operation: 'generate',
-  decode: (http) => decodeResponsesRequest(http.body),
+  decode: (http, _params, warn) => decodeResponsesRequest(http.body, warn),
   encode: (response, request, call) => ({ status: 200, body: encodeResponsesResponse(response, request, previousIdOf(call.http)) }),
   encodeStream: (request, call) => encodeResponsesStream(request, previousIdOf(call.http)),
   state: RESPONSES_STATE,

@@ -7,6 +7,8 @@ import { anthropicExtension, mergeUnmodelled, type AnthropicRequestExtension, ty
 import { encodeConversation } from './encode-messages';
 import { encodeThinking } from './encode-thinking';
 import { toolLoopWithoutThinking, withoutThinkingEdits } from './thinking-replay';
+import { reportForeignTools } from '../../wire/vendor-tools';
+import { reportDrop, type Warn } from '../../warnings';
 
 const log = createDebug('rosetta:provider');
 
@@ -17,6 +19,8 @@ export interface EncodeMessagesOptions {
   defaultMaxTokens: number;
   /** Whether the upstream model takes adaptive thinking (`AnthropicProviderOptions.adaptiveThinking`). Default false. */
   adaptiveThinking?: boolean;
+  /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
+  warn?: Warn;
 }
 
 /** The schema that stands for JSON mode (any JSON object): Anthropic has no schema-less JSON mode. */
@@ -72,14 +76,14 @@ function allowedWithThinking(name: string, value: number): boolean {
  * with it are kept (the rest dropped, logged); otherwise temperature and top_p clamped to 0..1 and
  * top_k made a non-negative integer.
  */
-export function encodeSampling(request: GenerateRequest, thinkingOn: boolean): Record<string, unknown> {
+export function encodeSampling(request: GenerateRequest, thinkingOn: boolean, warn?: Warn): Record<string, unknown> {
   const given = { temperature: request.temperature, top_p: request.topP, top_k: request.topK };
   if (thinkingOn) {
     const kept: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(given)) {
       if (value === undefined) continue;
       if (allowedWithThinking(name, value)) kept[name] = value;
-      else log('%s dropped: Anthropic refuses it with thinking on', name);
+      else reportDrop(log, warn, { type: 'unsupported-setting', setting: name, details: 'Anthropic refuses it with thinking on' });
     }
     return kept;
   }
@@ -106,11 +110,11 @@ function controlledFields(request: GenerateRequest, upstreamModel: string, optio
 }
 
 /** Settings another protocol may carry that Anthropic cannot honour: a 400 if dropping would change the answer, else a debug line. */
-function checkUnsupported(request: GenerateRequest): void {
+function checkUnsupported(request: GenerateRequest, warn: Warn | undefined): void {
   if ((request.choiceCount ?? 1) > 1) {
     throw new GatewayError('invalid_request', 'This model is served by Anthropic, which returns one choice only; set n (candidateCount) to 1.', { param: 'n' });
   }
-  if (request.seed !== undefined) log('seed dropped: Anthropic has no seed');
+  if (request.seed !== undefined) reportDrop(log, warn, { type: 'unsupported-setting', setting: 'seed', details: 'Anthropic has no seed' });
 }
 
 /**
@@ -127,7 +131,8 @@ function checkUnsupported(request: GenerateRequest): void {
  * `clear_thinking_*` context-management edits (which need it) are not sent.
  */
 export function encodeMessagesRequest(request: GenerateRequest, upstreamModel: string, options: EncodeMessagesOptions): Record<string, unknown> {
-  checkUnsupported(request);
+  const warn = options.warn;
+  checkUnsupported(request, warn);
   const extension = anthropicExtension<AnthropicRequestExtension>(request.extensions);
   const conversation = encodeConversation(request.messages);
   const controlled = controlledFields(request, upstreamModel, options);
@@ -143,15 +148,17 @@ export function encodeMessagesRequest(request: GenerateRequest, upstreamModel: s
     forcesTool: toolChoice?.type === 'any' || toolChoice?.type === 'tool',
     unsignedToolTurn: toolLoopWithoutThinking(conversation.messages),
     answerEffort: extension?.answerEffort === true,
+    warn,
   });
   if (thinking.thinking) body.thinking = thinking.on ? mergeUnmodelled(thinking.thinking, extension?.thinking) : thinking.thinking;
-  Object.assign(body, encodeSampling(request, thinking.on));
+  Object.assign(body, encodeSampling(request, thinking.on, warn));
   if (hasTools) {
     body.tools = withServerTools(tools.map(encodeTool), extension?.serverTools);
     if (toolChoice) body.tool_choice = mergeUnmodelled(toolChoice, extension?.toolChoice);
   } else if (request.toolChoice && request.toolChoice.type !== 'none') {
-    log('tool_choice %s dropped: the request declares no tools', request.toolChoice.type);
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'tool_choice', details: `${request.toolChoice.type}: the request declares no tools` });
   }
+  reportForeignTools(request, 'anthropic-messages', log, warn);
   const format = encodeOutputFormat(request.responseFormat);
   if (format || thinking.effort || extension?.outputConfig) {
     body.output_config = mergeUnmodelled({ ...(thinking.effort ? { effort: thinking.effort } : {}), ...(format ? { format } : {}) }, extension?.outputConfig);

@@ -2,6 +2,7 @@
 import createDebug from 'debug';
 import type { ReasoningEffort, ReasoningSettings } from '../../canonical';
 import { effortForBudget } from '../../wire/reasoning';
+import { reportDrop, type Warn } from '../../warnings';
 
 const log = createDebug('rosetta:provider');
 
@@ -40,6 +41,8 @@ export interface ThinkingContext {
    * effort is a thinking effort, dropped with thinking.
    */
   answerEffort?: boolean;
+  /** Where thinking asked for but left off is reported. Default: only logged. */
+  warn?: Warn;
 }
 
 /** The encoded settings; `on` says thinking is enabled (then `temperature`, `top_p` and `top_k` are restricted). */
@@ -95,7 +98,7 @@ function leftOff(effort: AnthropicEffort | undefined): EncodedThinking {
  *   budget as given, with the effort given;
  * - other models → `{type: "enabled", budget_tokens}` (see {@link fitBudget});
  * - `display: "omitted"` when the caller asked not to see thoughts.
- * Thinking is left off (logged) where Anthropic would refuse the request with it:
+ * Thinking is left off (a warning) where Anthropic would refuse the request with it:
  * a forced tool choice, a tool loop whose last assistant turn has no signed thinking to replay;
  * and left out when `max_tokens` is at or below 1024 on a model given a budget by the gateway.
  */
@@ -107,11 +110,11 @@ export function encodeThinking(reasoning: ReasoningSettings | undefined, context
   if (answerEffort && reasoning.enabled === undefined && reasoning.budgetTokens === undefined && reasoning.adaptive === undefined) return { effort: answerEffort, on: false };
   if (!wantsThinking(reasoning)) return { on: false };
   if (context.forcesTool) {
-    log('thinking left off: Anthropic refuses thinking with a forced tool_choice');
+    reportDrop(log, context.warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'thinking left off: Anthropic refuses thinking with a forced tool_choice' });
     return leftOff(answerEffort);
   }
   if (context.unsignedToolTurn) {
-    log('thinking left off: the tool loop’s assistant turn has no signed thinking block to replay');
+    reportDrop(log, context.warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'thinking left off: the tool loop’s assistant turn has no signed thinking block to replay' });
     return leftOff(answerEffort);
   }
   const display = reasoning.includeThoughts === false ? { display: 'omitted' } : {};
@@ -125,7 +128,8 @@ export function encodeThinking(reasoning: ReasoningSettings | undefined, context
   }
   const budget = fitBudget(reasoning, context.maxTokens);
   if (budget === undefined) {
-    log('thinking left off: max_tokens %d leaves no room for the minimum budget of %d', context.maxTokens, MIN_THINKING_BUDGET);
+    const details = `thinking left off: max_tokens ${context.maxTokens} leaves no room for the minimum budget of ${MIN_THINKING_BUDGET}`;
+    reportDrop(log, context.warn, { type: 'unsupported-setting', setting: 'reasoning', details });
     return { on: false };
   }
   return { thinking: { type: 'enabled', budget_tokens: budget, ...display }, on: true };

@@ -33,7 +33,7 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * `thinking`/`output_config.effort`, Gemini `thinkingConfig`), a reasoning model gets
    * `reasoning_effort` (a thinking budget is bucketed: up to 1024 tokens `low`, up to 8192
    * `medium`, more `high`) and loses `temperature`/`top_p`, which OpenAI's reasoning models refuse;
-   * for any other model the reasoning settings are dropped (a debug line), because models without
+   * for any other model the reasoning settings are dropped (a warning), because models without
    * reasoning refuse `reasoning_effort`. Chat-completions callers' own `reasoning_effort` always
    * passes through.
    *
@@ -82,8 +82,8 @@ export class OpenAIProvider implements Provider {
     this.defaultModels = modelsFor(options, this.name);
   }
 
-  private encodeOptions(upstreamModel: string, stream: boolean): EncodeChatOptions {
-    return { maxTokensField: this.maxTokensField, stream, reasoningModel: this.reasoningModels(upstreamModel) };
+  private encodeOptions(context: ProviderCallContext, stream: boolean): EncodeChatOptions {
+    return { maxTokensField: this.maxTokensField, stream, reasoningModel: this.reasoningModels(context.upstreamModel), warn: context.warn };
   }
 
   /** The most input tokens one image costs this model (see ./image-token-bound.ts). */
@@ -99,7 +99,7 @@ export class OpenAIProvider implements Provider {
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const responses = this.responsesCall(context.upstreamModel);
     if (responses) return generateViaResponses(responses, request, context);
-    const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
+    const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, false));
     const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
     const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers });
     const decoded = decodeChatResponse(response, context.upstreamModel, this.name);
@@ -114,7 +114,7 @@ export class OpenAIProvider implements Provider {
     if (responses) return streamViaResponses(responses, request, context);
     const signal = callSignal(context);
     const open = (sink: BodySink) => {
-      const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
+      const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, true));
       const headers = Object.assign({ accept: 'text/event-stream', 'x-request-id': context.requestId }, context.upstreamHeaders);
       return this.client.stream({ path: '/chat/completions', body, signal, headers }, sink);
     };

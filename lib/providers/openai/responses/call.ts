@@ -33,7 +33,7 @@ export interface ResponsesCall {
 
 /** A non-streamed call to `POST /responses`. */
 export async function generateViaResponses(call: ResponsesCall, request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
-  const body = encodeResponsesRequest(request, context.upstreamModel, { stream: false, reasoningModel: call.reasoningModel });
+  const body = encodeResponsesRequest(request, context.upstreamModel, { stream: false, reasoningModel: call.reasoningModel, warn: context.warn });
   const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
   const response = await call.client.requestJson<unknown>({ path: '/responses', body, signal: callSignal(context), headers });
   return decodeResponsesResponse(response, context.upstreamModel, call.name);
@@ -43,7 +43,7 @@ export async function generateViaResponses(call: ResponsesCall, request: Generat
 export function streamViaResponses(call: ResponsesCall, request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
   const signal = callSignal(context);
   const open = (sink: BodySink) => {
-    const body = encodeResponsesRequest(request, context.upstreamModel, { stream: true, reasoningModel: call.reasoningModel });
+    const body = encodeResponsesRequest(request, context.upstreamModel, { stream: true, reasoningModel: call.reasoningModel, warn: context.warn });
     const headers = Object.assign({ accept: 'text/event-stream', 'x-request-id': context.requestId }, context.upstreamHeaders);
     return call.client.stream({ path: '/responses', body, signal, headers }, sink);
   };

@@ -7,6 +7,8 @@ import { openAIUserId } from '../end-user-id';
 import { reasoningEffortFor } from '../map-reasoning';
 import { encodeResponsesInput } from './encode-input';
 import { encodeResponsesToolChoice, encodeResponsesTools } from './encode-tools';
+import { reportForeignTools } from '../../../wire/vendor-tools';
+import { reportDrop, type Warn } from '../../../warnings';
 
 const log = createDebug('rosetta:provider');
 
@@ -15,6 +17,8 @@ export interface EncodeResponsesOptions {
   stream: boolean;
   /** Whether the upstream model reasons: it gets `reasoning`, the encrypted reasoning back, and no sampling. Default false. */
   reasoningModel?: boolean;
+  /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
+  warn?: Warn;
 }
 
 /** The `include` value that returns reasoning items' `encrypted_content`, so a tool loop needs no server state. */
@@ -36,9 +40,11 @@ function encodeFormat(format: ResponseFormat): JsonObject {
  * protocol asked to see thoughts, merged onto the caller's own `reasoning` keys; a reasoning model
  * loses `temperature`/`top_p` unless reasoning is off (OpenAI's reasoning models refuse them).
  */
-function setReasoningAndSampling(body: JsonObject, request: GenerateRequest, own: JsonObject | undefined, reasoningModel: boolean): void {
+function setReasoningAndSampling(body: JsonObject, request: GenerateRequest, own: JsonObject | undefined, reasoningModel: boolean, warn: Warn | undefined): void {
   const effort = reasoningModel || own ? reasoningEffortFor(request.reasoning) : undefined;
-  if (request.reasoning && !reasoningModel && !own) log('reasoning settings dropped: the upstream model is not configured as a reasoning model (reasoningModels)');
+  if (request.reasoning && !reasoningModel && !own) {
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'the upstream model is not configured as a reasoning model (reasoningModels)' });
+  }
   if (own || effort) {
     const reasoning: JsonObject = { ...own };
     if (effort) reasoning.effort = effort;
@@ -49,15 +55,18 @@ function setReasoningAndSampling(body: JsonObject, request: GenerateRequest, own
   for (const [name, value] of [['temperature', request.temperature], ['top_p', request.topP]] as const) {
     if (value === undefined) continue;
     if (samplingAllowed) body[name] = value;
-    else log('%s dropped: reasoning models take only the default', name);
+    else reportDrop(log, warn, { type: 'unsupported-setting', setting: name, details: 'reasoning models take only the default' });
   }
 }
 
-function logDropped(request: GenerateRequest): void {
-  if (request.topK !== undefined) log('top_k dropped: the Responses API has no top_k');
-  if (request.stopSequences?.length) log('stop sequences dropped: the Responses API has none');
-  if (request.seed !== undefined) log('seed dropped: the Responses API has no seed');
-  if (request.choiceCount !== undefined && request.choiceCount > 1) log('n = %d: the Responses API answers one choice', request.choiceCount);
+/** Settings the Responses API has no field for. */
+function reportDropped(request: GenerateRequest, warn: Warn | undefined): void {
+  if (request.topK !== undefined) reportDrop(log, warn, { type: 'unsupported-setting', setting: 'top_k', details: 'the Responses API has no top_k' });
+  if (request.stopSequences?.length) reportDrop(log, warn, { type: 'unsupported-setting', setting: 'stop', details: 'the Responses API has no stop sequences' });
+  if (request.seed !== undefined) reportDrop(log, warn, { type: 'unsupported-setting', setting: 'seed', details: 'the Responses API has no seed' });
+  if (request.choiceCount !== undefined && request.choiceCount > 1) {
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'n', details: `${request.choiceCount} choices asked: the Responses API answers one` });
+  }
 }
 
 /**
@@ -81,8 +90,10 @@ export function encodeResponsesRequest(request: GenerateRequest, upstreamModel: 
   body.stream = options.stream;
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
   const reasoningModel = options.reasoningModel ?? false;
-  setReasoningAndSampling(body, request, extension?.reasoning, reasoningModel);
-  logDropped(request);
+  const warn = options.warn;
+  setReasoningAndSampling(body, request, extension?.reasoning, reasoningModel, warn);
+  reportDropped(request, warn);
+  reportForeignTools(request, 'openai-responses', log, warn);
   if (body.store === undefined) body.store = false;
   if (reasoningModel) {
     const include = Array.isArray(body.include) ? (body.include as unknown[]) : [];
@@ -95,7 +106,7 @@ export function encodeResponsesRequest(request: GenerateRequest, upstreamModel: 
     if (request.toolChoice) body.tool_choice = encodeResponsesToolChoice(request.toolChoice, request);
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   } else if (request.toolChoice && request.toolChoice.type !== 'none') {
-    log('tool_choice %s dropped: the request declares no tools', request.toolChoice.type);
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'tool_choice', details: `${request.toolChoice.type}: the request declares no tools` });
   }
   if (request.responseFormat || extension?.text) {
     const text: JsonObject = { ...extension?.text };
