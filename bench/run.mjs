@@ -8,7 +8,7 @@
  *           and the mock upstream that the relays and the gateway call;
  *   core 1: the servers under test, each in its own processes — the "direct" mock (a second instance
  *           of the mock upstream), Express + undici (the floor), Express + got, Express + fetch,
- *           and the gateway (built package, each process serving all three protocols).
+ *           and the gateway (built package, each process serving all four caller protocols).
  * Targets are measured in interleaved rounds (A B C … A B C …), each round visiting every process
  * of every target, and reported as medians over rounds and processes.
  *
@@ -226,6 +226,7 @@ async function main() {
     { id: 'gateway-openai', label: 'gateway: OpenAI chat → OpenAI (same protocol)', kind: 'gateway-same', protocol: 'openai', server: 'gateway' },
     { id: 'gateway-anthropic', label: 'gateway: Anthropic messages → OpenAI (cross)', kind: 'gateway-cross', protocol: 'anthropic', server: 'gateway' },
     { id: 'gateway-gemini', label: 'gateway: Gemini generateContent → OpenAI (cross)', kind: 'gateway-cross', protocol: 'gemini', server: 'gateway' },
+    { id: 'gateway-responses', label: 'gateway: OpenAI Responses → OpenAI chat (cross)', kind: 'gateway-cross', protocol: 'responses', server: 'gateway' },
   ];
   const targets = catalogue.filter((target) => !options.only || target.kind === 'direct' || target.kind === 'floor' || options.only.includes(target.id));
   // Each target gets `options.processes` server processes (the direct mock stays one: it is the

@@ -133,8 +133,10 @@ export interface ReasoningSettings {
   /** Whether reasoning text should be returned to the caller. */
   includeThoughts?: boolean;
   /**
-   * The model decides whether and how much to think (Anthropic `thinking: {type: 'adaptive'}`),
+   * true: the model decides whether and how much to think (Anthropic `thinking: {type: 'adaptive'}`),
    * `effort` at most guiding it. A budget-only upstream thinks dynamically (Gemini 2.5: -1).
+   * false: the caller fixed `budgetTokens` itself (Anthropic `{type: 'enabled', budget_tokens}`), which
+   * an upstream offering both kinds then uses as given. Absent (the default): the provider chooses.
    */
   adaptive?: boolean;
 }
@@ -144,22 +146,6 @@ export type ResponseFormat =
   | { type: 'text' }
   | { type: 'json' }
   | { type: 'json-schema'; schema: Record<string, unknown>; name?: string; strict?: boolean };
-
-/**
- * TRANSITIONAL (removed once every codec and provider speaks {@link Extensions}): the raw body of
- * the call, the back channel the extensions replace.
- */
-export interface RequestOrigin {
-  protocol: string;
-  body: Record<string, unknown>;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-/** TRANSITIONAL: see {@link RequestOrigin}. */
-export interface ResponseOrigin {
-  protocol: string;
-  body: Record<string, unknown>;
-}
 
 /** A text-generation request, decoded from any protocol. */
 export interface GenerateRequest {
@@ -190,8 +176,6 @@ export interface GenerateRequest {
    */
   includeStreamUsage?: boolean;
   extensions?: Extensions;
-  /** TRANSITIONAL */
-  origin?: RequestOrigin;
 }
 
 /** Why generation stopped: the unified value, and the raw upstream value when there was one. */
@@ -222,6 +206,21 @@ export interface Choice {
   extensions?: Extensions;
 }
 
+/**
+ * Something of the caller's request that the gateway did not pass on, because the upstream (or the
+ * canonical types) cannot express it, shaped after the Vercel AI SDK's call warnings:
+ * - `unsupported-setting`: a setting dropped, named by its wire name (`top_k`, `seed`,
+ *   `parallel_tool_calls`, …);
+ * - `unsupported-tool`: a tool dropped, named by its type (a built-in such as `web_search`);
+ * - `other`: anything else, said in `message`.
+ * `details` (and `message`) say why, in the gateway's words; they never quote the caller's content.
+ * A drop that would change the answer is not a warning but a 400.
+ */
+export type CallWarning =
+  | { type: 'unsupported-setting'; setting: string; details?: string }
+  | { type: 'unsupported-tool'; tool: string; details?: string }
+  | { type: 'other'; message: string };
+
 /** A complete (non-streamed) text-generation response. */
 export interface GenerateResponse {
   id: string;
@@ -231,11 +230,14 @@ export interface GenerateResponse {
   created: number;
   choices: Choice[];
   usage: Usage;
-  warnings?: string[];
+  /**
+   * What the gateway could not pass on to the upstream of this answer: settings and tools of the
+   * request that the caller's codec or the provider dropped (docs/translation.md, "Warnings"). The
+   * gateway fills it; absent when nothing was dropped.
+   */
+  warnings?: CallWarning[];
   /** What the upstream's answer carried that the canonical types do not model (see {@link Extensions}). */
   extensions?: Extensions;
-  /** TRANSITIONAL */
-  origin?: ResponseOrigin;
 }
 
 /**
@@ -252,9 +254,9 @@ export interface GenerateResponse {
  * block's signature). Metadata on both a start and its end is merged, the end's keys winning.
  */
 export type StreamPart =
-  | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage>; extensions?: Extensions; origin?: ResponseOrigin }
+  | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage>; extensions?: Extensions }
   | { type: 'text-start'; id: string }
-  | { type: 'text-delta'; id: string; delta: string; extensions?: Extensions; origin?: ResponseOrigin }
+  | { type: 'text-delta'; id: string; delta: string; extensions?: Extensions }
   | { type: 'text-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'reasoning-start'; id: string }
   | { type: 'reasoning-delta'; id: string; delta: string }
@@ -293,8 +295,6 @@ export interface ImageRequest {
   outputFormat?: string;
   user?: string;
   extensions?: Extensions;
-  /** TRANSITIONAL */
-  origin?: RequestOrigin;
 }
 
 /** One generated image. */

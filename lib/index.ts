@@ -3,9 +3,11 @@ export { createGateway, type Gateway } from './gateway';
 export type { GatewayOptions, GatewayKey } from './options';
 export { GatewayError, GatewayConfigError, toGatewayError, STATUS_BY_KIND, type ErrorKind, type GatewayErrorOptions } from './errors';
 export type * from './canonical';
+export { WARNINGS_HEADER, MAX_WARNINGS_HEADER_LENGTH, warningsHeader, describeWarning, type Warn } from './warnings';
 export type { ModelConfig, ModelPricing } from './models';
-export type { KeyStore, QuotaStore, Principal, Reservation, ReservationInfo, ReserveResult, Settlement, SettleInfo, MaybePromise } from './stores/types';
+export type { KeyStore, QuotaStore, Principal, Reservation, ReservationInfo, ReserveResult, Settlement, SettleInfo, MaybePromise, ResponseStore, StoredResponse } from './stores/types';
 export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';
+export { MemoryResponseStore, MEMORY_RESPONSE_STORE_DEFAULTS, type MemoryResponseStoreOptions } from './stores/memory-response-store';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
 export type { Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
 export { callSignal, abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';
@@ -36,7 +38,7 @@ export type {
   ModelListRoutes,
 } from './protocols/types';
 export { builtinCodecs } from './protocols/registry';
-export { countRequestTokens, countTextTokens, requestTokenUpperBound, EXACT_COUNT_MAX_CHARS } from './tokenizer';
+export { countRequestTokens, countTextTokens, EXACT_COUNT_MAX_CHARS } from './tokenizer';
 export { DEFAULT_MAX_IMAGE_TOKENS } from './token-bound';
 export { collectStream } from './stream/collect';
 export { replayResponse } from './stream/replay';

@@ -19,17 +19,3 @@ export function unmodelledFields(object: JsonObject, modelled: ReadonlySet<strin
   }
   return fields;
 }
-
-/**
- * Copies the fields of an upstream object that the gateway does not model onto the object it
- * encoded (the upstream's replace the encoder's defaults, e.g. `logprobs: null`). `merged` names a
- * modelled field (a usage block) that is returned as the upstream sent it, completed with the
- * encoder's figures.
- */
-export function passThroughFields(encoded: JsonObject, upstream: unknown, modelled: ReadonlySet<string>, merged?: string): void {
-  if (!isJsonObject(upstream)) return;
-  for (const name in upstream) {
-    if (!modelled.has(name) && Object.hasOwn(upstream, name)) encoded[name] = upstream[name];
-  }
-  if (merged !== undefined && isJsonObject(upstream[merged]) && isJsonObject(encoded[merged])) encoded[merged] = { ...encoded[merged], ...upstream[merged] };
-}

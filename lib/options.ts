@@ -7,7 +7,7 @@ import { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 import { resolveProvider, type ResolvedProvider } from './pipeline/resolved-provider';
 import { MemoryKeyStore, type MemoryKeyEntry } from './stores/memory-key-store';
 import { MemoryQuotaStore } from './stores/memory-quota-store';
-import type { KeyStore, QuotaStore } from './stores/types';
+import type { KeyStore, QuotaStore, ResponseStore } from './stores/types';
 import { suggest } from './suggest';
 
 /** A key for the `keys` shorthand: a {@link MemoryKeyEntry} plus an optional starting balance. */
@@ -27,6 +27,13 @@ export interface GatewayOptions {
   keyStore?: KeyStore;
   /** Your quota store. Default: a {@link MemoryQuotaStore} (unmetered unless `keys` give balances). */
   quotaStore?: QuotaStore;
+  /**
+   * Where answers are kept for the Responses API's `store` / `previous_response_id` and
+   * `GET` / `DELETE /v1/responses/{id}`: a `MemoryResponseStore`, a `RedisResponseStore`
+   * (`rosetta-gateway/redis`), or your own. Default: none — nothing is kept, `previous_response_id`
+   * is a 400 asking for the whole input, and answers echo `store: false` (docs/stores.md, *ResponseStore*).
+   */
+  responseStore?: ResponseStore;
   /** Upstream providers. Default: `[new LocalProvider()]`, the embedded offline provider. */
   providers?: readonly Provider[];
   /** The model table. Default: every provider's `defaultModels`. */
@@ -69,6 +76,8 @@ export interface GatewayOptions {
 export interface ResolvedOptions {
   keyStore: KeyStore;
   quotaStore: QuotaStore;
+  /** Absent: the gateway keeps no answers. */
+  responseStore: ResponseStore | undefined;
   /** Each provider resolved once into the shape the pipeline calls, by name. */
   providers: ReadonlyMap<string, ResolvedProvider>;
   models: readonly ModelConfig[];
@@ -81,7 +90,7 @@ export interface ResolvedOptions {
   maxHops: number;
 }
 
-const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'maxJsonDepth', 'defaultMaxOutputTokens', 'providerModelIds', 'chargeFailedStreams', 'maxHops'] as const;
+const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'responseStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'maxJsonDepth', 'defaultMaxOutputTokens', 'providerModelIds', 'chargeFailedStreams', 'maxHops'] as const;
 
 function fail(code: string, option: string, message: string): never {
   throw new GatewayConfigError(code, `createGateway: option '${option}' ${message}`, option);
@@ -218,10 +227,12 @@ export function resolveOptions(
     }
   }
   const { keyStore, quotaStore } = resolveStores(options);
+  if (options.responseStore !== undefined) requireMethods('responseStore', options.responseStore, ['put', 'get', 'delete']);
   const providers = resolveProviders(options, defaults.providers);
   return {
     keyStore,
     quotaStore,
+    responseStore: options.responseStore,
     providers,
     models: resolveModels(options, providers),
     codecs: resolveCodecs(options, defaults.codecs),

@@ -358,8 +358,9 @@ describe('Claude Code → an Anthropic upstream (same protocol)', () => {
     const body = anthropicMock.requests.at(-1)!.body as Json;
     const assistant = (body.messages as Json[]).at(-2)!;
     expect(assistant.content.map((block: Json) => block.type)).toEqual(['text', 'tool_use', 'tool_use']);
-    expect(body.thinking).toEqual({ type: 'disabled' });
+    expect(body).not.toHaveProperty('thinking');
     expect(body).not.toHaveProperty('context_management');
+    expect(body.output_config).toEqual(TURN_1.output_config);
   });
 
   it('count_tokens answers a real, non-zero count', async () => {

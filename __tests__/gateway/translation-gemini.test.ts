@@ -2,7 +2,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI, type Part } from '@google/genai';
 import OpenAI from 'openai';
-import { AnthropicProvider, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type ModelConfig, type StreamPart } from '../../lib';
+import { AnthropicProvider, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type ModelConfig, } from '../../lib';
 import {
   carrySignatureInThinking,
   carrySignatureInToolId,

@@ -73,7 +73,6 @@ export async function serveGateway(options: GatewayOptions, mountPath?: string):
 }
 
 /** A JSON body from fetch, loosely typed for assertions. */
-// biome-ignore lint/suspicious/noExplicitAny: tests read parsed JSON bodies field by field and let the assertions check them
 export type Json = Record<string, any>;
 
 export async function readJson(response: Response): Promise<Json> {

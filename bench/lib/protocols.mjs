@@ -47,6 +47,24 @@ const PROTOCOLS = {
       };
     },
   },
+  /** OpenAI Responses (`POST /v1/responses`) → the gateway → an OpenAI chat-completions upstream. */
+  responses: {
+    label: 'OpenAI Responses',
+    request(mode, model = 'mock-model') {
+      const stream = mode === 'stream';
+      return {
+        path: '/v1/responses',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${GATEWAY_KEY}` },
+        body: json({ model, input: [{ role: 'user', content: PROMPT }], max_output_tokens: 64, ...(stream ? { stream: true } : {}) }),
+        // A stream's last event is `response.completed` (a failed or cut one ends with `response.failed`,
+        // `response.incomplete`, an `error` event, or nothing); a whole answer has no error and no
+        // incomplete_details (an item's `"status":"completed"` alone would not tell).
+        verify: stream
+          ? (body) => body.includes(TEXT_END) && body.startsWith('event: response.completed\n', body.lastIndexOf('event: '))
+          : (body) => body.includes(TEXT_END) && body.includes('"status":"completed"') && body.includes('"error":null') && body.includes('"incomplete_details":null'),
+      };
+    },
+  },
   /** Gemini generateContent / streamGenerateContent?alt=sse → the gateway → an OpenAI upstream. */
   gemini: {
     label: 'Gemini generateContent',

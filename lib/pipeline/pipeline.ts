@@ -12,7 +12,7 @@ import { sendJson } from '../http/send';
 import { ModelTable } from '../models';
 import type { ResolvedOptions } from '../options';
 import { CallCancellation } from '../providers/cancellation';
-import type { CallView, EncodedResponse, ProtocolCodec, RouteMatch } from '../protocols/types';
+import type { CallView, EncodedResponse, ProtocolCodec, RouteMatch, StoredResponseMatch } from '../protocols/types';
 import { authenticate } from './authenticate';
 import { Lifecycle } from './lifecycle';
 import { logRequest } from './log';
@@ -20,10 +20,13 @@ import { serveCountTokens } from './operations/count-tokens';
 import { serveGenerate } from './operations/generate';
 import { serveImage } from './operations/image';
 import { serveModelList } from './operations/model-list';
+import { serveStoredResponse } from './operations/stored-response';
 import type { GatewayParts } from './parts';
 import { RequestIds } from './request-id';
+import { continueConversation } from './response-state';
 import { fail, refuseMethod } from './respond';
 import { dispatch, requestView, type ModelListMatch, type RouteHandlers } from './routing';
+import { CallWarnings, WARNINGS_HEADER, warningsHeader } from '../warnings';
 
 /** Runs calls for one gateway; holds no state shared with any other gateway. */
 export class RequestPipeline implements GatewayParts, RouteHandlers {
@@ -44,7 +47,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     this.lifecycle = new Lifecycle(config);
   }
 
-  /** Route: a codec's POST route, a model-list GET route, a 405, or not ours (`next()`). */
+  /** Route: a codec's POST route, a stored-response route, a model-list GET route, a 405, or not ours (`next()`). */
   dispatch(request: Request, response: Response, next: NextFunction): void {
     dispatch(this.config.codecs, this, request, response, next);
   }
@@ -78,11 +81,21 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       view.body = await readJsonBody(request, this.bodyLimits);
       const route = match.route;
       let encoded: EncodedResponse | undefined;
+      let warned: string | undefined;
       if (route.operation === 'generate') {
-        const decoded = route.decode(view, match.params);
+        // What the codec drops while decoding; the provider's drops are collected per attempt.
+        const dropped = new CallWarnings();
+        let decoded = route.decode(view, match.params, (warning) => dropped.add(warning));
         model = decoded.model;
-        const answer = await serveGenerate(this, route, call, decoded, principal, cancellation, response, upstreamHeaders);
-        if (answer) encoded = route.encode(answer, decoded, call);
+        // A call that continues a stored answer runs with the conversation before its own input (the hold counts it all).
+        const continued = route.state ? await continueConversation(this.config.responseStore, route, decoded, call, principal) : undefined;
+        if (continued) decoded = continued.request;
+        const answer = await serveGenerate(this, route, call, decoded, principal, cancellation, response, upstreamHeaders, dropped.list, continued?.keeper);
+        if (answer) {
+          encoded = route.encode(answer, decoded, call);
+          warned = warningsHeader(answer.warnings);
+          await continued?.keeper?.keep(answer, encoded.body);
+        }
       } else if (route.operation === 'count-tokens') {
         const decoded = route.decode(view, match.params);
         model = decoded.model;
@@ -96,7 +109,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
         if (logRequest.enabled) logRequest('%s %s %s stream %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
         return;
       }
-      sendJson(response, encoded, { 'x-request-id': requestId });
+      sendJson(response, encoded, warned === undefined ? { 'x-request-id': requestId } : { 'x-request-id': requestId, [WARNINGS_HEADER]: warned });
       if (logRequest.enabled) logRequest('%s %s %s 200 %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
     } catch (thrown) {
       // Refused before its body was read (a loop, a shutdown, a bad key): at most a little of it is
@@ -107,6 +120,11 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       answered = true;
       lifecycle.leave(cancellation);
     }
+  }
+
+  /** A stored answer read or deleted. */
+  handleStoredResponse(codec: ProtocolCodec, match: StoredResponseMatch, request: Request, response: Response, path: string): Promise<void> {
+    return serveStoredResponse(this, codec, match, request, response, path, this.ids.next());
   }
 
   /** A model list or one model. */

@@ -3,19 +3,22 @@
  * tried on the model's fallbacks while the failure is the upstream's. Nothing has been sent to the
  * caller while these run.
  */
-import type { GenerateRequest, GenerateResponse, ProviderStreamPart } from '../canonical';
+import type { CallWarning, GenerateRequest, GenerateResponse, ProviderStreamPart } from '../canonical';
 import { GatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
 import { providerCallContext, type CallCancellation } from '../providers/cancellation';
+import { CallWarnings } from '../warnings';
 import { logProvider } from './log';
 
 /** Failures a fallback model may cure: the upstream's fault, not the request's. */
 const FALLBACK_KINDS: ReadonlySet<string> = new Set(['upstream', 'upstream_timeout', 'overloaded']);
 
-/** What a call with fallbacks produced, and the model of the chain that produced it. */
+/** What a call with fallbacks produced, the model of the chain that produced it, and what its provider dropped. */
 export interface Served<T> {
   value: T;
   model: ResolvedModel;
+  /** The warnings the provider of `model` reported (those of a failed attempt are not kept); absent: none. */
+  warnings: CallWarning[] | undefined;
 }
 
 /** A provider stream whose first part has been read. */
@@ -32,9 +35,9 @@ export function generate(
   requestId: string,
   upstreamHeaders: Readonly<Record<string, string>>,
 ): Promise<Served<GenerateResponse>> {
-  return withFallbacks(requested, signal, async (candidate) => {
+  return withFallbacks(requested, signal, async (candidate, warnings) => {
     const provider = candidate.provider;
-    const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders);
+    const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders, warnings);
     const call = { ...request, model: candidate.id };
     logProvider('%s → %s/%s max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
     return provider.generate(call, context);
@@ -53,9 +56,9 @@ export function openStream(
   requestId: string,
   upstreamHeaders: Readonly<Record<string, string>>,
 ): Promise<Served<OpenedStream>> {
-  return withFallbacks(requested, signal, async (candidate) => {
+  return withFallbacks(requested, signal, async (candidate, warnings) => {
     const call = { ...request, model: candidate.id };
-    const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders);
+    const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders, warnings);
     const provider = candidate.provider;
     logProvider('%s → %s/%s stream max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
     const parts = provider.stream(call, context);
@@ -73,19 +76,21 @@ export function openStream(
 }
 
 /**
- * Runs `attempt` on a model, then on each of its fallbacks while the failure is one a fallback may
+ * Runs `attempt` on a model (with a warning collector of its own), then on each of its fallbacks while the failure is one a fallback may
  * cure (5xx, timeout, connection failure) and the caller is still there.
  */
 async function withFallbacks<T>(
   requested: ResolvedModel,
   signal: CallCancellation,
-  attempt: (model: ResolvedModel) => Promise<T>,
+  attempt: (model: ResolvedModel, warnings: CallWarnings) => Promise<T>,
 ): Promise<Served<T>> {
   const chain = requested.chain;
   for (let index = 0; index < chain.length; index++) {
     const candidate = chain[index]!;
+    const warnings = new CallWarnings();
     try {
-      return { value: await attempt(candidate), model: candidate };
+      const value = await attempt(candidate, warnings);
+      return { value, model: candidate, warnings: warnings.list };
     } catch (error) {
       const last = index === chain.length - 1;
       if (last || signal.aborted || !(error instanceof GatewayError) || !FALLBACK_KINDS.has(error.kind)) throw error;

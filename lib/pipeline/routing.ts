@@ -1,11 +1,11 @@
 /**
- * Routing: which codec answers a request, and as what — a model call (POST), a model list (GET),
- * a 405 in the codec's envelope, or not the gateway's (`next()`). Paths are relative to where the
- * gateway's Router is mounted.
+ * Routing: which codec answers a request, and as what — a model call (POST), a stored response
+ * (GET / DELETE), a model list (GET), a 405 in the codec's envelope, or not the gateway's
+ * (`next()`). Paths are relative to where the gateway's Router is mounted.
  */
 import type { NextFunction, Request, Response } from 'express';
 import { percentDecode } from '../percent-decode';
-import type { HttpRequestView, ProtocolCodec, RouteMatch } from '../protocols/types';
+import type { HttpRequestView, ProtocolCodec, RouteMatch, StoredResponseMatch } from '../protocols/types';
 
 /** A model list route found for a GET path: the codec that answers and the model id, if one was asked for. */
 export interface ModelListMatch {
@@ -17,6 +17,8 @@ export interface ModelListMatch {
 export interface RouteHandlers {
   /** A codec's POST route: a model call. */
   handleCall(codec: ProtocolCodec, match: RouteMatch, request: Request, response: Response, path: string): Promise<void>;
+  /** A stored-response route (`GET` / `DELETE`). */
+  handleStoredResponse(codec: ProtocolCodec, match: StoredResponseMatch, request: Request, response: Response, path: string): Promise<void>;
   /** A model-list GET route. */
   handleModelList(list: ModelListMatch, request: Request, response: Response, path: string): Promise<void>;
   /** A route of the gateway's asked with the wrong method: a 405 naming the `allowed` one. */
@@ -25,7 +27,8 @@ export interface RouteHandlers {
 
 /**
  * Routes a request: each codec's `match(path)` in registry order (a match on a non-POST method is
- * a 405), then the model-list routes, else `next()`.
+ * a 405), then the stored-response routes (`GET` / `DELETE`, else a 405), then the model-list
+ * routes, else `next()`.
  */
 export function dispatch(codecs: readonly ProtocolCodec[], handlers: RouteHandlers, request: Request, response: Response, next: NextFunction): void {
   const path = normalizePath(pathOf(request));
@@ -34,6 +37,15 @@ export function dispatch(codecs: readonly ProtocolCodec[], handlers: RouteHandle
     if (!match) continue;
     if (request.method !== 'POST') void handlers.refuseMethod(codec, request, response, 'POST');
     else void handlers.handleCall(codec, match, request, response, path);
+    return;
+  }
+  for (const codec of codecs) {
+    const stored = codec.storedResponses?.match(path);
+    if (!stored) continue;
+    const method = request.method;
+    const allowed = stored.resource === 'response' ? 'GET, DELETE' : 'GET';
+    if (method === 'GET' || method === 'HEAD' || (method === 'DELETE' && stored.resource === 'response')) void handlers.handleStoredResponse(codec, stored, request, response, path);
+    else void handlers.refuseMethod(codec, request, response, allowed);
     return;
   }
   const list = matchModelList(codecs, path, request);

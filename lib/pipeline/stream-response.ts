@@ -15,6 +15,7 @@ import type { Lifecycle } from './lifecycle';
 import { logRequest } from './log';
 import type { OpenedStream, Served } from './provider-call';
 import type { StreamEnd, TextHold } from './quota-hold';
+import { WARNINGS_HEADER, warningsHeader } from '../warnings';
 
 /**
  * Headers of every streamed response (a codec may override them). No `connection` header: Node
@@ -28,9 +29,11 @@ const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /**
- * Streams the answer. The provider's first part has been read (`opened`), nothing sent yet. From
+ * Streams the answer. The provider's first part has been read (`opened`, with the call's warnings,
+ * which go out in the `x-rosetta-warnings` header), nothing sent yet. From
  * here the hold is this function's: settled however the stream ends, a finished or cancelled
  * stream charged what was produced, one the upstream broke only with `chargeFailedStreams`.
+ * `beforeFinish` runs once the `finish` part is encoded, before it is written (it must not throw).
  */
 export async function streamResponse(
   encoder: StreamEncoder,
@@ -41,13 +44,18 @@ export async function streamResponse(
   response: ServerResponse,
   lifecycle: Lifecycle,
   chargeFailedStreams: boolean,
+  beforeFinish?: () => Promise<void>,
 ): Promise<void> {
   const { model, value: { iterator, first } } = opened;
   const meter = new StreamMeter(hold.request, hold.countedInput ?? estimateRequestTokens(hold.request));
   const writer = new CoalescingWriter(response);
   let ended: StreamEnd;
   try {
-    response.writeHead(200, Object.assign({ 'x-request-id': requestId }, SSE_HEADERS, encoder.headers));
+    const headers: Record<string, string> = Object.assign({ 'x-request-id': requestId }, SSE_HEADERS, encoder.headers);
+    // The warnings known before the first byte: the codec's and the provider's (which encoded its body to open the stream).
+    const warned = warningsHeader(opened.warnings);
+    if (warned !== undefined) headers[WARNINGS_HEADER] = warned;
+    response.writeHead(200, headers);
     // Each part: meter it (which completes its usage figures), encode it, queue its text (one
     // socket write per tick), then the next one. A failure or an early end after the first part
     // becomes an `error` part: the response has started. So does a part that cannot be metered
@@ -64,6 +72,8 @@ export async function streamResponse(
         part = { type: 'error', error: toGatewayError(error) };
         continue;
       }
+      // A stored answer is kept before its last event leaves: a caller that continues it at once finds it.
+      if (part.type === 'finish' && beforeFinish) await beforeFinish();
       if (text.length > 0 && !writer.write(text)) await drained(response);
       if (part.type === 'finish') ended = 'completed';
       else if (part.type === 'error' && !signal.aborted) ended = 'failed';

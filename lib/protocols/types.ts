@@ -1,7 +1,8 @@
 /** The protocol-codec contract: how a wire protocol is decoded into canonical calls and encoded back. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../canonical';
+import type { CallWarning, GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../canonical';
 import type { GatewayError } from '../errors';
+import type { StoredResponse } from '../stores/types';
 
 /** The operations a route can lead to. `count-tokens` counts a text request's input without calling the model. */
 export type Operation = CodecRoute['operation'];
@@ -40,8 +41,13 @@ export interface ErrorContext {
  */
 export interface GenerateRoute {
   readonly operation: 'generate';
-  /** Validates and decodes the body; throws `GatewayError` (kind `invalid_request`) naming the field. */
-  decode(http: HttpRequestView, params: RouteParams): GenerateRequest;
+  /**
+   * Validates and decodes the body; throws `GatewayError` (kind `invalid_request`) naming the field.
+   * What it drops for every upstream (a setting or tool the canonical types cannot carry) it
+   * reports to `warn` as a {@link CallWarning}; the gateway always passes one for a call (optional:
+   * a decoder called on its own may get none), and shows them to the caller with the answer.
+   */
+  decode(http: HttpRequestView, params: RouteParams, warn?: (warning: CallWarning) => void): GenerateRequest;
   encode(response: GenerateResponse, request: GenerateRequest, call: CallView): EncodedResponse;
   /**
    * Starts encoding a stream (see {@link StreamEncoder}). An `error` part arrives once the response
@@ -49,19 +55,62 @@ export interface GenerateRoute {
    * request to stream is a 400.
    */
   encodeStream?(request: GenerateRequest, call: CallView): StreamEncoder;
+  /** Present on a route whose calls may continue a stored answer and be stored (see {@link ConversationState}). */
+  readonly state?: ConversationState;
+}
+
+/**
+ * How a generate route's calls use the gateway's response store (the Responses API's
+ * `previous_response_id` and `store`). The gateway looks the previous answer up for the caller's
+ * key before the quota hold (so the hold counts the whole conversation), and stores a finished
+ * answer (a streamed one before its last event is sent); the codec says what the protocol means.
+ */
+export interface ConversationState {
+  /** The id of the stored answer this call continues, or undefined. */
+  previousId(request: GenerateRequest, call: CallView): string | undefined;
+  /** Whether the caller asks for the answer to be kept, when the gateway has a store (the protocol's default when it says nothing). */
+  wantsStored(request: GenerateRequest, call: CallView): boolean;
+  /**
+   * The request the call runs: the previous answer's conversation before the request's own
+   * input, and the request's storing setting as it will be honoured (`stored`), for the echo.
+   */
+  prepare(request: GenerateRequest, previous: StoredResponse | undefined, stored: boolean): GenerateRequest;
+  /** The record of a finished answer, and the id it is read back by. `body` is the encoded answer. */
+  record(request: GenerateRequest, previous: StoredResponse | undefined, answer: GenerateResponse, body: unknown, call: CallView): { id: string; record: StoredResponse };
+}
+
+/** What a stored-response path names: one stored answer, or its input items. */
+export interface StoredResponseMatch {
+  id: string;
+  resource: 'response' | 'input-items';
+}
+
+/**
+ * The routes that read and delete stored answers (`GET` / `DELETE /v1/responses/{id}`,
+ * `GET /v1/responses/{id}/input_items`). Authenticated, never charged; a record is found only
+ * with the key that stored it. `GET` reads either resource, `DELETE` only a `response`.
+ */
+export interface StoredResponseRoutes {
+  match(path: string): StoredResponseMatch | undefined;
+  encodeResponse(record: StoredResponse, request: HttpRequestView): EncodedResponse;
+  encodeDeleted(id: string, request: HttpRequestView): EncodedResponse;
+  /** A page of the record's input items as the request's query asks; throws `GatewayError` (`invalid_request`) for a bad query. */
+  encodeInputItems(record: StoredResponse, request: HttpRequestView): EncodedResponse;
 }
 
 /** A token-count route: a text request decoded, its input counted without calling the model. Never charged. */
 export interface CountTokensRoute {
   readonly operation: 'count-tokens';
-  decode(http: HttpRequestView, params: RouteParams): GenerateRequest;
+  /** As {@link GenerateRoute.decode}; a count shows no warnings, so the gateway passes no `warn`. */
+  decode(http: HttpRequestView, params: RouteParams, warn?: (warning: CallWarning) => void): GenerateRequest;
   encode(inputTokens: number, request: GenerateRequest, call: CallView): EncodedResponse;
 }
 
 /** An image-generation route. */
 export interface ImageRoute {
   readonly operation: 'image';
-  decode(http: HttpRequestView, params: RouteParams): ImageRequest;
+  /** As {@link GenerateRoute.decode}; image calls show no warnings yet, so the gateway passes no `warn`. */
+  decode(http: HttpRequestView, params: RouteParams, warn?: (warning: CallWarning) => void): ImageRequest;
   encode(response: ImageResponse, request: ImageRequest, call: CallView): EncodedResponse;
 }
 
@@ -130,7 +179,7 @@ export interface ModelListRoutes {
 export interface ProtocolCodec {
   /** A unique name, e.g. `openai-chat`. */
   readonly name: string;
-  /** Returns the route this path leads to in this protocol, or undefined. Paths are POST-only. */
+  /** Returns the route this path leads to in this protocol, or undefined. Paths are POST-only (the stored-response routes are `storedResponses`). */
   match(path: string): RouteMatch | undefined;
   /** Where this protocol carries the key, for the 401 message, e.g. `an "Authorization: Bearer <key>" header`. */
   readonly credentialHint?: string;
@@ -139,4 +188,6 @@ export interface ProtocolCodec {
   /** Encodes an error in the protocol's native envelope. */
   encodeError(error: GatewayError, context: ErrorContext): EncodedResponse;
   readonly modelList?: ModelListRoutes;
+  /** Reading and deleting stored answers (`GET` / `DELETE`); see {@link StoredResponseRoutes}. */
+  readonly storedResponses?: StoredResponseRoutes;
 }

@@ -7,6 +7,7 @@
  * signal); a real `AbortSignal` is made only when something asks for one
  * (`ProviderCallContext.signal`, a retry's backoff sleep).
  */
+import type { CallWarnings } from '../warnings';
 import type { ProviderCallContext } from './types';
 
 type AbortListener = () => void;
@@ -77,12 +78,19 @@ export function abortSignalOf(signal: CallSignal): AbortSignal {
  * that reads it, or copies the context with `{ ...context }`, gets a working `AbortSignal`; one that
  * never reads it costs none. `cancellation` is the cheap signal itself, for {@link callSignal}.
  */
-export function providerCallContext(cancellation: CallCancellation, upstreamModel: string, requestId: string, upstreamHeaders?: Readonly<Record<string, string>>): ProviderCallContext {
+export function providerCallContext(
+  cancellation: CallCancellation,
+  upstreamModel: string,
+  requestId: string,
+  upstreamHeaders?: Readonly<Record<string, string>>,
+  warnings?: CallWarnings,
+): ProviderCallContext {
   return {
     upstreamModel,
     requestId,
     upstreamHeaders,
     cancellation,
+    warn: warnings ? (warning) => warnings.add(warning) : undefined,
     get signal() {
       return cancellation.signal;
     },

@@ -1,5 +1,5 @@
 /** The upstream-provider contract: what a provider must do for the gateway to route calls to it. */
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart, Usage } from '../canonical';
+import type { CallWarning, GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart, Usage } from '../canonical';
 import type { ModelConfig } from '../models';
 import type { MaybePromise } from '../stores/types';
 import type { CallSignal } from './cancellation';
@@ -35,6 +35,15 @@ export interface ProviderCallContext {
    * falls back to `signal`.
    */
   cancellation?: CallSignal;
+  /**
+   * Records a {@link CallWarning}: a setting or tool of the request this provider did not send
+   * upstream because the upstream cannot take it (docs/providers.md, "Warnings"). The gateway
+   * always sets it and shows the call's warnings to the caller (the `x-rosetta-warnings` header)
+   * and on `GenerateResponse.warnings`; a repeated warning counts once. Optional: a context made by
+   * hand may leave it out. A drop that would change the answer is not a warning: throw a
+   * `GatewayError` (`invalid_request`) instead.
+   */
+  warn?: (warning: CallWarning) => void;
 }
 
 /**

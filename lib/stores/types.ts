@@ -1,4 +1,5 @@
-/** The key-store and quota-store contracts a host app implements (or takes the memory defaults of). */
+/** The key-store, quota-store and response-store contracts a host app implements (or takes the memory defaults of). */
+import type { Message } from '../canonical';
 
 /** Who a key belongs to. Returned by a key store; never contains the key itself. */
 export interface Principal {
@@ -87,5 +88,44 @@ export interface QuotaStore {
   settle(reservation: Reservation, actual: number, info?: SettleInfo): MaybePromise<void>;
   release(reservation: Reservation): MaybePromise<void>;
   init?(): MaybePromise<void>;
+  close?(): MaybePromise<void>;
+}
+
+/**
+ * One stored answer: what a later call needs to continue the conversation, and what reading it back
+ * answers. Plain JSON (a store may serialize it); the gateway writes it once and never changes it.
+ */
+export interface StoredResponse {
+  /** The answer as the caller got it, in the caller's protocol (the Responses API's `Response` object). */
+  response: Record<string, unknown>;
+  /**
+   * The conversation in canonical form: every message the model saw (earlier stored turns
+   * included), then the answer as an `assistant` message, reasoning and vendor signatures kept.
+   */
+  messages: Message[];
+  /** The call's input as the caller's protocol lists it (earlier turns' input and output first), for reading back. */
+  inputItems: Record<string, unknown>[];
+  /** When the answer was created, Unix seconds. */
+  createdAt: number;
+}
+
+/**
+ * Keeps answers that callers ask to keep (the Responses API's `store` and `previous_response_id`,
+ * `GET` / `DELETE /v1/responses/{id}`). Every record belongs to an `owner`, the principal's key id
+ * (never the key): a record is found, listed and deleted only with the owner that put it.
+ *
+ * - `put(owner, id, record)` stores (or replaces) a record. How long it is kept is the store's
+ *   choice (its TTL and size cap); a store may drop a record early, never change one.
+ * - `get(owner, id)` returns the record, or `undefined` when there is none for this owner
+ *   (unknown, expired, evicted, or another owner's).
+ * - `delete(owner, id)` removes it; returns whether there was one for this owner.
+ */
+export interface ResponseStore {
+  put(owner: string, id: string, record: StoredResponse): MaybePromise<void>;
+  get(owner: string, id: string): MaybePromise<StoredResponse | undefined>;
+  delete(owner: string, id: string): MaybePromise<boolean>;
+  /** Called once before the gateway serves; the gateway waits for it. */
+  init?(): MaybePromise<void>;
+  /** Called by `gateway.close()`. */
   close?(): MaybePromise<void>;
 }

@@ -18,19 +18,34 @@ export async function collectStream(parts: AsyncIterable<ProviderStreamPart>, re
  * the stream reported it: the `finish` figures, the input from `response-start` if `finish` has none.
  */
 export async function collectParts(parts: AsyncIterable<ProviderStreamPart>): Promise<ProviderGenerateResponse> {
-  const content: ContentPart[] = [];
-  const open = new Map<string, ContentPart>();
-  let id = '';
-  let model = '';
-  let created = Math.floor(Date.now() / 1000);
-  let startInput: number | undefined;
-  let usage: Partial<Usage> | undefined;
-  let finishReason: FinishReason | undefined;
-  for await (const part of parts) {
+  const collector = new PartCollector();
+  for await (const part of parts) collector.add(part);
+  return collector.result();
+}
+
+/** Gathers a stream's parts, one at a time, into the equivalent non-streamed answer (for {@link collectParts}, and for a streamed answer the gateway stores). */
+export class PartCollector {
+  private readonly content: ContentPart[] = [];
+  private readonly open = new Map<string, ContentPart>();
+  private id = '';
+  private model = '';
+  private created = Math.floor(Date.now() / 1000);
+  private startInput: number | undefined;
+  private usage: Partial<Usage> | undefined;
+  private finishReason: FinishReason | undefined;
+
+  /** Whether the `finish` part has been seen. */
+  get finished(): boolean {
+    return this.finishReason !== undefined;
+  }
+
+  /** Adds one part; an `error` part throws its error. */
+  add(part: ProviderStreamPart): void {
+    const open = this.open;
     switch (part.type) {
       case 'response-start':
-        ({ id, model, created } = part);
-        startInput = part.usage?.inputTokens;
+        ({ id: this.id, model: this.model, created: this.created } = part);
+        this.startInput = part.usage?.inputTokens;
         break;
       case 'text-start':
         open.set(part.id, { type: 'text', text: '' });
@@ -63,18 +78,24 @@ export async function collectParts(parts: AsyncIterable<ProviderStreamPart>): Pr
           if (part.signature !== undefined) block.signature = part.signature;
           if (part.redactedData !== undefined) block.redactedData = part.redactedData;
         }
-        content.push(block);
+        this.content.push(block);
         break;
       }
       case 'finish':
-        usage = part.usage;
-        finishReason = part.finishReason;
+        this.usage = part.usage;
+        this.finishReason = part.finishReason;
         break;
       case 'error':
         throw part.error;
     }
   }
-  if (!finishReason) throw new GatewayError('upstream', 'The upstream stream ended before it finished.');
-  if (startInput !== undefined && usage?.inputTokens === undefined) usage = { ...usage, inputTokens: startInput };
-  return { id, model, created, choices: [{ index: 0, content, finishReason }], ...(usage ? { usage } : {}) };
+
+  /** The answer; throws when the stream has not finished. */
+  result(): ProviderGenerateResponse {
+    const finishReason = this.finishReason;
+    if (!finishReason) throw new GatewayError('upstream', 'The upstream stream ended before it finished.');
+    let usage = this.usage;
+    if (this.startInput !== undefined && usage?.inputTokens === undefined) usage = { ...usage, inputTokens: this.startInput };
+    return { id: this.id, model: this.model, created: this.created, choices: [{ index: 0, content: this.content, finishReason }], ...(usage ? { usage } : {}) };
+  }
 }

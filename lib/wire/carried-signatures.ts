@@ -1,5 +1,6 @@
 /** The vendors whose signatures caller protocols carry for them, as data: codecs read the list, name no vendor. */
 import { GEMINI_CARRIED_SIGNATURE } from './gemini/carried-signature';
+import { OPENAI_CARRIED_REASONING } from './openai/carried-reasoning';
 
 /**
  * A vendor that mints a signature its own API must get back with the part it came on, which
@@ -20,4 +21,4 @@ export interface SignatureVendor {
 }
 
 /** Every vendor whose signatures are carried. A new one is a new entry. */
-export const CARRIED_SIGNATURE_VENDORS: readonly SignatureVendor[] = [GEMINI_CARRIED_SIGNATURE];
+export const CARRIED_SIGNATURE_VENDORS: readonly SignatureVendor[] = [GEMINI_CARRIED_SIGNATURE, OPENAI_CARRIED_REASONING];

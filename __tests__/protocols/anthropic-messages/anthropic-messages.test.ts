@@ -34,6 +34,11 @@ function decode(body: Record<string, unknown>) {
   return decodeMessagesRequest({ model: 'm', max_tokens: 100, ...body }, {});
 }
 
+/** A decoded value without its `extensions` (what canonical itself says; the extensions are tested on their own). */
+function canonicalOf<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (key, inner: unknown) => (key === 'extensions' ? undefined : inner))) as T;
+}
+
 function view(requestHeaders: Record<string, string>, query = ''): HttpRequestView {
   return { method: 'GET', path: '/v1/models', headers: requestHeaders, query: new URLSearchParams(query), body: undefined };
 }
@@ -417,7 +422,7 @@ describe('GET /v1/models with anthropic-version', () => {
 });
 
 describe('decodeMessagesRequest', () => {
-  it('decodes the Claude Code body: settings, dropped nothing that matters, origin kept', () => {
+  it('decodes the Claude Code body: settings, dropped nothing that matters, the rest and the betas in extensions', () => {
     const body = claudeCodeBody();
     const decoded = decodeMessagesRequest(body, claudeCodeHeaders);
     expect(decoded.model).toBe('rosetta-echo');
@@ -429,18 +434,25 @@ describe('decodeMessagesRequest', () => {
     expect(decoded.tools![0]).toEqual({ name: 'Task', description: 'The Task tool.', parameters: body.tools[0]!.input_schema });
     expect(decoded.messages.map((message) => message.role)).toEqual(['system', 'user', 'system', 'assistant', 'tool', 'user']);
     expect(decoded.messages[0]!.content).toHaveLength(3);
-    expect(decoded.messages[2]!.content).toEqual([{ type: 'text', text: 'The user switched to plan mode.' }]);
-    expect(decoded.origin).toEqual({ protocol: 'anthropic-messages', body, headers: claudeCodeHeaders });
-    expect((decoded.origin!.body as { context_management: unknown }).context_management).toEqual(body.context_management);
+    expect(canonicalOf(decoded.messages[2]!.content)).toEqual([{ type: 'text', text: 'The user switched to plan mode.' }]);
+    expect(decoded.messages[2]!.extensions).toEqual({ 'anthropic-messages': { stringContent: true, inline: true } });
+    expect(decoded).not.toHaveProperty('origin');
+    expect(decoded.extensions).toEqual({
+      'anthropic-messages': {
+        fields: { context_management: body.context_management },
+        answerEffort: true,
+        betas: claudeCodeHeaders['anthropic-beta'].split(','),
+      },
+    });
   });
 
   it('puts the top-level system prompt first, as a string or text blocks with cache_control', () => {
-    expect(decode({ system: 'Be terse.', messages: [{ role: 'user', content: 'Hi' }] }).messages).toEqual([
+    expect(canonicalOf(decode({ system: 'Be terse.', messages: [{ role: 'user', content: 'Hi' }] }).messages)).toEqual([
       { role: 'system', content: [{ type: 'text', text: 'Be terse.' }] },
       { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
     ]);
     const blocks = decode({ system: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'Hi' }] });
-    expect(blocks.messages[0]).toEqual({ role: 'system', content: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }] });
+    expect(canonicalOf(blocks.messages[0])).toEqual({ role: 'system', content: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }] });
     expect(decode({ system: '', messages: [{ role: 'user', content: 'Hi' }] }).messages.map((message) => message.role)).toEqual(['user']);
   });
 
@@ -461,7 +473,7 @@ describe('decodeMessagesRequest', () => {
         },
       ],
     });
-    expect(decoded.messages[0]!.content).toEqual([
+    expect(canonicalOf(decoded.messages[0]!.content)).toEqual([
       { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0KGgo=' } },
       { type: 'image', source: { kind: 'url', url: 'https://example.com/a.jpg' } },
       { type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' }, filename: 'report.pdf' },
@@ -503,7 +515,7 @@ describe('decodeMessagesRequest', () => {
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_3' }] },
       ],
     });
-    expect(decoded.messages).toEqual([
+    expect(canonicalOf(decoded.messages)).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo and Bergen?' }] },
       {
         role: 'assistant',
@@ -551,7 +563,7 @@ describe('decodeMessagesRequest', () => {
         },
       ],
     });
-    expect(decoded.messages).toEqual([
+    expect(canonicalOf(decoded.messages)).toEqual([
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', content: [{ type: 'text', text: 'PDF read' }] }] },
       { role: 'user', content: [{ type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' } }] },
     ]);
@@ -612,7 +624,7 @@ describe('decodeMessagesRequest', () => {
           { type: 'bash_20250124', name: 'bash' },
         ],
       });
-      expect(decoded.tools).toEqual([
+      expect(canonicalOf(decoded.tools)).toEqual([
         { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: true },
         { name: 'plain', parameters: { type: 'object' } },
       ]);
@@ -641,7 +653,7 @@ describe('decodeMessagesRequest', () => {
 
   it('decodes thinking and output_config into reasoning and response format', () => {
     const messages = [{ role: 'user', content: 'x' }];
-    expect(decode({ messages, thinking: { type: 'enabled', budget_tokens: 2048 } }).reasoning).toEqual({ enabled: true, includeThoughts: true, budgetTokens: 2048 });
+    expect(decode({ messages, thinking: { type: 'enabled', budget_tokens: 2048 } }).reasoning).toEqual({ enabled: true, adaptive: false, includeThoughts: true, budgetTokens: 2048 });
     expect(decode({ messages, thinking: { type: 'adaptive' }, output_config: { effort: 'medium' } }).reasoning).toEqual({ enabled: true, adaptive: true, includeThoughts: true, effort: 'medium' });
     expect(decode({ messages, thinking: { type: 'adaptive', display: 'omitted' } }).reasoning).toEqual({ enabled: true, adaptive: true, includeThoughts: false });
     expect(decode({ messages, thinking: { type: 'disabled' } }).reasoning).toEqual({ enabled: false });

@@ -1,14 +1,11 @@
 import request from 'supertest';
-import type * as GenAI from '@google/genai' with { 'resolution-mode': 'import' };
+import { GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import { buildApp, EMPTY_KEY, listen, TEST_KEY, testOptions, type Json } from '../../helpers/app';
 import { countTextTokens, GatewayError, LOCAL_MODELS, LocalProvider } from '../../../lib';
 import type { GenerateRequest, Provider, StreamPart } from '../../../lib';
 import { geminiCodec } from '../../../lib/protocols/gemini';
 import { GENERATE_CONTENT, STREAM_GENERATE_CONTENT } from '../../../lib/protocols/gemini/routes';
 
-// @google/genai ships ESM types but a CommonJS build for Node; jest runs this file as CommonJS.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { GoogleGenAI } = require('@google/genai') as typeof GenAI;
 
 const codec = geminiCodec();
 
@@ -414,7 +411,7 @@ describe('@google/genai generateContentStream against the gateway', () => {
   it.each([undefined, 'v1'])('streams the reply (apiVersion %s)', async (apiVersion) => {
     const ai = new GoogleGenAI({ apiKey: TEST_KEY, ...(apiVersion ? { apiVersion } : {}), httpOptions: httpOptions(server.url) });
     const stream = await ai.models.generateContentStream({ model: 'rosetta-echo', contents: REPLY });
-    const chunks: GenAI.GenerateContentResponse[] = [];
+    const chunks: GenerateContentResponse[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(2);
     expect(chunks.map((chunk) => chunk.text ?? '').join('')).toBe(REPLY);

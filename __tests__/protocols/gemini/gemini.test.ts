@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type * as GenAI from '@google/genai' with { 'resolution-mode': 'import' };
+import { GoogleGenAI } from '@google/genai';
 import { buildApp, EMPTY_KEY, listen, POOR_KEY, TEST_KEY, testOptions } from '../../helpers/app';
 import { countTextTokens, GatewayError, LOCAL_MODELS } from '../../../lib';
 import type { GenerateRequest, GenerateResponse } from '../../../lib';
@@ -7,9 +7,6 @@ import { geminiCodec } from '../../../lib/protocols/gemini';
 import { GENERATE_CONTENT } from '../../../lib/protocols/gemini/routes';
 import type { HttpRequestView } from '../../../lib/protocols/types';
 
-// @google/genai ships ESM types but a CommonJS build for Node; jest runs this file as CommonJS.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { GoogleGenAI } = require('@google/genai') as typeof GenAI;
 
 const codec = geminiCodec();
 const models = [...LOCAL_MODELS, { id: 'vendor/echo', provider: 'local' }];

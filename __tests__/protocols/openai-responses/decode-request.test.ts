@@ -28,7 +28,7 @@ describe('decodeResponsesRequest: input', () => {
     ]);
   });
 
-  it('message items of every role and part; consecutive items of one role merged', () => {
+  it('message items of every role and part; each user or system item its own message, in its wire role', () => {
     const request = decode({
       input: [
         { type: 'message', id: 'msg_1', role: 'developer', content: [{ type: 'input_text', text: 'System A' }] },
@@ -43,16 +43,17 @@ describe('decodeResponsesRequest: input', () => {
         { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Sure.', annotations: [] }, { type: 'refusal', refusal: 'No.' }] },
       ],
     });
-    expect(request.messages).toHaveLength(3);
-    expect(request.messages[0]).toEqual({ role: 'system', content: [{ type: 'text', text: 'System A' }, { type: 'text', text: 'System B' }] });
-    expect(request.messages[1]!.content).toEqual([
+    expect(request.messages).toHaveLength(4);
+    expect(request.messages[0]).toEqual({ role: 'system', content: [{ type: 'text', text: 'System A' }], extensions: { 'openai-responses': { role: 'developer' } } });
+    expect(request.messages[1]).toEqual({ role: 'system', content: [{ type: 'text', text: 'System B' }], extensions: { 'openai-responses': { role: 'system' } } });
+    expect(request.messages[2]!.content).toEqual([
       { type: 'text', text: 'Look:' },
       { type: 'image', source: { kind: 'url', url: 'https://example.com/cat.png' }, detail: 'low' },
       { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0KGgo=' } },
       { type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' }, filename: 'a.pdf' },
       { type: 'file', source: { kind: 'url', url: 'https://example.com/b.pdf' } },
     ]);
-    expect(request.messages[2]).toEqual({
+    expect(request.messages[3]).toEqual({
       role: 'assistant',
       content: [
         { type: 'text', text: 'Sure.', extensions: { 'openai-responses': { annotations: [] } } },
@@ -259,8 +260,9 @@ describe('decodeResponsesRequest: bad input', () => {
     rejects(body, param);
   });
 
-  it('previous_response_id is refused with what to do instead', () => {
-    const error = rejects({ input: 'x', previous_response_id: 'resp_1' }, 'previous_response_id');
-    expect(error.message).toContain('resend the whole input');
+  it('previous_response_id is left to the gateway (its response store): decoded, never in the extension an upstream gets', () => {
+    const request = decodeResponsesRequest({ model: 'm', input: 'x', previous_response_id: 'resp_1', store: true });
+    expect(request.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'x' }] }]);
+    expect(request.extensions?.['openai-responses']).toEqual({ store: true });
   });
 });

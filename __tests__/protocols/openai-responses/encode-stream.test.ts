@@ -3,11 +3,10 @@ import type { StreamPart } from '../../../lib/canonical';
 import { GatewayError } from '../../../lib/errors';
 import { decodeResponsesRequest } from '../../../lib/protocols/openai-responses/decode-request';
 import { ResponsesStreamEncoder } from '../../../lib/protocols/openai-responses/encode-stream';
-import type { Json } from '../../helpers/app';
 
 interface Event {
   event: string;
-  data: Json;
+  data: Record<string, any>;
 }
 
 const START: StreamPart = { type: 'response-start', id: 'chatcmpl-s1', model: 'm', created: 1_700_000_000 };

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { LocalProvider, MemoryKeyStore, MemoryQuotaStore, type ModelConfig } from '../../../lib';
 import { AnthropicProvider } from '../../../lib/providers/anthropic';
 import { OpenAIProvider } from '../../../lib/providers/openai';
-import { type Json, serveGateway, type RunningGateway } from '../../helpers/app';
+import { serveGateway, type RunningGateway } from '../../helpers/app';
 import { MOCK_ANTHROPIC_KEY, startMockAnthropic, type MockAnthropic } from '../../helpers/mock-anthropic';
 import { startMockOpenAI, type MockOpenAI } from '../../helpers/mock-openai';
 
@@ -78,9 +78,9 @@ describe('openai SDK: responses.create', () => {
         { type: 'function_call_output', call_id: 'call_b', output: '12:00' },
       ] as OpenAI.Responses.ResponseInput,
     });
-    const messages = openaiMock.requests[openaiMock.requests.length - 1]!.body.messages as Json[];
+    const messages = openaiMock.requests[openaiMock.requests.length - 1]!.body.messages as Array<Record<string, any>>;
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool']);
-    expect(messages[1]!.tool_calls.map((call: Json) => call.id)).toEqual(['call_a', 'call_b']);
+    expect(messages[1]!.tool_calls.map((call: any) => call.id)).toEqual(['call_a', 'call_b']);
     expect(messages[2]).toMatchObject({ tool_call_id: 'call_a', content: 'Sunny, 20 C' });
   });
 

@@ -470,8 +470,7 @@ describe('AnthropicProvider on its own', () => {
   it('merges configured anthropic-beta values with a caller’s own', async () => {
     const provider = new AnthropicProvider({ baseUrl: mock.url, apiKey: MOCK_ANTHROPIC_KEY, headers: { 'Anthropic-Beta': 'a-1' } });
     try {
-      const origin = { protocol: 'anthropic-messages', body: { model: 'x', max_tokens: 5, messages: user('hi') }, headers: { 'anthropic-beta': 'b-2,a-1' } };
-      await provider.generate(bare({ origin }), context());
+      await provider.generate(bare({ extensions: { 'anthropic-messages': { betas: ['b-2', 'a-1'] } } }), context());
       expect(lastSent().headers['anthropic-beta']).toBe('a-1,b-2');
       await provider.generate(bare(), context());
       expect(lastSent().headers['anthropic-beta']).toBe('a-1');

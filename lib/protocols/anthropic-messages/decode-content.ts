@@ -3,15 +3,16 @@ import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, Text
 import { signatureFromThinking, signatureMetadata, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import type { RawBlock } from './schema';
-import createDebug from 'debug';
-import { isJsonObject } from '../../json';
-
-const log = createDebug('rosetta:codec');
+import { isJsonObject, type JsonObject, unmodelledFields } from '../../json';
+import { ANTHROPIC_MESSAGES_KEY, type AnthropicPartExtension } from '../../wire/anthropic/extensions';
 
 const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 
-/** Anthropic block types this gateway knows but cannot serve (server tools, their results, Files API uploads). */
-const UNSUPPORTED_BLOCKS = new Set([
+/**
+ * Anthropic block types without a canonical part (server tools, their results, Files API uploads):
+ * another upstream never sees them; an Anthropic upstream gets them back from the extensions.
+ */
+export const UNSUPPORTED_BLOCKS = new Set([
   'search_result',
   'server_tool_use',
   'web_search_tool_result',
@@ -47,9 +48,34 @@ function refuseBlock(type: string, at: string, place: string): never {
   return invalidField(`${at}.type`, `'${type}' is not a known content block type`);
 }
 
-/** A `text` block (its `cache_control` and `citations` are ignored). */
+/** The keys each block type's decoder models; the rest go to the part's extension. */
+const MODELLED: Readonly<Record<string, ReadonlySet<string>>> = {
+  text: new Set(['type', 'text']),
+  image: new Set(['type', 'source']),
+  document: new Set(['type', 'source', 'title']),
+  tool_use: new Set(['type', 'id', 'name', 'input']),
+  thinking: new Set(['type', 'thinking', 'signature']),
+  redacted_thinking: new Set(['type', 'data']),
+  tool_result: new Set(['type', 'tool_use_id', 'content', 'is_error']),
+};
+
+/** Adds to a part's Anthropic extension (allocating one only when there is something to add). */
+export function extendPart<P extends ContentPart>(part: P, extension: AnthropicPartExtension): P {
+  const own = part.extensions?.[ANTHROPIC_MESSAGES_KEY];
+  part.extensions = { ...part.extensions, [ANTHROPIC_MESSAGES_KEY]: own ? { ...own, ...extension } : extension };
+  return part;
+}
+
+/** The part, with the block's unmodelled keys (and `extra` of them, keys modelled only for some values) in its extension. */
+function withFields<P extends ContentPart>(part: P, block: RawBlock, extra?: JsonObject): P {
+  const fields = unmodelledFields(block, MODELLED[block.type]!);
+  const all = extra ? { ...fields, ...extra } : fields;
+  return all ? extendPart(part, { fields: all }) : part;
+}
+
+/** A `text` block; its `cache_control`, `citations` and other keys go to the extension. */
 export function decodeTextBlock(block: RawBlock, at: string): TextPart {
-  return { type: 'text', text: requireString(block.text, `${at}.text`) };
+  return withFields({ type: 'text', text: requireString(block.text, `${at}.text`) }, block);
 }
 
 function decodeImageSource(raw: unknown, at: string): MediaSource {
@@ -71,7 +97,7 @@ function decodeImageSource(raw: unknown, at: string): MediaSource {
 
 /** An `image` block with a base64 or URL source. */
 export function decodeImageBlock(block: RawBlock, at: string): ImagePart {
-  return { type: 'image', source: decodeImageSource(block.source, `${at}.source`) };
+  return withFields({ type: 'image', source: decodeImageSource(block.source, `${at}.source`) }, block);
 }
 
 function decodeDocumentContent(raw: unknown, at: string): Array<TextPart | ImagePart> {
@@ -86,25 +112,36 @@ function decodeDocumentContent(raw: unknown, at: string): Array<TextPart | Image
   });
 }
 
+/** The document block without its source's text or content: what rebuilds it around the parts it became. */
+function documentShell(block: RawBlock, source: JsonObject, inner: 'data' | 'content'): JsonObject {
+  const { [inner]: _dropped, ...rest } = source;
+  return { ...block, source: rest };
+}
+
 /**
- * A `document` block: a base64 or URL PDF becomes a file part; a plain-text or content source
- * becomes its text (and images). `title` names the file; `context` and `citations` are ignored.
+ * A `document` block: a base64 or URL PDF becomes a file part (`title` its filename; `context`,
+ * `citations` and the rest in its extension); a plain-text or content source becomes its text (and
+ * images), the document around them kept in their extensions for an Anthropic upstream.
  */
 export function decodeDocumentBlock(block: RawBlock, at: string): Array<TextPart | ImagePart | FilePart> {
   const source = requireRecord(block.source, `${at}.source`);
-  const filename = typeof block.title === 'string' && block.title.length > 0 ? { filename: block.title } : {};
+  const titled = typeof block.title === 'string' && block.title.length > 0;
+  const filename = titled ? { filename: block.title as string } : {};
+  const untitled = !titled && block.title !== undefined ? { title: block.title } : undefined;
   switch (source.type) {
     case 'base64': {
       const mediaType = requireString(source.media_type, `${at}.source.media_type`);
       if (mediaType !== 'application/pdf') invalidField(`${at}.source.media_type`, "must be 'application/pdf'");
-      return [{ type: 'file', source: { kind: 'base64', mediaType, data: requireString(source.data, `${at}.source.data`) }, ...filename }];
+      return [withFields<FilePart>({ type: 'file', source: { kind: 'base64', mediaType, data: requireString(source.data, `${at}.source.data`) }, ...filename }, block, untitled)];
     }
     case 'url':
-      return [{ type: 'file', source: { kind: 'url', url: requireString(source.url, `${at}.source.url`), mediaType: 'application/pdf' }, ...filename }];
+      return [withFields<FilePart>({ type: 'file', source: { kind: 'url', url: requireString(source.url, `${at}.source.url`), mediaType: 'application/pdf' }, ...filename }, block, untitled)];
     case 'text':
-      return [{ type: 'text', text: requireString(source.data, `${at}.source.data`) }];
-    case 'content':
-      return decodeDocumentContent(source.content, `${at}.source.content`);
+      return [extendPart<TextPart>({ type: 'text', text: requireString(source.data, `${at}.source.data`) }, { document: documentShell(block, source, 'data') })];
+    case 'content': {
+      const document = documentShell(block, source, 'content');
+      return decodeDocumentContent(source.content, `${at}.source.content`).map((part) => extendPart(part, { document }));
+    }
     case 'file':
       return invalidField(`${at}.source.type`, "'file' sources (Files API ids) are not supported by this gateway; send 'base64', 'url' or 'text'");
     default:
@@ -122,7 +159,7 @@ export function decodeToolUseBlock(block: RawBlock, at: string): ToolCallPart {
   const name = requireString(block.name, `${at}.name`);
   const input = requireRecord(block.input, `${at}.input`);
   const { id, carried } = splitToolId(raw);
-  return { type: 'tool-call', id, name, arguments: JSON.stringify(input), ...signatureMetadata(carried) };
+  return withFields<ToolCallPart>({ type: 'tool-call', id, name, arguments: JSON.stringify(input), ...signatureMetadata(carried) }, block);
 }
 
 /**
@@ -130,6 +167,10 @@ export function decodeToolUseBlock(block: RawBlock, at: string): ToolCallPart {
  * `<vendor>:`-tagged signature (`gemini:…`) is another vendor's: it becomes that vendor's metadata, never an Anthropic signature.
  */
 export function decodeThinkingBlock(block: RawBlock, at: string): ReasoningPart {
+  return withFields(thinkingPart(block, at), block);
+}
+
+function thinkingPart(block: RawBlock, at: string): ReasoningPart {
   if (block.type === 'redacted_thinking') return { type: 'reasoning', text: '', redactedData: requireString(block.data, `${at}.data`) };
   const text = requireString(block.thinking, `${at}.thinking`);
   if (block.signature === undefined || block.signature === null) return { type: 'reasoning', text };
@@ -144,7 +185,7 @@ export interface DecodedToolResult {
   files: FilePart[];
 }
 
-/** A `tool_result` block: string or block content, and `is_error`. */
+/** A `tool_result` block: string or block content, and `is_error`; a PDF it carried keeps its place in its extension. */
 export function decodeToolResultBlock(block: RawBlock, at: string): DecodedToolResult {
   const rawId = requireString(block.tool_use_id, `${at}.tool_use_id`);
   if (rawId.length === 0) invalidField(`${at}.tool_use_id`, 'must not be empty');
@@ -165,7 +206,7 @@ export function decodeToolResultBlock(block: RawBlock, at: string): DecodedToolR
       else if (typed.type === 'image') content.push(decodeImageBlock(typed, where));
       else if (typed.type === 'document') {
         for (const part of decodeDocumentBlock(typed, where)) {
-          if (part.type === 'file') files.push(part);
+          if (part.type === 'file') files.push(extendPart(part, { toolResult: { id: toolCallId, index } }));
           else content.push(part);
         }
       } else refuseBlock(typed.type, where, 'a tool_result');
@@ -175,16 +216,13 @@ export function decodeToolResultBlock(block: RawBlock, at: string): DecodedToolR
   }
   const result: ToolResultPart = { type: 'tool-result', toolCallId, content: content.filter((part) => part.type !== 'text' || part.text.length > 0) };
   if (block.is_error === true) result.isError = true;
+  withFields(result, block, block.is_error !== undefined && block.is_error !== true ? { is_error: block.is_error } : undefined);
+  if (typeof raw === 'string') extendPart(result, { stringContent: true });
   return { result, files };
 }
 
-/** Decodes one block of a user or assistant message; `tool_result` blocks are decoded by the caller. */
+/** Decodes one block of a user or assistant message; `tool_result` blocks and {@link UNSUPPORTED_BLOCKS} are the caller's. */
 export function decodeBlock(block: RawBlock, at: string, role: 'user' | 'assistant'): ContentPart[] {
-  if (UNSUPPORTED_BLOCKS.has(block.type)) {
-    // Server-tool history (web search, code execution…): no canonical part; an Anthropic upstream still gets it through the pass-through body.
-    log('%s: a %s block has no canonical part; dropped', at, block.type);
-    return [];
-  }
   if (!BLOCKS_BY_ROLE[role].has(block.type)) refuseBlock(block.type, at, `a ${role} message`);
   switch (block.type) {
     case 'text':

@@ -1,16 +1,21 @@
 /** Anthropic `tools` and `tool_choice` → canonical tool definitions and choice; server tools are dropped. */
 import createDebug from 'debug';
 import type { ToolChoice, ToolDefinition } from '../../canonical';
+import { type JsonObject, unmodelledFields } from '../../json';
+import { ANTHROPIC_MESSAGES_KEY, type AnthropicRequestExtension } from '../../wire/anthropic/extensions';
 import { invalidField } from '../shared/validate';
 import type { MessagesBody, RawTool } from './schema';
 
 const log = createDebug('rosetta:codec');
 
-/** The decoded tools, and the names of server tools that were dropped. */
+/** The decoded tools, the names of server tools that were dropped, and those tools with their places (for an Anthropic upstream). */
 export interface DecodedTools {
   tools: ToolDefinition[];
   dropped: string[];
+  serverTools?: AnthropicRequestExtension['serverTools'];
 }
+
+const MODELLED_TOOL_KEYS: ReadonlySet<string> = new Set(['name', 'description', 'input_schema', 'strict']);
 
 /** A versioned Anthropic-defined tool type (`web_search_20250305`, `bash_20250124`, …) or an MCP toolset. */
 const SERVER_TOOL_TYPE = /^(?:[a-z0-9_]+_\d{8}|mcp_toolset)$/;
@@ -29,17 +34,21 @@ function decodeCustomTool(tool: RawTool, at: string): ToolDefinition {
   if (tool.name === undefined) invalidField(`${at}.name`, 'is required');
   if (tool.input_schema === undefined) invalidField(`${at}.input_schema`, 'is required');
   if (tool.input_schema.type !== 'object') invalidField(`${at}.input_schema.type`, 'must be "object"');
+  const fields = unmodelledFields(tool as JsonObject, MODELLED_TOOL_KEYS);
   return {
     name: tool.name,
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     parameters: tool.input_schema,
     ...(typeof tool.strict === 'boolean' ? { strict: tool.strict } : {}),
+    ...(fields ? { extensions: { [ANTHROPIC_MESSAGES_KEY]: { fields } } } : {}),
   };
 }
 
 /**
- * Custom tools become canonical tools. Server tools (a versioned `type` such as `web_search_20250305`)
- * run on Anthropic's side only, so they are dropped and logged, not refused: Claude Code sends them.
+ * Custom tools become canonical tools (`type: "custom"`, `cache_control`, `defer_loading` and the
+ * rest of their keys in their extensions). Server tools (a versioned `type` such as
+ * `web_search_20250305`) run on Anthropic's side only: they have no canonical tool, are logged, not
+ * refused (Claude Code sends them), and are kept for an Anthropic upstream.
  */
 export function decodeTools(tools: MessagesBody['tools']): DecodedTools {
   const decoded: DecodedTools = { tools: [], dropped: [] };
@@ -51,8 +60,9 @@ export function decodeTools(tools: MessagesBody['tools']): DecodedTools {
     }
     if (!isServerTool(tool)) invalidField(`${at}.type`, `'${tool.type}' is not a known tool type; a custom tool has no type (or 'custom') and an input_schema`);
     const name = tool.name ?? String(tool.type);
-    log('%s: server tool %s (%s) dropped: only Anthropic can run it', at, name, tool.type);
+    log('%s: server tool %s (%s) kept for an Anthropic upstream only', at, name, tool.type);
     decoded.dropped.push(name);
+    (decoded.serverTools ??= []).push({ index, tool: tool as JsonObject });
   });
   return decoded;
 }

@@ -2,8 +2,8 @@
 import createDebug from 'debug';
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
 import { carriedSignatureOf, carrySignatureInThinking, carrySignatureInToolId } from '../shared/signature-carrier';
-import { passThroughFields, type JsonObject } from '../../json';
-import { ANTHROPIC_MESSAGES } from './decode-request';
+import type { JsonObject } from '../../json';
+import { anthropicExtension, type AnthropicResponseExtension } from '../../wire/anthropic/extensions';
 import { mapFinishReason } from './map-finish-reason';
 import { anthropicToolId } from '../../wire/anthropic/tool-id';
 
@@ -86,22 +86,19 @@ export function encodeContent(parts: readonly ContentPart[]): AnthropicBlock[] {
   return blocks;
 }
 
-/** Fields the codec writes itself from the canonical response; an upstream's own value for them is not passed through. */
-const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage']);
-
 /**
  * The message response body (the first choice: the protocol has no alternatives). When the upstream
- * spoke Anthropic messages too (`response.origin`), the top-level fields the codec does not model
- * pass through unchanged (`container`, `context_management`, `stop_details`, a newer API's own), and
- * its `usage` is returned as it sent it (`server_tool_use`, `service_tier`, the cache-creation
- * split, …), completed with the gateway's figures. Content blocks are the codec's own.
+ * spoke Anthropic messages too, the `anthropic-messages` extension of the answer holds what it sent
+ * that canonical does not say: its top-level fields (`container`, `context_management`,
+ * `stop_details`, a newer API's own) replace the codec's defaults, and its usage keys
+ * (`server_tool_use`, `service_tier`, the cache-creation split, …) complete the gateway's figures.
+ * Content blocks are the codec's own.
  */
 export function encodeMessagesResponse(response: GenerateResponse): ReturnType<typeof encodeMessage> & JsonObject {
   const body: ReturnType<typeof encodeMessage> & JsonObject = encodeMessage(response);
-  const upstream = response.origin?.protocol === ANTHROPIC_MESSAGES ? response.origin.body : undefined;
-  if (upstream) {
-    passThroughFields(body, upstream, MODELLED_RESPONSE_FIELDS, 'usage');
-  }
+  const extension = anthropicExtension<AnthropicResponseExtension>(response.extensions);
+  if (extension?.fields) Object.assign(body, extension.fields);
+  if (extension?.usage) body.usage = { ...body.usage, ...extension.usage };
   return body;
 }
 

@@ -45,8 +45,8 @@ export function claimsModelList(request: HttpRequestView): boolean {
 }
 
 /**
- * Creates the Anthropic messages codec. Any `anthropic-version` (or none) is accepted;
- * `anthropic-beta` headers are ignored and stay in `origin.headers`.
+ * Creates the Anthropic messages codec. Any `anthropic-version` (or none) is accepted; the
+ * `anthropic-beta` values go into the request's extension (`betas`), for an Anthropic upstream.
  */
 export function anthropicMessagesCodec(): ProtocolCodec {
   return {

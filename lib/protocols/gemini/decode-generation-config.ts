@@ -36,7 +36,7 @@ export function decodeThinkingConfig(config: Config, at: string): ReasoningSetti
 
 /** `responseMimeType` with `responseJsonSchema` (JSON Schema) or `responseSchema` (OpenAPI subset) → a response format. */
 export function decodeResponseFormat(config: Config, at: string): ResponseFormat | undefined {
-  const mimeType = field<string>(config, 'responseMimeType')?.split(';', 1)[0]!.trim().toLowerCase();
+  const mimeType = field<string>(config, 'responseMimeType')?.split(';', 1)[0]?.trim().toLowerCase();
   const jsonSchema = field<Record<string, unknown>>(config, 'responseJsonSchema');
   const openApiSchema = field<Record<string, unknown>>(config, 'responseSchema');
   const schema = jsonSchema ?? (openApiSchema ? toJsonSchema(openApiSchema) : undefined);

@@ -52,7 +52,9 @@ export function decodeTools(body: GenerateContentBody): DecodedTools {
     if (firstFunctions === undefined) firstFunctions = index;
     else needed = true;
     const where = `${at}[${index}].${keyOf(tool, 'functionDeclarations')}`;
-    declarations.forEach((declaration, position) => definitions.push(decodeDeclaration(declaration, `${where}[${position}]`, index === firstFunctions ? undefined : index)));
+    declarations.forEach((declaration, position) => {
+      definitions.push(decodeDeclaration(declaration, `${where}[${position}]`, index === firstFunctions ? undefined : index));
+    });
   });
   if (tools.length > 1) needed = true;
   return { ...(definitions.length > 0 ? { tools: definitions } : {}), ...(needed ? { entries } : {}) };

@@ -3,7 +3,7 @@ import type { StreamPart } from '../../canonical';
 import type { GenerateRequest } from '../../canonical';
 import type { CallView, StreamEncoder } from '../types';
 import { streamFormatOf } from './stream-format';
-import { GeminiStreamResponses, type StreamIdentity } from './stream-responses';
+import { GeminiStreamResponses, } from './stream-responses';
 
 /** Separator between the array's elements, as the Google API writes it. */
 const ARRAY_SEPARATOR = ',\r\n';

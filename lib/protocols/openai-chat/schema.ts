@@ -13,16 +13,6 @@ const contentPart = {
   },
 };
 
-const toolCall = {
-  type: 'object',
-  required: ['function'],
-  properties: {
-    id: { type: 'string' },
-    type: { type: 'string' },
-    function: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, arguments: { type: 'string' } } },
-  },
-};
-
 const message = {
   type: 'object',
   required: ['role'],

@@ -1,6 +1,7 @@
 /** Responses `input` (a string or items) → canonical messages, consecutive items of one role merged into one message. */
 import type { ContentPart, ImagePart, Message, ReasoningPart, Role, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
 import { isJsonObject, type JsonObject } from '../../json';
+import { reportDrop, type Warn } from '../../warnings';
 import { signatureMetadata, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import { customToolArguments, namespacedName, RESPONSES } from '../../wire/openai/responses-extensions';
@@ -31,11 +32,19 @@ function decodeMessageItem(item: RawItem, at: string): { role: Role; parts: Cont
   const role = typeof item.role === 'string' ? ROLES[item.role] : undefined;
   if (!role) invalidField(`${at}.role`, "must be one of 'user', 'assistant', 'system', 'developer'");
   const parts = decodeContent(item.content, `${at}.content`);
-  const textOnly = role === 'system' ? 'must be text in this role' : role === 'assistant' ? 'must be output_text or refusal in this role' : undefined;
-  if (textOnly) {
-    for (const [index, part] of parts.entries()) if (part.type !== 'text') invalidField(`${at}.content[${index}].type`, textOnly);
+  if (role === 'system') {
+    parts.forEach((part, index) => {
+      if (part.type !== 'text') invalidField(`${at}.content[${index}].type`, 'must be text in this role');
+    });
   }
-  const extension = unmodelledFields(item, MESSAGE_FIELDS);
+  if (role === 'assistant') {
+    parts.forEach((part, index) => {
+      if (part.type !== 'text') invalidField(`${at}.content[${index}].type`, 'must be output_text or refusal in this role');
+    });
+  }
+  let extension = unmodelledFields(item, MESSAGE_FIELDS);
+  // A system item keeps its wire role, so a Responses upstream gets it back as that item.
+  if (role === 'system') extension = { ...extension, role: item.role as 'developer' | 'system' };
   return extension ? { role, parts, extension } : { role, parts };
 }
 
@@ -121,7 +130,7 @@ function decodeReasoning(item: RawItem, at: string): ReasoningPart {
 type Decoded = { role: Role; parts: ContentPart[]; extension?: JsonObject } | undefined;
 
 /** One item → the role it belongs to and its parts (undefined: dropped). */
-function decodeItem(item: RawItem, at: string): Decoded {
+function decodeItem(item: RawItem, at: string, warn: Warn | undefined): Decoded {
   if (!isJsonObject(item)) invalidField(at, 'must be an object');
   switch (item.type ?? 'message') {
     case 'message':
@@ -138,18 +147,18 @@ function decodeItem(item: RawItem, at: string): Decoded {
       return invalidField(`${at}.type`, 'this gateway keeps no response state, so it cannot resolve an item_reference: resend the whole item');
     default:
       // A built-in tool's call or output from an earlier answer (web_search_call, mcp_call, …): no canonical form.
-      log('openai-responses: %s of type %s dropped (a built-in tool item)', at, String(item.type));
+      reportDrop(log, warn, { type: 'unsupported-tool', tool: String(item.type), details: `${at}: a built-in tool's item from an earlier answer has no canonical form` });
       return undefined;
   }
 }
 
 /**
  * The conversation: `instructions` first as a system message (marked as such in its extension, so
- * the echo and a Responses upstream give it back as `instructions`), then the items in order, each run
- * of consecutive items of one canonical role merged into one message (an assistant's text, its
- * reasoning and its calls; a run of tool outputs).
+ * the echo and a Responses upstream give it back as `instructions`), then the items in order: each
+ * user or system item a message of its own, each run of consecutive assistant items (text,
+ * reasoning, calls) or tool outputs merged into one message.
  */
-export function decodeInput(input: string | RawItem[] | undefined, instructions: string | null | undefined): Message[] {
+export function decodeInput(input: string | RawItem[] | undefined, instructions: string | null | undefined, warn?: Warn): Message[] {
   const messages: Message[] = [];
   if (typeof instructions === 'string' && instructions.length > 0) messages.push({ role: 'system', content: [{ type: 'text', text: instructions }], extensions: { [RESPONSES]: { instructions: true } } });
   if (input === undefined) return messages;
@@ -159,9 +168,11 @@ export function decodeInput(input: string | RawItem[] | undefined, instructions:
   }
   let last: Message | undefined;
   input.forEach((item, index) => {
-    const decoded = decodeItem(item, `input[${index}]`);
+    const decoded = decodeItem(item, `input[${index}]`, warn);
     if (!decoded) return;
-    if (last && last.role === decoded.role) {
+    // Assistant items (text, reasoning, calls) and tool outputs join one turn; each user or system
+    // item stays its own message, so a Responses upstream gets the items as they were sent.
+    if (last && last.role === decoded.role && (decoded.role === 'assistant' || decoded.role === 'tool')) {
       last.content.push(...decoded.parts);
       if (decoded.extension) last.extensions = { [RESPONSES]: { ...last.extensions?.[RESPONSES], ...decoded.extension } };
       return;

@@ -1,6 +1,7 @@
 /** Responses request body → canonical GenerateRequest; the fields it does not model in `extensions['openai-responses']`. */
 import type { GenerateRequest } from '../../canonical';
 import type { JsonObject } from '../../json';
+import type { Warn } from '../../warnings';
 import { invalidField } from '../shared/validate';
 import { RESPONSES, type ResponsesRequestExtension } from '../../wire/openai/responses-extensions';
 import { decodeInput } from './decode-input';
@@ -14,34 +15,36 @@ const MODELLED_FIELDS: ReadonlySet<string> = new Set([
   'parallel_tool_calls', 'text', 'reasoning', 'user', 'safety_identifier', 'background', 'previous_response_id', 'conversation',
 ]);
 
-const NO_STATE = 'this gateway keeps no response state; resend the whole input';
-
-/** The requests this gateway cannot serve faithfully: a 400 rather than a silently different answer. */
+/**
+ * The requests this gateway cannot serve faithfully: a 400 rather than a silently different answer.
+ * (`previous_response_id` is served by the gateway's response store: see `state.ts`.)
+ */
 function refuseStateful(body: ResponsesBody): void {
   if (body.background === true) invalidField('background', 'background responses are not supported by this gateway');
-  if (typeof body.previous_response_id === 'string' && body.previous_response_id.length > 0) invalidField('previous_response_id', NO_STATE);
-  if (body.conversation !== undefined && body.conversation !== null) invalidField('conversation', NO_STATE);
+  if (body.conversation !== undefined && body.conversation !== null) {
+    invalidField('conversation', 'conversations are not supported by this gateway; use previous_response_id, or resend the whole input');
+  }
 }
 
 /** The request's extension: its unmodelled top-level fields, and the parts of `tools`, `tool_choice`, `text`, `reasoning` canonical cannot say. */
 function requestExtension(body: ResponsesBody, parts: { builtins?: JsonObject[]; toolChoice?: JsonObject; text?: JsonObject; reasoning?: JsonObject }): ResponsesRequestExtension | undefined {
-  const extension: ResponsesRequestExtension = {};
+  let extension: ResponsesRequestExtension | undefined;
   const raw = body as unknown as JsonObject;
   for (const name in raw) {
-    if (!MODELLED_FIELDS.has(name) && Object.hasOwn(raw, name) && raw[name] !== undefined) extension[name] = raw[name];
+    if (!MODELLED_FIELDS.has(name) && Object.hasOwn(raw, name) && raw[name] !== undefined) (extension ??= {})[name] = raw[name];
   }
-  if (parts.builtins?.length) extension.tools = parts.builtins;
-  if (parts.toolChoice) extension.tool_choice = parts.toolChoice;
-  if (parts.text) extension.text = parts.text;
-  if (parts.reasoning) extension.reasoning = parts.reasoning;
-  return Object.keys(extension).length > 0 ? extension : undefined;
+  if (parts.builtins?.length) (extension ??= {}).tools = parts.builtins;
+  if (parts.toolChoice) (extension ??= {}).tool_choice = parts.toolChoice;
+  if (parts.text) (extension ??= {}).text = parts.text;
+  if (parts.reasoning) (extension ??= {}).reasoning = parts.reasoning;
+  return extension;
 }
 
 /** Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field. */
-export function decodeResponsesRequest(body: unknown): GenerateRequest {
+export function decodeResponsesRequest(body: unknown, warn?: Warn): GenerateRequest {
   validateResponsesBody(body);
   refuseStateful(body);
-  const messages = decodeInput(body.input, body.instructions);
+  const messages = decodeInput(body.input, body.instructions, warn);
   if (messages.length === 0) invalidField('input', 'is required (a string or a non-empty array of items)');
   const request: GenerateRequest = { model: body.model, messages, stream: body.stream === true };
   if (body.max_output_tokens !== null && body.max_output_tokens !== undefined) request.maxOutputTokens = body.max_output_tokens;

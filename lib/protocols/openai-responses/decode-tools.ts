@@ -50,7 +50,9 @@ export function decodeTools(raw: ResponsesBody['tools']): DecodedTools | undefin
       if (typeof tool.name !== 'string' || tool.name.length === 0) invalidField(`${at}.name`, 'is required');
       if (!Array.isArray(tool.tools)) invalidField(`${at}.tools`, 'is required');
       const namespace = { name: tool.name, ...(typeof tool.description === 'string' ? { description: tool.description } : {}) };
-      for (const [position, inner] of tool.tools.entries()) decoded.tools.push(decodeFunction(inner, `${at}.tools[${position}]`, namespace));
+      tool.tools.forEach((inner, position) => {
+        decoded.tools.push(decodeFunction(inner, `${at}.tools[${position}]`, namespace));
+      });
     } else {
       log('openai-responses: %s (%s) is a built-in tool: kept for a Responses upstream only', at, tool.type);
       decoded.builtins.push(tool);

@@ -72,8 +72,8 @@ function echoInstructions(request: GenerateRequest): string | null {
   return first.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-/** Every echoed setting of the Response object, in the order OpenAI writes them. */
-export function echoSettings(request: GenerateRequest | undefined): JsonObject {
+/** Every echoed setting of the Response object, in the order OpenAI writes them; `previousId` is the call's `previous_response_id`. */
+export function echoSettings(request: GenerateRequest | undefined, previousId?: string): JsonObject {
   const extension = request ? responsesExtension<ResponsesRequestExtension>(request.extensions) : undefined;
   const of = <T>(name: string, fallback: T): unknown => (extension && extension[name] !== undefined ? extension[name] : fallback);
   return {
@@ -81,7 +81,7 @@ export function echoSettings(request: GenerateRequest | undefined): JsonObject {
     max_output_tokens: request?.maxOutputTokens ?? null,
     max_tool_calls: of('max_tool_calls', null),
     parallel_tool_calls: request?.parallelToolCalls ?? true,
-    previous_response_id: null,
+    previous_response_id: previousId ?? null,
     prompt_cache_key: of('prompt_cache_key', null),
     reasoning: { effort: request?.reasoning?.effort ?? null, summary: extension?.reasoning?.summary ?? extension?.reasoning?.generate_summary ?? null },
     safety_identifier: request?.user ?? null,

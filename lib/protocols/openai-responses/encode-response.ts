@@ -51,8 +51,8 @@ export function wantsEncrypted(request: GenerateRequest | undefined, hasToolCall
   return hasToolCall || includesEncryptedReasoning(request);
 }
 
-/** The Response object of a finished call (the first choice: the Responses API has one). */
-export function encodeResponsesResponse(response: GenerateResponse, request: GenerateRequest | undefined): JsonObject {
+/** The Response object of a finished call (the first choice: the Responses API has one); `previousId` is the call's `previous_response_id`. */
+export function encodeResponsesResponse(response: GenerateResponse, request: GenerateRequest | undefined, previousId?: string): JsonObject {
   const choice = response.choices[0];
   const parts = choice?.content ?? [];
   const finish = choice ? finishStatus(choice.finishReason) : { status: 'completed' as const, incomplete_details: null };
@@ -70,6 +70,6 @@ export function encodeResponsesResponse(response: GenerateResponse, request: Gen
       incompleteDetails: finish.incomplete_details,
       completedAt: finish.status === 'completed' ? Math.max(response.created, Math.floor(Date.now() / 1000)) : null,
     },
-    echoSettings(request),
+    echoSettings(request, previousId),
   );
 }

@@ -35,8 +35,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   /** The reasoning parts as ended, to add their `encrypted_content` to the final object when a tool call follows. */
   private readonly reasoning: Array<{ index: number; part: Parameters<typeof reasoningItem>[0] }> = [];
 
-  constructor(private readonly request: GenerateRequest | undefined) {
-    this.settings = echoSettings(request);
+  constructor(private readonly request: GenerateRequest | undefined, previousId?: string) {
+    this.settings = echoSettings(request, previousId);
     this.includeEncrypted = includesEncryptedReasoning(request);
   }
 
@@ -219,7 +219,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 }
 
-/** Starts a Responses stream for this call. */
-export function encodeResponsesStream(request: GenerateRequest): StreamEncoder {
-  return new ResponsesStreamEncoder(request);
+/** Starts a Responses stream for this call; `previousId` is the call's `previous_response_id`. */
+export function encodeResponsesStream(request: GenerateRequest, previousId?: string): StreamEncoder {
+  return new ResponsesStreamEncoder(request, previousId);
 }

@@ -1,17 +1,25 @@
-/** The OpenAI Responses API: POST /v1/responses (streamed or not) and POST /v1/responses/input_tokens; the model list is the chat codec's. */
-import type { CountTokensRoute, GenerateRoute, ProtocolCodec, RouteMatch } from '../types';
+/**
+ * The OpenAI Responses API: POST /v1/responses (streamed or not), POST /v1/responses/input_tokens,
+ * and the stored responses (GET / DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items);
+ * the model list is the chat codec's.
+ */
+import { percentDecode } from '../../percent-decode';
+import type { CountTokensRoute, GenerateRoute, ProtocolCodec, RouteMatch, StoredResponseMatch, StoredResponseRoutes } from '../types';
 import { bearerToken } from '../shared/credentials';
 import { decodeResponsesRequest } from './decode-request';
 import { encodeResponsesError } from './encode-error';
 import { encodeResponsesResponse } from './encode-response';
 import { encodeResponsesStream } from './encode-stream';
+import { inputItemsPage } from './input-items';
+import { previousIdOf, RESPONSES_STATE } from './state';
 
 /** `POST /v1/responses`. */
 const RESPONSES: GenerateRoute = {
   operation: 'generate',
-  decode: (http) => decodeResponsesRequest(http.body),
-  encode: (response, request) => ({ status: 200, body: encodeResponsesResponse(response, request) }),
-  encodeStream: encodeResponsesStream,
+  decode: (http, _params, warn) => decodeResponsesRequest(http.body, warn),
+  encode: (response, request, call) => ({ status: 200, body: encodeResponsesResponse(response, request, previousIdOf(call.http)) }),
+  encodeStream: (request, call) => encodeResponsesStream(request, previousIdOf(call.http)),
+  state: RESPONSES_STATE,
 };
 
 /** `POST /v1/responses/input_tokens`: the body of a create call, its input counted. */
@@ -28,6 +36,20 @@ const ROUTES: ReadonlyMap<string, RouteMatch> = new Map([
   ['/responses/input_tokens', INPUT_TOKENS],
 ].map(([path, route]) => [path as string, Object.freeze({ route: route as GenerateRoute | CountTokensRoute, params: Object.freeze({}) })]));
 
+const STORED_PATH = /^(?:\/v1)?\/responses\/([^/]+)(\/input_items)?$/;
+
+/** `GET` / `DELETE /v1/responses/{id}` and `GET /v1/responses/{id}/input_items`. */
+const STORED: StoredResponseRoutes = {
+  match(path): StoredResponseMatch | undefined {
+    const found = STORED_PATH.exec(path);
+    if (!found) return undefined;
+    return { id: percentDecode(found[1]!), resource: found[2] ? 'input-items' : 'response' };
+  },
+  encodeResponse: (record) => ({ status: 200, body: record.response }),
+  encodeDeleted: (id) => ({ status: 200, body: { id, object: 'response', deleted: true } }),
+  encodeInputItems: (record, request) => ({ status: 200, body: inputItemsPage(record.inputItems, request.query) }),
+};
+
 /** Creates the Responses codec. */
 export function openAIResponsesCodec(): ProtocolCodec {
   return {
@@ -36,5 +58,6 @@ export function openAIResponsesCodec(): ProtocolCodec {
     match: (path) => ROUTES.get(path),
     extractKey: (request) => bearerToken(request.headers),
     encodeError: encodeResponsesError,
+    storedResponses: STORED,
   };
 }

@@ -5,11 +5,11 @@ import { RESPONSES } from '../../wire/openai/responses-extensions';
 
 /** The keys of `raw` not in `modelled`, as sent; undefined when there are none. */
 export function unmodelledFields(raw: JsonObject, modelled: ReadonlySet<string>): JsonObject | undefined {
-  const extra: JsonObject = {};
+  let extra: JsonObject | undefined;
   for (const name in raw) {
-    if (!modelled.has(name) && Object.hasOwn(raw, name) && raw[name] !== undefined) extra[name] = raw[name];
+    if (!modelled.has(name) && Object.hasOwn(raw, name) && raw[name] !== undefined) (extra ??= {})[name] = raw[name];
   }
-  return Object.keys(extra).length > 0 ? extra : undefined;
+  return extra;
 }
 
 /** `{extensions: {'openai-responses': fields}}`, or nothing without fields. */

@@ -1,7 +1,8 @@
 /** An Anthropic Messages response → canonical GenerateResponse, and its usage block → canonical Usage. */
 import createDebug from 'debug';
 import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
-import { isJsonObject } from '../../json';
+import { isJsonObject, type JsonObject, unmodelledFields } from '../../json';
+import { ANTHROPIC_MESSAGES_KEY, type AnthropicResponseExtension } from '../../wire/anthropic/extensions';
 import { malformedUpstream } from '../../upstream/malformed';
 import { reportedFigures } from '../../tokenizer';
 import { mapAnthropicStopReason } from './map-finish-reason';
@@ -82,17 +83,30 @@ export function decodeContentBlock(block: AnthropicContentBlock, index: number):
   }
 }
 
+/** Top-level answer keys the canonical response says; the rest go to its extension. */
+const MODELLED_RESPONSE_KEYS: ReadonlySet<string> = new Set(['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage']);
+/** Usage keys canonical usage says. */
+const MODELLED_USAGE_KEYS: ReadonlySet<string> = new Set(['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens']);
+
+/** What the answer carried that canonical does not say, for an Anthropic caller; undefined when nothing. */
+function responseExtension(body: AnthropicMessageResponse): AnthropicResponseExtension | undefined {
+  const fields = unmodelledFields(body as JsonObject, MODELLED_RESPONSE_KEYS);
+  const usage = isJsonObject(body.usage) ? unmodelledFields(body.usage, MODELLED_USAGE_KEYS) : undefined;
+  if (!fields && !usage) return undefined;
+  return { ...(fields ? { fields } : {}), ...(usage ? { usage } : {}) };
+}
+
 /** The upstream message as a one-choice canonical response; a body without a `content` array of typed blocks is a 502 `upstream_malformed`. */
 export function decodeMessageResponse(body: AnthropicMessageResponse, fallbackModel: string, upstream = 'upstream'): GenerateResponse {
   if (!isJsonObject(body as unknown) || !Array.isArray(body.content)) throw malformedUpstream(upstream, 'a response without content');
   if (!body.content.every((block) => isJsonObject(block) && typeof block.type === 'string')) throw malformedUpstream(upstream, 'a response with a content block without a type');
+  const extension = responseExtension(body);
   return {
     id: body.id ?? '',
     model: body.model ?? fallbackModel,
     created: Math.floor(Date.now() / 1000),
     choices: [{ index: 0, content: body.content.flatMap(decodeContentBlock), finishReason: mapAnthropicStopReason(body.stop_reason, body.stop_sequence) }],
     usage: decodeAnthropicUsage(body.usage),
-    // The answer as received, for an Anthropic caller: the fields the gateway does not model pass through (ResponseOrigin).
-    origin: { protocol: 'anthropic-messages', body: body as unknown as Record<string, unknown> },
+    ...(extension ? { extensions: { [ANTHROPIC_MESSAGES_KEY]: extension } } : {}),
   };
 }

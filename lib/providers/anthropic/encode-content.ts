@@ -2,6 +2,8 @@
 import createDebug from 'debug';
 import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
+import type { JsonObject } from '../../json';
+import { anthropicExtension, mergeUnmodelled, type AnthropicPartExtension } from '../../wire/anthropic/extensions';
 import { anthropicToolId } from '../../wire/anthropic/tool-id';
 import { mediaUrlKind } from '../../upstream/fetch-media';
 
@@ -83,18 +85,73 @@ export function encodeToolCall(part: ToolCallPart, at: string): AnthropicBlockPa
   return { type: 'tool_use', id: anthropicToolId(part.id), name: part.name, input: parseToolArguments(part.arguments, at) };
 }
 
+/** The one text of a result that was a string (the `stringContent` of its extension), else undefined. */
+function stringContent(part: ToolResultPart): string | undefined {
+  if (anthropicExtension<AnthropicPartExtension>(part.extensions)?.stringContent !== true) return undefined;
+  if (part.content.length === 0) return '';
+  const [only] = part.content;
+  return part.content.length === 1 && only?.type === 'text' && only.extensions === undefined ? only.text : undefined;
+}
+
 /**
  * A `tool_result` block, its `tool_use_id` rewritten like the call's id; blank text is dropped,
- * empty content omitted. `at` names the part in errors (default: the result of the call by its id).
+ * empty content omitted (content an Anthropic caller sent as a string goes back as one). `at` names
+ * the part in errors (default: the result of the call by its id).
  */
 export function encodeToolResult(part: ToolResultPart, at = `the result of tool call '${part.toolCallId}'`): AnthropicBlockParam {
-  const content = part.content.flatMap((inner, index) => (inner.type === 'text' ? encodeText(inner) : [encodeImage(inner, `${at}.content[${index}]`)]));
+  const text = stringContent(part);
+  const content = text ?? encodeSequence(part.content, (inner, index) => (inner.type === 'text' ? encodeText(inner) : [encodeImage(inner, `${at}.content[${index}]`)]));
   return {
     type: 'tool_result',
     tool_use_id: anthropicToolId(part.toolCallId),
-    ...(content.length > 0 ? { content } : {}),
+    ...(content.length > 0 || text !== undefined ? { content } : {}),
     ...(part.isError ? { is_error: true } : {}),
   };
+}
+
+/** The `document` block that a group of text and image parts came from, rebuilt around them. */
+function rebuildDocument(document: JsonObject, parts: ReadonlyArray<TextPart | ImagePart>, at: string): AnthropicBlockParam {
+  const source = document.source as JsonObject;
+  const [first] = parts;
+  if (source.type === 'text' && first?.type === 'text') return { ...document, type: 'document', source: { ...source, data: first.text } };
+  const content = parts.map((part) => mergeUnmodelled(part.type === 'text' ? { type: 'text', text: part.text } : encodeImage(part, at), anthropicExtension<AnthropicPartExtension>(part.extensions)?.fields));
+  return { ...document, type: 'document', source: { ...source, content } };
+}
+
+/** How many parts from `start` came from one `document` (the parts of a `content` source share the very object). */
+function documentLength(parts: readonly ContentPart[], start: number, document: JsonObject): number {
+  if ((document.source as JsonObject | undefined)?.type !== 'content') return 1;
+  let end = start + 1;
+  while (end < parts.length && anthropicExtension<AnthropicPartExtension>(parts[end]!.extensions)?.document === document) end++;
+  return end - start;
+}
+
+/**
+ * Encodes parts in order with `encodeOne`, then applies their Anthropic extensions: the block's
+ * unmodelled keys merged in, the opaque blocks that stood before a part put back before it, and
+ * text or images that came from a `document` rebuilt into it. Parts without one are `encodeOne`'s alone.
+ */
+export function encodeSequence<P extends ContentPart>(parts: readonly P[], encodeOne: (part: P, index: number) => AnthropicBlockParam[]): AnthropicBlockParam[] {
+  const blocks: AnthropicBlockParam[] = [];
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!;
+    const extension = anthropicExtension<AnthropicPartExtension>(part.extensions);
+    if (extension === undefined) {
+      blocks.push(...encodeOne(part, index));
+      continue;
+    }
+    if (extension.leading) blocks.push(...(extension.leading as AnthropicBlockParam[]));
+    if (extension.document && (part.type === 'text' || part.type === 'image')) {
+      const length = documentLength(parts, index, extension.document);
+      blocks.push(rebuildDocument(extension.document, parts.slice(index, index + length) as Array<TextPart | ImagePart>, `content[${index}]`));
+      index += length - 1;
+      continue;
+    }
+    const encoded = encodeOne(part, index);
+    if (encoded[0]) mergeUnmodelled(encoded[0], extension.fields);
+    blocks.push(...encoded);
+  }
+  return blocks;
 }
 
 /** Whether a part carries no other vendor's metadata (so its signature, if any, could be Anthropic's). */

@@ -1,63 +1,120 @@
 /** Canonical messages → the Anthropic top-level `system` and strictly alternating user/assistant turns. */
-import type { Message } from '../../canonical';
-import { encodePart, encodeText, encodeToolResult, type AnthropicBlockParam } from './encode-content';
+import type { ContentPart, Message } from '../../canonical';
+import type { JsonObject } from '../../json';
+import { anthropicExtension, mergeUnmodelled, type AnthropicMessageExtension, type AnthropicPartExtension } from '../../wire/anthropic/extensions';
+import { anthropicToolId } from '../../wire/anthropic/tool-id';
+import { encodePart, encodeSequence, encodeText, encodeToolResult, type AnthropicBlockParam } from './encode-content';
 
-/** One Anthropic turn. */
+/** One Anthropic turn (`system` only for a system message an Anthropic caller placed inside `messages`). */
 export interface AnthropicMessageParam {
-  role: 'user' | 'assistant';
-  content: AnthropicBlockParam[];
+  role: 'user' | 'assistant' | 'system';
+  content: string | AnthropicBlockParam[];
+  [key: string]: unknown;
 }
 
-/** The encoded conversation: system text blocks (possibly none) and the turns. */
+/** The encoded conversation: the system prompt (text blocks, possibly none, or the caller's string) and the turns. */
 export interface EncodedConversation {
-  system: AnthropicBlockParam[];
+  system: string | AnthropicBlockParam[];
   messages: AnthropicMessageParam[];
 }
 
 /** A turn being built: tool results are kept apart so they lead the turn whatever order they came in. */
 interface PendingTurn {
-  role: 'user' | 'assistant';
+  role: AnthropicMessageParam['role'];
   results: AnthropicBlockParam[];
   blocks: AnthropicBlockParam[];
+  /** The one message the turn holds sent its content as a string. */
+  stringContent: boolean;
+  /** Keys of the turn's messages the codec did not model. */
+  fields?: JsonObject;
+  /** PDFs a tool result carried, to put back into it. */
+  placed?: Array<{ id: string; index: number; block: AnthropicBlockParam }>;
+}
+
+/** A text block with nothing but its text, which a string content stands for. */
+function plainText(block: AnthropicBlockParam | undefined): block is AnthropicBlockParam & { text: string } {
+  return block?.type === 'text' && Object.keys(block).length === 2;
+}
+
+/** A PDF goes back into the tool result that carried it, where that result is still in the turn. */
+function placeFiles(turn: PendingTurn): void {
+  for (const { id, index, block } of turn.placed ?? []) {
+    const result = turn.results.find((candidate) => candidate.tool_use_id === id);
+    if (!result) {
+      turn.blocks.unshift(block);
+      continue;
+    }
+    const content = typeof result.content === 'string' ? [{ type: 'text', text: result.content }] : Array.isArray(result.content) ? [...(result.content as unknown[])] : [];
+    content.splice(index, 0, block);
+    result.content = content;
+  }
+}
+
+function finish(turn: PendingTurn): AnthropicMessageParam {
+  placeFiles(turn);
+  const blocks = [...turn.results, ...turn.blocks];
+  const content = turn.stringContent && blocks.length === 1 && plainText(blocks[0]) ? blocks[0].text : blocks;
+  return mergeUnmodelled({ role: turn.role, content }, turn.fields);
+}
+
+/** The system prompt: its blocks, or the string an Anthropic caller sent when it is one unchanged text. */
+function systemPrompt(blocks: AnthropicBlockParam[], messages: readonly Message[]): string | AnthropicBlockParam[] {
+  const lifted = messages.filter((message) => message.role === 'system' && anthropicExtension<AnthropicMessageExtension>(message.extensions)?.inline !== true);
+  const stringContent = lifted.length === 1 && anthropicExtension<AnthropicMessageExtension>(lifted[0]!.extensions)?.stringContent === true;
+  return stringContent && blocks.length === 1 && plainText(blocks[0]) ? blocks[0].text : blocks;
 }
 
 /**
- * System messages (wherever they stand) become the `system` blocks. Each `tool` message's results
- * join the next user turn, ahead of its other blocks; consecutive turns of one role are merged, so
- * roles alternate; blank text is dropped and a turn left empty disappears.
+ * System messages (wherever they stand) become the `system` blocks, except those an Anthropic
+ * caller placed inside `messages`, which stay there. Each `tool` message's results join the next
+ * user turn, ahead of its other blocks; consecutive turns of one role are merged (unless an
+ * Anthropic caller sent them apart), so roles alternate; blank text is dropped and a turn left empty
+ * disappears. The `anthropic-messages` extensions put back what an Anthropic caller sent that
+ * canonical messages do not say: string contents, unmodelled keys, server-tool blocks, documents.
  */
 export function encodeConversation(messages: readonly Message[]): EncodedConversation {
   const system: AnthropicBlockParam[] = [];
   const turns: PendingTurn[] = [];
-  const append = (role: PendingTurn['role'], results: AnthropicBlockParam[], blocks: AnthropicBlockParam[]) => {
-    if (results.length === 0 && blocks.length === 0) return;
+  const append = (role: PendingTurn['role'], results: AnthropicBlockParam[], blocks: AnthropicBlockParam[], extension?: AnthropicMessageExtension, placed?: PendingTurn['placed']) => {
+    if (results.length === 0 && blocks.length === 0 && !placed) return;
     const last = turns.at(-1);
-    if (last?.role === role) {
+    if (last?.role === role && role !== 'system' && extension?.newTurn !== true) {
       last.results.push(...results);
       last.blocks.push(...blocks);
+      if (placed) (last.placed ??= []).push(...placed);
+      last.stringContent = false;
+      last.fields = extension?.fields ? { ...last.fields, ...extension.fields } : last.fields;
     } else {
-      turns.push({ role, results, blocks });
+      turns.push({ role, results, blocks, stringContent: extension?.stringContent === true, ...(extension?.fields ? { fields: extension.fields } : {}), ...(placed ? { placed } : {}) });
     }
   };
   messages.forEach((message, messageIndex) => {
     const at = (partIndex: number) => `messages[${messageIndex}].content[${partIndex}]`;
+    const extension = anthropicExtension<AnthropicMessageExtension>(message.extensions);
+    const trailing = (extension?.trailing ?? []) as AnthropicBlockParam[];
     if (message.role === 'system') {
-      system.push(...message.content.flatMap((part) => (part.type === 'text' ? encodeText(part) : [])));
+      const text = encodeSequence(message.content, (part) => (part.type === 'text' ? encodeText(part) : []));
+      if (extension?.inline) append('system', [], [...text, ...trailing], extension);
+      else system.push(...text);
       return;
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const results: AnthropicBlockParam[] = [];
-    const blocks: AnthropicBlockParam[] = [];
-    message.content.forEach((part, partIndex) => {
-      if (part.type === 'tool-result') results.push(encodeToolResult(part, at(partIndex)));
-      else blocks.push(...encodePart(part, role, at(partIndex)));
+    const resultParts: ContentPart[] = [];
+    const otherParts: ContentPart[] = [];
+    let placed: PendingTurn['placed'];
+    message.content.forEach((part) => {
+      const inResult = part.type === 'file' ? anthropicExtension<AnthropicPartExtension>(part.extensions)?.toolResult : undefined;
+      if (inResult) (placed ??= []).push({ id: anthropicToolId(inResult.id), index: inResult.index, block: encodeSequence([part], (file) => encodePart(file, role, at(message.content.indexOf(part)))).at(-1)! });
+      else (part.type === 'tool-result' ? resultParts : otherParts).push(part);
     });
+    const results = encodeSequence(resultParts, (part) => [encodeToolResult(part as Extract<ContentPart, { type: 'tool-result' }>, at(message.content.indexOf(part)))]);
+    const blocks = [...encodeSequence(otherParts, (part) => encodePart(part, role, at(message.content.indexOf(part)))), ...trailing];
     if (role === 'assistant' && results.length > 0) {
-      append('assistant', [], blocks);
+      append('assistant', [], blocks, extension);
       append('user', results, []);
       return;
     }
-    append(role, results, blocks);
+    append(role, results, blocks, extension, placed);
   });
-  return { system, messages: turns.map((turn) => ({ role: turn.role, content: [...turn.results, ...turn.blocks] })) };
+  return { system: systemPrompt(system, messages), messages: turns.map(finish) };
 }

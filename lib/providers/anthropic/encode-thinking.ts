@@ -2,6 +2,7 @@
 import createDebug from 'debug';
 import type { ReasoningEffort, ReasoningSettings } from '../../canonical';
 import { effortForBudget } from '../../wire/reasoning';
+import { reportDrop, type Warn } from '../../warnings';
 
 const log = createDebug('rosetta:provider');
 
@@ -34,9 +35,17 @@ export interface ThinkingContext {
   forcesTool: boolean;
   /** Whether a tool loop's assistant turn calls tools without a leading thinking block, which Anthropic refuses with thinking. */
   unsignedToolTurn: boolean;
+  /**
+   * The effort is an Anthropic caller's `output_config.effort`, the whole answer's: kept with thinking
+   * off, and alone (no `thinking` asked) it leaves thinking off. Default false: another protocol's
+   * effort is a thinking effort, dropped with thinking.
+   */
+  answerEffort?: boolean;
+  /** Where thinking asked for but left off is reported. Default: only logged. */
+  warn?: Warn;
 }
 
-/** The encoded settings; `on` says thinking is enabled (then `temperature`, `top_p` and `top_k` must not be sent). */
+/** The encoded settings; `on` says thinking is enabled (then `temperature`, `top_p` and `top_k` are restricted). */
 export interface EncodedThinking {
   thinking?: Record<string, unknown>;
   effort?: AnthropicEffort;
@@ -73,38 +82,54 @@ export function fitBudget(reasoning: ReasoningSettings, maxTokens: number): numb
   return budget;
 }
 
+/** Thinking asked for but left off for a rule of the API (with an answer's effort, which stands without it). */
+function leftOff(effort: AnthropicEffort | undefined): EncodedThinking {
+  return { ...(effort ? { effort } : {}), on: false };
+}
+
 /**
- * Thinking for a caller of another protocol:
- * - disabled (or effort `none`) → `{type: "disabled"}`;
- * - adaptive models → `{type: "adaptive"}` and `output_config.effort` (the caller's effort, or its
+ * Thinking and `output_config.effort` from the canonical settings:
+ * - disabled (or effort `none`) → `{type: "disabled"}` (with an Anthropic caller's answer effort);
+ * - an Anthropic caller's answer effort without `thinking` → the effort only;
+ * - `adaptive` asked (Anthropic `{type: "adaptive"}`), or a model that takes it when the caller
+ *   did not choose → `{type: "adaptive"}` and `output_config.effort` (the caller's effort, or its
  *   budget bucketed: ≤1024 low, ≤8192 medium, more high);
+ * - a fixed budget asked (Anthropic `{type: "enabled", budget_tokens}`, `adaptive: false`) → that
+ *   budget as given, with the effort given;
  * - other models → `{type: "enabled", budget_tokens}` (see {@link fitBudget});
  * - `display: "omitted"` when the caller asked not to see thoughts.
- * Thinking is left off (logged) where Anthropic would refuse the request with it: a forced tool
- * choice, a tool loop whose last assistant turn has no signed thinking to replay, or `max_tokens`
- * at or below 1024 on a non-adaptive model.
+ * Thinking is left off (a warning) where Anthropic would refuse the request with it:
+ * a forced tool choice, a tool loop whose last assistant turn has no signed thinking to replay;
+ * and left out when `max_tokens` is at or below 1024 on a model given a budget by the gateway.
  */
 export function encodeThinking(reasoning: ReasoningSettings | undefined, context: ThinkingContext): EncodedThinking {
   if (!reasoning) return { on: false };
-  if (reasoning.enabled === false || reasoning.effort === 'none') return { thinking: { type: 'disabled' }, on: false };
+  const given = reasoning.effort ? anthropicEffort(reasoning.effort) : undefined;
+  const answerEffort = context.answerEffort ? given : undefined;
+  if (reasoning.enabled === false || reasoning.effort === 'none') return { thinking: { type: 'disabled' }, ...(answerEffort ? { effort: answerEffort } : {}), on: false };
+  if (answerEffort && reasoning.enabled === undefined && reasoning.budgetTokens === undefined && reasoning.adaptive === undefined) return { effort: answerEffort, on: false };
   if (!wantsThinking(reasoning)) return { on: false };
   if (context.forcesTool) {
-    log('thinking left off: Anthropic refuses thinking with a forced tool_choice');
-    return { on: false };
+    reportDrop(log, context.warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'thinking left off: Anthropic refuses thinking with a forced tool_choice' });
+    return leftOff(answerEffort);
   }
   if (context.unsignedToolTurn) {
-    log('thinking left off: the tool loop’s assistant turn has no signed thinking block to replay');
-    return { on: false };
+    reportDrop(log, context.warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'thinking left off: the tool loop’s assistant turn has no signed thinking block to replay' });
+    return leftOff(answerEffort);
   }
   const display = reasoning.includeThoughts === false ? { display: 'omitted' } : {};
-  if (context.adaptive) {
+  if (reasoning.adaptive === true || (reasoning.adaptive === undefined && context.adaptive)) {
     const level = reasoning.effort ?? (reasoning.budgetTokens !== undefined ? effortForBudget(reasoning.budgetTokens) : undefined);
     const effort = level ? anthropicEffort(level) : undefined;
     return { thinking: { type: 'adaptive', ...display }, ...(effort ? { effort } : {}), on: true };
   }
+  if (reasoning.adaptive === false && reasoning.budgetTokens !== undefined) {
+    return { thinking: { type: 'enabled', budget_tokens: reasoning.budgetTokens, ...display }, ...(given ? { effort: given } : {}), on: true };
+  }
   const budget = fitBudget(reasoning, context.maxTokens);
   if (budget === undefined) {
-    log('thinking left off: max_tokens %d leaves no room for the minimum budget of %d', context.maxTokens, MIN_THINKING_BUDGET);
+    const details = `thinking left off: max_tokens ${context.maxTokens} leaves no room for the minimum budget of ${MIN_THINKING_BUDGET}`;
+    reportDrop(log, context.warn, { type: 'unsupported-setting', setting: 'reasoning', details });
     return { on: false };
   }
   return { thinking: { type: 'enabled', budget_tokens: budget, ...display }, on: true };

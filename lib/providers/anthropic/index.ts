@@ -86,8 +86,8 @@ export class AnthropicProvider implements Provider {
     return Object.assign({ accept, 'x-request-id': context.requestId }, beta ? { 'anthropic-beta': beta } : undefined, context.upstreamHeaders);
   }
 
-  private encodeOptions(upstreamModel: string, stream: boolean): EncodeMessagesOptions {
-    return { stream, defaultMaxTokens: this.defaultMaxTokens, adaptiveThinking: this.adaptiveThinking(upstreamModel) };
+  private encodeOptions(context: ProviderCallContext, stream: boolean): EncodeMessagesOptions {
+    return { stream, defaultMaxTokens: this.defaultMaxTokens, adaptiveThinking: this.adaptiveThinking(context.upstreamModel), warn: context.warn };
   }
 
   /** The most input tokens one image costs a Claude model (see ./image-token-bound.ts). */
@@ -96,7 +96,7 @@ export class AnthropicProvider implements Provider {
   }
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
-    const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
+    const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context, false));
     const query = anthropicBetaQuery(request);
     const response = await this.client.requestJson<AnthropicMessageResponse>({
       path: '/v1/messages',
@@ -114,7 +114,7 @@ export class AnthropicProvider implements Provider {
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const signal = callSignal(context);
     const open = (sink: BodySink) => {
-      const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
+      const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context, true));
       const query = anthropicBetaQuery(request);
       return this.client.stream(
         {

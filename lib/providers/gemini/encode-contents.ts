@@ -164,13 +164,18 @@ export async function inlineImageUrls(messages: readonly Message[], download: Im
     if (!needsInlining(part) || wanted.has(keyOf(part))) return;
     wanted.set(keyOf(part), { url: part.source.url, ...(part.source.mediaType ? { declaredType: part.source.mediaType } : {}), at });
   };
-  messages.forEach((message, index) =>
+  messages.forEach((message, index) => {
     message.content.forEach((part, position) => {
       const at = `messages[${index}].content[${position}]`;
-      if (part.type === 'tool-result') part.content.forEach((inner, innerPosition) => note(inner, `${at}.content[${innerPosition}]`));
-      else note(part, at);
-    }),
-  );
+      if (part.type !== 'tool-result') {
+        note(part, at);
+        return;
+      }
+      part.content.forEach((inner, innerPosition) => {
+        note(inner, `${at}.content[${innerPosition}]`);
+      });
+    });
+  });
   if (wanted.size === 0) return messages;
   const cancel = new AbortController();
   const combined = AbortSignal.any([abortSignalOf(signal), cancel.signal]);

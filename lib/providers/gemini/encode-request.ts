@@ -14,6 +14,8 @@ import { encodeThinkingConfig, literalThinkingConfig } from './encode-thinking-c
 import { logProvider } from './log';
 import { geminiModelFamily, validatesSignatures, type GeminiModelFamily } from './model-family';
 import { withPlaceholderSignatures } from './placeholder-signatures';
+import { reportForeignTools } from '../../wire/vendor-tools';
+import { reportDrop, type Warn } from '../../warnings';
 
 type Body = Record<string, unknown>;
 
@@ -21,7 +23,7 @@ type Body = Record<string, unknown>;
  * `generationConfig` from the canonical settings; reasoning becomes `thinkingConfig` for the model's
  * family, or in the caller's own terms when it came as one (`extension`: generationConfig's).
  */
-export function encodeGenerationConfig(request: GenerateRequest, family: GeminiModelFamily = geminiModelFamily(request.model), extension?: GeminiExtension): Body {
+export function encodeGenerationConfig(request: GenerateRequest, family: GeminiModelFamily = geminiModelFamily(request.model), extension?: GeminiExtension, warn?: Warn): Body {
   const config: Body = {};
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (request.topP !== undefined) config.topP = request.topP;
@@ -34,7 +36,7 @@ export function encodeGenerationConfig(request: GenerateRequest, family: GeminiM
   if (format?.type === 'json') config.responseMimeType = 'application/json';
   if (format?.type === 'json-schema') Object.assign(config, { responseMimeType: 'application/json', responseJsonSchema: format.schema });
   const literal = (extension?.children?.thinkingConfig as GeminiThinkingExtension | undefined)?.literal === true;
-  const thinking = request.reasoning ? (literal ? literalThinkingConfig(request.reasoning) : encodeThinkingConfig(request.reasoning, family)) : undefined;
+  const thinking = request.reasoning ? (literal ? literalThinkingConfig(request.reasoning) : encodeThinkingConfig(request.reasoning, family, warn)) : undefined;
   if (thinking) config.thinkingConfig = thinking;
   return config;
 }
@@ -51,8 +53,8 @@ function encodeDeclaration(tool: ToolDefinition): Body {
  * each was declared in, every entry in the caller's order (a tool added since goes to the first
  * function entry; an entry left with nothing is dropped).
  */
-export function encodeTools(tools: readonly ToolDefinition[], entries?: readonly GeminiToolEntry[]): Body[] {
-  if (tools.some((tool) => tool.strict !== undefined)) logProvider('gemini: dropped tools[].strict (no Gemini equivalent)');
+export function encodeTools(tools: readonly ToolDefinition[], entries?: readonly GeminiToolEntry[], warn?: Warn): Body[] {
+  if (tools.some((tool) => tool.strict !== undefined)) reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'strict', details: 'tools[].strict has no Gemini equivalent' });
   if (!entries) return tools.length > 0 ? [{ functionDeclarations: tools.map(encodeDeclaration) }] : [];
   const first = Math.max(0, entries.findIndex((entry) => entry.functions));
   const declared: Body[][] = entries.map(() => []);
@@ -87,21 +89,23 @@ export function encodeToolConfig(choice: ToolChoice): Body {
  * request, whatever the caller's protocol. What a Gemini caller sent that the canonical types do
  * not model (`extensions.gemini` on the request, its messages, parts and tools: safetySettings,
  * googleSearch tools, responseModalities, videoMetadata, snake_case spellings, …) is put back on
- * the object it came with; other protocols' extensions are never read. Dropped with a debug line,
- * as Gemini cannot express them: `parallelToolCalls`, `user`.
+ * the object it came with; other protocols' extensions are read only to report their vendor-run
+ * tools as dropped. Dropped with a warning to `warn`, as Gemini cannot express them:
+ * `parallelToolCalls`, `user`, a tool choice without tools, tools' `strict`.
  */
-export function encodeGenerateContentRequest(request: GenerateRequest, upstreamModel: string = request.model): Body {
+export function encodeGenerateContentRequest(request: GenerateRequest, upstreamModel: string = request.model, warn?: Warn): Body {
   const family = geminiModelFamily(upstreamModel);
   const extension = geminiExtension<GeminiRequestExtension>(request);
   const { contents, ...system } = encodeContents(request.messages);
   const body: Body = { contents: validatesSignatures(family) ? withPlaceholderSignatures(contents) : contents, ...system };
-  const config = encodeGenerationConfig(request, family, extension?.children?.generationConfig);
+  const config = encodeGenerationConfig(request, family, extension?.children?.generationConfig, warn);
   if (Object.keys(config).length > 0) body.generationConfig = config;
-  const tools = encodeTools(request.tools ?? [], extension?.tools);
+  const tools = encodeTools(request.tools ?? [], extension?.tools, warn);
   if (tools.length > 0) body.tools = tools;
   if (request.toolChoice && request.tools?.length) body.toolConfig = encodeToolConfig(request.toolChoice);
-  else if (request.toolChoice) logProvider('gemini: dropped toolChoice (no tools declared)');
-  if (request.parallelToolCalls !== undefined) logProvider('gemini: dropped parallelToolCalls (no Gemini equivalent)');
-  if (request.user !== undefined) logProvider('gemini: dropped user (no Gemini equivalent)');
+  else if (request.toolChoice) reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'tool_choice', details: `${request.toolChoice.type}: the request declares no tools` });
+  if (request.parallelToolCalls !== undefined) reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'parallel_tool_calls', details: 'no Gemini equivalent' });
+  if (request.user !== undefined) reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'user', details: 'no Gemini equivalent' });
+  reportForeignTools(request, 'gemini', logProvider, warn);
   return applyGeminiExtension(body, extension);
 }

@@ -1,6 +1,7 @@
 /** Canonical reasoning settings → Gemini `generationConfig.thinkingConfig`, per model family (protocols.md 4.5, 5.5). */
 import type { ReasoningEffort, ReasoningSettings } from '../../canonical';
 import { logProvider } from './log';
+import { reportDrop, type Warn } from '../../warnings';
 import { budgetRange, canThink, DEFAULT_MAX_BUDGET, usesThinkingLevel, type BudgetRange, type GeminiModelFamily } from './model-family';
 
 /** Gemini 3's discrete thinking levels. */
@@ -62,11 +63,11 @@ function disabled(family: GeminiModelFamily, range: BudgetRange | undefined): Th
  *   except for `adaptive` thinking, which is dynamic (-1) there.
  * - enabled with neither: dynamic (-1) on budget models; the model default on Gemini 3.
  * `includeThoughts` is sent when the caller asked for thoughts, or enabled reasoning without saying.
- * Models before 2.5 do not think: the settings are dropped with a debug line.
+ * Models before 2.5 do not think: the settings are dropped with a warning to `warn`.
  */
-export function encodeThinkingConfig(reasoning: ReasoningSettings, family: GeminiModelFamily): ThinkingConfig | undefined {
+export function encodeThinkingConfig(reasoning: ReasoningSettings, family: GeminiModelFamily, warn?: Warn): ThinkingConfig | undefined {
   if (!canThink(family)) {
-    logProvider('gemini: dropped reasoning settings (this model does not think)');
+    reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'this Gemini model does not think' });
     return undefined;
   }
   const range = budgetRange(family);
@@ -76,7 +77,7 @@ export function encodeThinkingConfig(reasoning: ReasoningSettings, family: Gemin
   const effort = reasoning.effort;
   if (reasoning.budgetTokens !== undefined) {
     config.thinkingBudget = clampBudget(reasoning.budgetTokens, range);
-    if (effort) logProvider('gemini: dropped effort %s (a thinking budget was given)', effort);
+    if (effort) reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'reasoning_effort', details: `effort ${effort}: a thinking budget was given, and Gemini takes one of the two` });
   } else if (effort && levels) {
     config.thinkingLevel = EFFORT_LEVELS[effort];
   } else if (effort && reasoning.adaptive !== true) {

@@ -84,7 +84,7 @@ export class GeminiProvider implements Provider {
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const signal = callSignal(context);
-    const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel);
+    const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel, context.warn);
     let response: GenerateContentResponse;
     try {
       response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal, headers: context.upstreamHeaders });
@@ -101,7 +101,7 @@ export class GeminiProvider implements Provider {
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const signal = callSignal(context);
     const open = async (sink: BodySink): Promise<StreamedBody> => {
-      const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel);
+      const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel, context.warn);
       try {
         return await this.client.stream(
           {

@@ -1,5 +1,6 @@
 /** The embedded local provider: runs offline, answers text deterministically and draws real PNG images. */
 import { randomUUID } from 'node:crypto';
+import createDebug from 'debug';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContentPart, GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../../canonical';
 import { GatewayError } from '../../errors';
@@ -8,6 +9,9 @@ import { countRequestTokens, decodeTokenSteps } from '../../tokenizer';
 import type { Provider, ProviderCallContext } from '../types';
 import { renderImage } from './render-image';
 import { complete, type LocalCompletion } from './text-model';
+import { reportForeignTools } from '../../wire/vendor-tools';
+
+const log = createDebug('rosetta:provider');
 
 /** Options of {@link LocalProvider}. */
 export interface LocalProviderOptions {
@@ -74,6 +78,7 @@ export class LocalProvider implements Provider {
 
   generate(request: GenerateRequest, context: ProviderCallContext): GenerateResponse {
     throwIfAborted(context.signal);
+    reportForeignTools(request, undefined, log, context.warn);
     const inputTokens = countRequestTokens(request);
     const completion = complete(request, request.maxOutputTokens ?? 4096);
     const choiceCount = request.choiceCount ?? 1;
@@ -97,6 +102,8 @@ export class LocalProvider implements Provider {
    */
   async *stream(request: GenerateRequest, context: ProviderCallContext): AsyncGenerator<StreamPart> {
     throwIfAborted(context.signal);
+    // Built-in tools of a vendor's API: the local model runs none of them.
+    reportForeignTools(request, undefined, log, context.warn);
     const inputTokens = countRequestTokens(request);
     const completion = complete(request, request.maxOutputTokens ?? 4096);
     yield { type: 'response-start', id: newId(), model: request.model, created: Math.floor(Date.now() / 1000), usage: { inputTokens } };

@@ -5,6 +5,8 @@ import { chatExtension, type ChatRequestExtension, type ChatToolExtension } from
 import { openAIUserId } from './end-user-id';
 import { encodeChatMessages } from './encode-messages';
 import { reasoningEffortFor } from './map-reasoning';
+import { reportForeignTools } from '../../wire/vendor-tools';
+import { reportDrop, type Warn } from '../../warnings';
 
 const log = createDebug('rosetta:provider');
 
@@ -20,6 +22,8 @@ export interface EncodeChatOptions {
    * o-series and gpt-5 family) refuses `temperature`/`top_p` other than the defaults. Default false.
    */
   reasoningModel?: boolean;
+  /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
+  warn?: Warn;
 }
 
 /** The most stop sequences chat completions takes. */
@@ -54,17 +58,19 @@ export function encodeResponseFormat(format: ResponseFormat | undefined, schemaF
  * reasoning refuses `reasoning_effort`). A chat-completions caller's own settings
  * (`samplingAsGiven`) are sent as given: it chose them for this API.
  */
-function setReasoningAndSampling(body: Record<string, unknown>, request: GenerateRequest, reasoningModel: boolean, asGiven: boolean): void {
+function setReasoningAndSampling(body: Record<string, unknown>, request: GenerateRequest, reasoningModel: boolean, asGiven: boolean, warn: Warn | undefined): void {
   const effort = reasoningModel || asGiven ? reasoningEffortFor(request.reasoning) : undefined;
-  if (request.reasoning && !reasoningModel && !asGiven) log('reasoning settings dropped: the upstream model is not configured as a reasoning model (reasoningModels)');
+  if (request.reasoning && !reasoningModel && !asGiven) {
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'the upstream model is not configured as a reasoning model (reasoningModels)' });
+  }
   if (effort) body.reasoning_effort = effort;
   const samplingAllowed = asGiven || !reasoningModel || effort === 'none';
   for (const [name, value] of [['temperature', request.temperature], ['top_p', request.topP]] as const) {
     if (value === undefined) continue;
     if (samplingAllowed) body[name] = value;
-    else log('%s dropped: reasoning models take only the default', name);
+    else reportDrop(log, warn, { type: 'unsupported-setting', setting: name, details: 'reasoning models take only the default' });
   }
-  if (request.topK !== undefined) log('top_k dropped: chat completions has no top_k');
+  if (request.topK !== undefined) reportDrop(log, warn, { type: 'unsupported-setting', setting: 'top_k', details: 'chat completions has no top_k' });
 }
 
 function encodeTool(tool: NonNullable<GenerateRequest['tools']>[number]): Record<string, unknown> {
@@ -93,9 +99,12 @@ export function encodeChatRequest(request: GenerateRequest, upstreamModel: strin
   body.stream = options.stream;
   if (options.stream) body.stream_options = { include_usage: true };
   if (request.maxOutputTokens !== undefined) body[extension?.maxTokensField ?? options.maxTokensField] = request.maxOutputTokens;
-  setReasoningAndSampling(body, request, options.reasoningModel ?? false, extension?.samplingAsGiven === true);
+  const warn = options.warn;
+  setReasoningAndSampling(body, request, options.reasoningModel ?? false, extension?.samplingAsGiven === true, warn);
   if (request.stopSequences?.length) {
-    if (request.stopSequences.length > MAX_STOP_SEQUENCES) log('stop sequences after the first %d dropped: chat completions takes at most %d', MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCES);
+    if (request.stopSequences.length > MAX_STOP_SEQUENCES) {
+      reportDrop(log, warn, { type: 'unsupported-setting', setting: 'stop', details: `the stop sequences after the first ${MAX_STOP_SEQUENCES}: chat completions takes at most ${MAX_STOP_SEQUENCES}` });
+    }
     body.stop = extension?.stopString && request.stopSequences.length === 1 ? request.stopSequences[0] : request.stopSequences.slice(0, MAX_STOP_SEQUENCES);
   }
   if (request.choiceCount !== undefined && request.choiceCount !== 1) body.n = request.choiceCount;
@@ -109,8 +118,9 @@ export function encodeChatRequest(request: GenerateRequest, upstreamModel: strin
     if (request.toolChoice) body.tool_choice = encodeToolChoice(request.toolChoice);
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   } else if (request.toolChoice && request.toolChoice.type !== 'none') {
-    log('tool_choice %s dropped: the request declares no tools', request.toolChoice.type);
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'tool_choice', details: `${request.toolChoice.type}: the request declares no tools` });
   }
+  reportForeignTools(request, undefined, log, warn);
   const responseFormat = encodeResponseFormat(request.responseFormat, extension?.jsonSchemaFields);
   if (responseFormat) body.response_format = responseFormat;
   return body;

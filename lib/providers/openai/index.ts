@@ -14,6 +14,7 @@ import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { decodeImageResponse, encodeImageRequest } from './images';
 import { openAIMaxImageTokens } from './image-token-bound';
+import { generateViaResponses, responsesModelTest, streamViaResponses, type ResponsesCall, type ResponsesModels } from './responses/call';
 
 /** Options of {@link OpenAIProvider}. */
 export interface OpenAIProviderOptions extends UpstreamProviderOptions {
@@ -32,7 +33,7 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * `thinking`/`output_config.effort`, Gemini `thinkingConfig`), a reasoning model gets
    * `reasoning_effort` (a thinking budget is bucketed: up to 1024 tokens `low`, up to 8192
    * `medium`, more `high`) and loses `temperature`/`top_p`, which OpenAI's reasoning models refuse;
-   * for any other model the reasoning settings are dropped (a debug line), because models without
+   * for any other model the reasoning settings are dropped (a warning), because models without
    * reasoning refuse `reasoning_effort`. Chat-completions callers' own `reasoning_effort` always
    * passes through.
    *
@@ -41,6 +42,15 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * `(id) => id.startsWith('deepseek-reasoner')`).
    */
   reasoningModels?: (upstreamModel: string) => boolean;
+  /**
+   * Which upstream model ids are called through the Responses API (`POST /responses`) instead of
+   * chat completions: a list of ids, or a test of one (`(id) => id.startsWith('codex-')`). Some of
+   * OpenAI's models exist only there; every caller protocol reaches them. A Responses caller's body
+   * goes through as it came (built-in tools, `include`, `encrypted_content`, unknown fields), and
+   * reasoning items come back encrypted (`store: false`) so a tool loop keeps its reasoning without
+   * server state. Default: none (every model through chat completions).
+   */
+  responsesModels?: ResponsesModels;
 }
 
 /** OpenAI's reasoning models by id: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and the gpt-5 family. */
@@ -48,7 +58,7 @@ export function isOpenAIReasoningModel(upstreamModel: string): boolean {
   return /^(o\d|gpt-5)/.test(upstreamModel);
 }
 
-/** Calls an OpenAI-compatible upstream over undici: chat completions (streamed or not) and images. */
+/** Calls an OpenAI-compatible upstream over undici: chat completions or, for `responsesModels`, the Responses API (streamed or not), and images. */
 export class OpenAIProvider implements Provider {
   readonly specificationVersion = 'v1' as const;
   readonly name: string;
@@ -56,6 +66,7 @@ export class OpenAIProvider implements Provider {
   private readonly client: UpstreamClient;
   private readonly maxTokensField: MaxTokensField;
   private readonly reasoningModels: (upstreamModel: string) => boolean;
+  private readonly responsesModels: (upstreamModel: string) => boolean;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.name = options.name ?? 'openai';
@@ -66,12 +77,13 @@ export class OpenAIProvider implements Provider {
       throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'reasoningModels must be a function (upstreamModel: string) => boolean.', 'reasoningModels');
     }
     this.reasoningModels = options.reasoningModels ?? (official ? isOpenAIReasoningModel : () => false);
+    this.responsesModels = responsesModelTest(options.responsesModels);
     this.client = upstreamClientFor(options, this.name, baseUrl, { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...options.headers });
     this.defaultModels = modelsFor(options, this.name);
   }
 
-  private encodeOptions(upstreamModel: string, stream: boolean): EncodeChatOptions {
-    return { maxTokensField: this.maxTokensField, stream, reasoningModel: this.reasoningModels(upstreamModel) };
+  private encodeOptions(context: ProviderCallContext, stream: boolean): EncodeChatOptions {
+    return { maxTokensField: this.maxTokensField, stream, reasoningModel: this.reasoningModels(context.upstreamModel), warn: context.warn };
   }
 
   /** The most input tokens one image costs this model (see ./image-token-bound.ts). */
@@ -79,8 +91,15 @@ export class OpenAIProvider implements Provider {
     return openAIMaxImageTokens(upstreamModel);
   }
 
+  /** The call's settings when its model is called through `/responses`, else undefined. */
+  private responsesCall(upstreamModel: string): ResponsesCall | undefined {
+    return this.responsesModels(upstreamModel) ? { client: this.client, name: this.name, reasoningModel: this.reasoningModels(upstreamModel) } : undefined;
+  }
+
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
-    const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, false));
+    const responses = this.responsesCall(context.upstreamModel);
+    if (responses) return generateViaResponses(responses, request, context);
+    const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, false));
     const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
     const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers });
     const decoded = decodeChatResponse(response, context.upstreamModel, this.name);
@@ -91,9 +110,11 @@ export class OpenAIProvider implements Provider {
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
+    const responses = this.responsesCall(context.upstreamModel);
+    if (responses) return streamViaResponses(responses, request, context);
     const signal = callSignal(context);
     const open = (sink: BodySink) => {
-      const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context.upstreamModel, true));
+      const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, true));
       const headers = Object.assign({ accept: 'text/event-stream', 'x-request-id': context.requestId }, context.upstreamHeaders);
       return this.client.stream({ path: '/chat/completions', body, signal, headers }, sink);
     };

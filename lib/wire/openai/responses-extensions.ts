@@ -25,11 +25,14 @@ export interface ResponsesRequestExtension extends JsonObject {
 }
 
 /**
- * A message's extension: its item's unmodelled keys, and `instructions: true` on the system message
- * that was the body's `instructions` (not an input item). Default: none.
+ * A message's extension: its item's unmodelled keys, `instructions: true` on the system message
+ * that was the body's `instructions` (not an input item), and `role` on a system message that was
+ * an input item: the item's wire role, `developer` or `system` (a Responses upstream sends it back
+ * as that item, where it stood). Default: none.
  */
 export interface ResponsesMessageExtension extends JsonObject {
   instructions?: boolean;
+  role?: 'developer' | 'system';
 }
 
 /**

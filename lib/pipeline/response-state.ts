@@ -1,0 +1,116 @@
+/** The response store on the generate path: the answer a call continues, found before the quota hold, and the finished answer kept. */
+import { randomUUID } from 'node:crypto';
+import type { GenerateRequest, GenerateResponse, StreamPart } from '../canonical';
+import { GatewayError } from '../errors';
+import type { CallView, GenerateRoute, StreamEncoder } from '../protocols/types';
+import { PartCollector } from '../stream/collect';
+import type { MaybePromise, Principal, ResponseStore, StoredResponse } from '../stores/types';
+import { logRequest } from './log';
+
+/** Runs one response-store call; a store that throws is unavailable (503), as a failing quota store is. */
+export async function storeCall<T>(call: () => MaybePromise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw new GatewayError('unavailable', 'The response store is unavailable; try again later.', { cause: error, retryAfter: 1 });
+  }
+}
+
+/** A call that continues a stored answer or asks to be stored: the request as it runs, and what keeps its answer. */
+export interface Continuation {
+  request: GenerateRequest;
+  /** Absent when the answer is not to be kept. */
+  keeper?: AnswerKeeper;
+}
+
+/**
+ * The request with the conversation it continues: the previous answer is looked up for the
+ * caller's key (another key's is not found: 404), and without a store a call that names one is a
+ * 400, never a call that silently forgets the history.
+ */
+export async function continueConversation(
+  store: ResponseStore | undefined,
+  route: GenerateRoute,
+  request: GenerateRequest,
+  call: CallView,
+  principal: Principal,
+): Promise<Continuation> {
+  const state = route.state!;
+  const previousId = state.previousId(request, call);
+  let previous: StoredResponse | undefined;
+  if (previousId !== undefined) {
+    if (!store) {
+      const message = 'This gateway keeps no responses (no responseStore is configured), so previous_response_id cannot be used: send the whole conversation in input (the earlier input items, then the output items of the previous response) instead.';
+      throw new GatewayError('invalid_request', message, { param: 'previous_response_id' });
+    }
+    previous = await storeCall(() => store.get(principal.id, previousId));
+    if (!previous) throw new GatewayError('not_found', `Previous response with id '${previousId}' not found.`, { param: 'previous_response_id', code: 'previous_response_not_found' });
+  }
+  const stored = store !== undefined && state.wantsStored(request, call);
+  const prepared = state.prepare(request, previous, stored);
+  if (!stored) return { request: prepared };
+  return { request: prepared, keeper: new AnswerKeeper(store!, route, prepared, previous, call, principal.id) };
+}
+
+/**
+ * Keeps one finished answer. A store that fails to keep it is logged and the answer still goes
+ * out: the call is done and charged, and losing its answer would cost the caller more than a
+ * later "not found".
+ */
+export class AnswerKeeper {
+  /**
+   * The id the kept answer is given, in place of the upstream's: stored answers are found by id, and
+   * an upstream's ids need not be unique (a mock's, a self-hosted server's, a fallback's).
+   */
+  readonly answerId = randomUUID().replaceAll('-', '');
+  private collector: PartCollector | undefined;
+
+  constructor(
+    private readonly store: ResponseStore,
+    private readonly route: GenerateRoute,
+    private readonly request: GenerateRequest,
+    private readonly previous: StoredResponse | undefined,
+    private readonly call: CallView,
+    private readonly owner: string,
+  ) {}
+
+  /** Keeps a non-streamed answer; `body` is what the caller gets. */
+  async keep(answer: GenerateResponse, body: unknown): Promise<void> {
+    try {
+      const { id, record } = this.route.state!.record(this.request, this.previous, answer, body, this.call);
+      await this.store.put(this.owner, id, record);
+    } catch (error) {
+      logRequest('%s the answer could not be stored: %O', this.call.requestId, error);
+    }
+  }
+
+  /** The stream's encoder, the parts it encodes also gathered into the answer {@link keepStreamed} keeps. */
+  collecting(encoder: StreamEncoder): StreamEncoder {
+    const collector = new PartCollector();
+    this.collector = collector;
+    return {
+      headers: encoder.headers,
+      encode: (part: StreamPart): string => {
+        const named = part.type === 'response-start' ? { ...part, id: this.answerId } : part;
+        if (named.type !== 'error') collector.add(named);
+        return encoder.encode(named);
+      },
+    };
+  }
+
+  /** Keeps a streamed answer once its `finish` part is encoded, before its last event is sent. */
+  async keepStreamed(): Promise<void> {
+    const collector = this.collector;
+    if (!collector?.finished) return;
+    const collected = collector.result();
+    const answer: GenerateResponse = { ...collected, usage: { inputTokens: 0, outputTokens: 0, ...collected.usage } };
+    let body: unknown;
+    try {
+      body = this.route.encode(answer, this.request, this.call).body;
+    } catch (error) {
+      logRequest('%s the streamed answer could not be encoded to be stored: %O', this.call.requestId, error);
+      return;
+    }
+    await this.keep(answer, body);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The Responses API's response state: `previous_response_id` continues a stored answer (its
+ * conversation before the call's input, without its `instructions`, as OpenAI does), and `store`
+ * (default true, as in OpenAI's API) keeps the answer when the gateway has a response store.
+ */
+import type { GenerateRequest, GenerateResponse, Message } from '../../canonical';
+import { isJsonObject, type JsonObject } from '../../json';
+import type { StoredResponse } from '../../stores/types';
+import { RESPONSES, responsesExtension, type ResponsesMessageExtension, type ResponsesRequestExtension } from '../../wire/openai/responses-extensions';
+import type { ConversationState, HttpRequestView } from '../types';
+import { idStem } from './ids';
+import { ownInputItems } from './input-items';
+
+/** The call's `previous_response_id`, when it names one. */
+export function previousIdOf(http: HttpRequestView): string | undefined {
+  const body = http.body;
+  const id = isJsonObject(body) ? body.previous_response_id : undefined;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
+}
+
+function isInstructions(message: Message): boolean {
+  return responsesExtension<ResponsesMessageExtension>(message.extensions)?.instructions === true;
+}
+
+/** The request continuing `previous` (its own `instructions` first), with `store` as it will be honoured. */
+function prepare(request: GenerateRequest, previous: StoredResponse | undefined, stored: boolean): GenerateRequest {
+  const extension = responsesExtension<ResponsesRequestExtension>(request.extensions);
+  const prepared: GenerateRequest = { ...request };
+  if (extension?.store !== stored) prepared.extensions = { ...request.extensions, [RESPONSES]: { ...extension, store: stored } };
+  if (previous) {
+    const own = request.messages;
+    const instructions = own[0] && isInstructions(own[0]) ? [own[0]] : [];
+    prepared.messages = [...instructions, ...previous.messages.filter((message) => !isInstructions(message)), ...own.slice(instructions.length)];
+  }
+  return prepared;
+}
+
+/** The record of an answer: the Response object as sent, the conversation so far, the input items listed by `input_items`. */
+function record(request: GenerateRequest, previous: StoredResponse | undefined, answer: GenerateResponse, body: unknown, call: { http: HttpRequestView }): { id: string; record: StoredResponse } {
+  const response = body as JsonObject;
+  const id = response.id as string;
+  const earlier = previous ? [...previous.inputItems, ...((previous.response.output as JsonObject[] | undefined) ?? [])] : [];
+  const input = isJsonObject(call.http.body) ? call.http.body.input : undefined;
+  return {
+    id,
+    record: {
+      response,
+      messages: [...request.messages, { role: 'assistant', content: answer.choices[0]?.content ?? [] }],
+      inputItems: [...earlier, ...ownInputItems(input, idStem(id))],
+      createdAt: typeof response.created_at === 'number' ? response.created_at : answer.created,
+    },
+  };
+}
+
+/** The Responses route's use of the gateway's response store. */
+export const RESPONSES_STATE: ConversationState = {
+  previousId: (_request, call) => previousIdOf(call.http),
+  wantsStored: (request) => responsesExtension<ResponsesRequestExtension>(request.extensions)?.store !== false,
+  prepare,
+  record,
+};

@@ -1,0 +1,217 @@
+/** Responses API server-sent events → the canonical stream. */
+import createDebug from 'debug';
+import type { ProviderMetadata, ProviderStreamPart } from '../../../canonical';
+import { GatewayError } from '../../../errors';
+import { isJsonObject, unmodelledFields, type JsonObject } from '../../../json';
+import { malformedUpstream, parseEventObject } from '../../../upstream/malformed';
+import type { StreamEventDecoder } from '../../../upstream/sse';
+import type { SseEvent } from '../../../upstream/sse-parser';
+import type { CarriedReasoningItem } from '../../../wire/openai/carried-reasoning';
+import { RESPONSES } from '../../../wire/openai/responses-extensions';
+import { callArguments, callName, carriedItem, isCallItem, reasoningMetadata, reportedUsage, responsesFailure, responsesFinishReason } from './decode-output';
+import { MODELLED_RESPONSE_FIELDS } from './decode-response';
+
+const log = createDebug('rosetta:provider');
+
+type Open =
+  | { kind: 'text'; id: string; itemId: string }
+  | { kind: 'reasoning'; id: string; itemId: string; summaries: number; delta: boolean }
+  | { kind: 'call'; id: string; itemId: string; custom: boolean; sentArguments: boolean };
+
+/**
+ * Decodes the upstream stream, an event at a time: `response.created` starts it; each output item
+ * becomes one canonical block (a message's text, a reasoning item's summary and raw-reasoning
+ * deltas, a call's argument deltas), ended by its `response.output_item.done` (a reasoning item's
+ * id and `encrypted_content` on its `reasoning-end`, and on the next call's `tool-call-start`);
+ * `response.completed` / `response.incomplete` finish it with the usage they carry. The
+ * `response-start` part waits for the first part after it. A
+ * `response.failed` or an `error` event throws the error it reports; an event that is not a JSON
+ * object with a `type`, or a lifecycle event without its `response`, is a 502
+ * `upstream_malformed`; a body that ends before a terminal event is a cut stream. Events of other
+ * types (built-in tools' progress, annotations) are skipped.
+ */
+export class ResponsesStreamDecoder implements StreamEventDecoder {
+  done = false;
+  private started = false;
+  private open: Open | undefined;
+  private blocks = 0;
+  private sawCalls = false;
+  private refused = false;
+  private answered = false;
+  private pending: CarriedReasoningItem[] = [];
+  /** The `response-start` part, until the first part after it. */
+  private startPart: ProviderStreamPart | undefined;
+
+  constructor(private readonly upstream: string) {}
+
+  accept(event: SseEvent, out: ProviderStreamPart[]): void {
+    const data = parseEventObject(event.data, this.upstream);
+    const type = typeof data.type === 'string' ? data.type : event.event;
+    if (typeof type !== 'string' || type.length === 0) throw malformedUpstream(this.upstream, 'a stream event without a type');
+    if (type === 'error') throw responsesFailure(isJsonObject(data.error) ? data.error : data, this.upstream);
+    if (!this.started) this.start(type, data);
+    const mark = out.length;
+    this.decode(type, data, out);
+    // The start goes out with the first part after it: a failure before any content (a rate limit
+    // reported as `response.failed`) stays an ordinary HTTP error, and the model's fallbacks are tried.
+    if (this.startPart && out.length > mark) {
+      out.splice(mark, 0, this.startPart);
+      this.startPart = undefined;
+    }
+  }
+
+  private decode(type: string, data: JsonObject, out: ProviderStreamPart[]): void {
+    switch (type) {
+      case 'response.output_item.added':
+        this.itemAdded(this.item(data), out);
+        return;
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        this.textDelta(data, type === 'response.refusal.delta', out);
+        return;
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        this.reasoningDelta(data, out);
+        return;
+      case 'response.function_call_arguments.delta':
+        this.argumentsDelta(data, out);
+        return;
+      case 'response.output_item.done':
+        this.itemDone(this.item(data), out);
+        return;
+      case 'response.completed':
+      case 'response.incomplete':
+        this.finish(this.response(data, type), out);
+        return;
+      case 'response.failed': {
+        const response = this.response(data, type);
+        throw responsesFailure(response.error ?? 'the response failed', this.upstream);
+      }
+      default:
+        return;
+    }
+  }
+
+  end(): void {
+    throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it ${this.started ? 'finished' : 'started'}.`, { code: 'upstream_stream_cut' });
+  }
+
+  private start(type: string, data: JsonObject): void {
+    this.started = true;
+    const response = isJsonObject(data.response) ? data.response : undefined;
+    if (type === 'response.created' && !response) throw malformedUpstream(this.upstream, 'a response.created event without its response');
+    const start: ProviderStreamPart = {
+      type: 'response-start',
+      id: typeof response?.id === 'string' ? response.id : '',
+      model: typeof response?.model === 'string' ? response.model : '',
+      created: typeof response?.created_at === 'number' ? response.created_at : Math.floor(Date.now() / 1000),
+    };
+    const fields = response && unmodelledFields(response, MODELLED_RESPONSE_FIELDS);
+    if (fields) start.extensions = { [RESPONSES]: fields };
+    this.startPart = start;
+  }
+
+  private item(data: JsonObject): JsonObject {
+    if (!isJsonObject(data.item) || typeof data.item.type !== 'string') throw malformedUpstream(this.upstream, `a ${String(data.type)} event without its item`);
+    return data.item;
+  }
+
+  private response(data: JsonObject, type: string): JsonObject {
+    if (!isJsonObject(data.response)) throw malformedUpstream(this.upstream, `a ${type} event without its response`);
+    return data.response;
+  }
+
+  private itemAdded(item: JsonObject, out: ProviderStreamPart[]): void {
+    this.close(out);
+    const itemId = typeof item.id === 'string' ? item.id : '';
+    const id = `${this.blocks++}`;
+    if (item.type === 'reasoning') {
+      this.open = { kind: 'reasoning', id, itemId, summaries: 0, delta: false };
+      out.push({ type: 'reasoning-start', id });
+    } else if (isCallItem(item)) {
+      if (typeof item.call_id !== 'string' || item.call_id.length === 0) throw malformedUpstream(this.upstream, 'a call output item without a call_id');
+      this.sawCalls = true;
+      this.open = { kind: 'call', id: item.call_id, itemId, custom: item.type === 'custom_tool_call', sentArguments: false };
+      const metadata = this.takePending();
+      out.push(metadata ? { type: 'tool-call-start', id: item.call_id, name: callName(item), providerMetadata: metadata } : { type: 'tool-call-start', id: item.call_id, name: callName(item) });
+    } else if (item.type === 'message') {
+      this.open = { kind: 'text', id, itemId };
+      out.push({ type: 'text-start', id });
+    } else {
+      log('upstream %s: output item %s skipped (no canonical form)', this.upstream, String(item.type));
+    }
+  }
+
+  private takePending(): ProviderMetadata | undefined {
+    const metadata = reasoningMetadata(this.pending);
+    this.pending = [];
+    return metadata;
+  }
+
+  private textDelta(data: JsonObject, refusal: boolean, out: ProviderStreamPart[]): void {
+    if (typeof data.delta !== 'string') throw malformedUpstream(this.upstream, `a ${String(data.type)} event without a string delta`);
+    const open = this.open;
+    if (open?.kind !== 'text') return;
+    if (refusal) this.refused = true;
+    else this.answered = true;
+    if (data.delta.length > 0) out.push({ type: 'text-delta', id: open.id, delta: data.delta });
+  }
+
+  private reasoningDelta(data: JsonObject, out: ProviderStreamPart[]): void {
+    if (typeof data.delta !== 'string') throw malformedUpstream(this.upstream, `a ${String(data.type)} event without a string delta`);
+    const open = this.open;
+    if (open?.kind !== 'reasoning') return;
+    const index = typeof data.summary_index === 'number' ? data.summary_index : 0;
+    // Summaries are joined by a blank line, as the non-streamed answer's are.
+    if (open.delta && index > open.summaries) out.push({ type: 'reasoning-delta', id: open.id, delta: '\n\n' });
+    open.summaries = Math.max(open.summaries, index);
+    open.delta = true;
+    if (data.delta.length > 0) out.push({ type: 'reasoning-delta', id: open.id, delta: data.delta });
+  }
+
+  private argumentsDelta(data: JsonObject, out: ProviderStreamPart[]): void {
+    if (typeof data.delta !== 'string') throw malformedUpstream(this.upstream, 'a response.function_call_arguments.delta event without a string delta');
+    const open = this.open;
+    if (open?.kind !== 'call' || open.custom) return;
+    open.sentArguments = true;
+    if (data.delta.length > 0) out.push({ type: 'tool-call-delta', id: open.id, delta: data.delta });
+  }
+
+  private itemDone(item: JsonObject, out: ProviderStreamPart[]): void {
+    const open = this.open;
+    if (!open || (open.itemId !== '' && item.id !== undefined && item.id !== open.itemId)) return;
+    this.open = undefined;
+    if (open.kind === 'text') out.push({ type: 'text-end', id: open.id });
+    else if (open.kind === 'reasoning') {
+      const carried = carriedItem(item);
+      this.pending.push(carried);
+      const metadata = reasoningMetadata([carried]);
+      out.push(metadata ? { type: 'reasoning-end', id: open.id, providerMetadata: metadata } : { type: 'reasoning-end', id: open.id });
+    } else {
+      // A call sent whole (or a custom tool's input): its arguments as one delta.
+      if (!open.sentArguments) {
+        const args = callArguments(item);
+        if (args.length > 0) out.push({ type: 'tool-call-delta', id: open.id, delta: args });
+      }
+      out.push({ type: 'tool-call-end', id: open.id });
+    }
+  }
+
+  /** Ends the open block when the upstream moved on without its `output_item.done`. */
+  private close(out: ProviderStreamPart[]): void {
+    const open = this.open;
+    if (!open) return;
+    this.open = undefined;
+    if (open.kind === 'text') out.push({ type: 'text-end', id: open.id });
+    else if (open.kind === 'reasoning') out.push({ type: 'reasoning-end', id: open.id });
+    else out.push({ type: 'tool-call-end', id: open.id });
+  }
+
+  private finish(response: JsonObject, out: ProviderStreamPart[]): void {
+    this.close(out);
+    const finishReason = this.refused && !this.answered && response.status !== 'incomplete' ? { unified: 'content-filter' as const, raw: 'refusal' } : responsesFinishReason(response, this.sawCalls);
+    const usage = reportedUsage(response.usage);
+    out.push(usage ? { type: 'finish', usage, finishReason } : { type: 'finish', finishReason });
+    this.done = true;
+  }
+}

@@ -1,0 +1,82 @@
+/** A response store in Redis: one string per record, its JSON, expiring after the store's TTL; shared by every gateway instance. */
+import type { Redis } from 'ioredis';
+import type { ResponseStore, StoredResponse } from '../types';
+import { checkOptionNames, CONNECTION_OPTION_NAMES, invalidOption, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
+
+const STORE = 'RedisResponseStore';
+
+/** Options of {@link RedisResponseStore}. */
+export interface RedisResponseStoreOptions extends RedisConnectionOptions {
+  /** Prepended to every Redis key, so several gateways (or apps) can share one Redis. Default `rosetta:`. */
+  prefix?: string;
+  /** How long a record is kept after it was stored, in whole seconds. Default 30 days, as long as OpenAI keeps a stored response. */
+  ttlSeconds?: number;
+}
+
+const OPTION_NAMES = [...CONNECTION_OPTION_NAMES, 'ttlSeconds'] as const;
+const DEFAULT_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/**
+ * Records in Redis, each a string key holding the record's JSON with an expiry (`SET … EX`), so
+ * every gateway instance on the same Redis and prefix reads what any of them stored. Redis's own
+ * `maxmemory` policy bounds the size (records are volatile keys: `volatile-lru` evicts them before
+ * keys without an expiry, such as the key store's). Redis errors throw (the gateway answers 503).
+ *
+ * @example
+ * ```ts
+ * const client = createRedisClient(process.env.REDIS_URL);
+ * createGateway({ keyStore, responseStore: new RedisResponseStore({ client }) });
+ * ```
+ */
+export class RedisResponseStore implements ResponseStore {
+  /** The ioredis client the store talks through. */
+  readonly client: Redis;
+  /** The key prefix in use. */
+  readonly prefix: string;
+  /** Seconds a record is kept. */
+  readonly ttlSeconds: number;
+  private readonly link: RedisLink;
+
+  constructor(options: RedisResponseStoreOptions = {}) {
+    checkOptionNames(STORE, options, OPTION_NAMES);
+    this.prefix = resolvePrefix(STORE, options.prefix);
+    const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+    if (!Number.isSafeInteger(ttl) || ttl <= 0) invalidOption(STORE, 'ttlSeconds', `must be a positive whole number of seconds, not ${String(ttl)}.`);
+    this.ttlSeconds = ttl;
+    this.link = new RedisLink(STORE, options, []);
+    this.client = this.link.client;
+  }
+
+  /** Connects (failing if Redis cannot be reached). The gateway calls it before serving. */
+  init(): Promise<void> {
+    return this.link.init();
+  }
+
+  /** Closes the client if the store created it (from `connection`). */
+  close(): Promise<void> {
+    return this.link.close();
+  }
+
+  async put(owner: string, id: string, record: StoredResponse): Promise<void> {
+    await this.client.set(this.recordKey(owner, id), JSON.stringify(record), 'EX', this.ttlSeconds);
+  }
+
+  async get(owner: string, id: string): Promise<StoredResponse | undefined> {
+    const json = await this.client.get(this.recordKey(owner, id));
+    if (json === null) return undefined;
+    try {
+      return JSON.parse(json) as StoredResponse;
+    } catch (error) {
+      throw new Error(`${STORE}: a stored response is unreadable.`, { cause: error });
+    }
+  }
+
+  async delete(owner: string, id: string): Promise<boolean> {
+    return (await this.client.del(this.recordKey(owner, id))) === 1;
+  }
+
+  /** The Redis key of a record: the prefix, `response:`, the owner (length-prefixed, so no owner's keys can collide with another's) and the id. */
+  recordKey(owner: string, id: string): string {
+    return `${this.prefix}response:${owner.length}:${owner}:${id}`;
+  }
+}
