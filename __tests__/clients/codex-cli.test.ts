@@ -1,6 +1,7 @@
 /**
  * Codex CLI (`codex exec`, the `@openai/codex` devDependency) through the gateway's POST /v1/responses:
- * an answer from the local model, and Codex's own tool loop (`exec_command`) through an upstream of each kind.
+ * answers and a tool turn from the local model, and Codex's own tool loop (`exec_command`) through an
+ * upstream of each kind: OpenAI chat completions, Anthropic, Gemini and the OpenAI Responses API.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,6 +28,12 @@ import {
   type MockGemini,
 } from '../helpers/mock-gemini';
 import { EXEC_CALL_ID, startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai';
+import {
+  EXEC_ENCRYPTED_CONTENT,
+  EXEC_RESPONSES_CALL_ID,
+  startMockOpenAIResponses,
+  type MockOpenAIResponses,
+} from '../helpers/mock-openai-responses';
 
 const CODEX = process.env.CODEX_BIN ?? join(__dirname, '..', '..', 'node_modules', '.bin', 'codex');
 const KEY = 'sk-codex-key-0123456789';
@@ -37,6 +44,7 @@ const models: ModelConfig[] = [
   { id: 'codex-chat', provider: 'openai', upstreamModel: 'exec-command' },
   { id: 'codex-claude', provider: 'anthropic', upstreamModel: 'exec-command' },
   { id: 'codex-gemini', provider: 'gemini', upstreamModel: 'gemini-3-exec-command' },
+  { id: 'codex-responses', provider: 'responses-upstream', upstreamModel: 'exec-command' },
 ];
 
 /** One line of `codex exec --json` (a JSON event). */
@@ -55,6 +63,7 @@ interface Run {
 let openaiMock: MockOpenAI;
 let anthropicMock: MockAnthropic;
 let geminiMock: MockGemini;
+let responsesMock: MockOpenAIResponses;
 let server: RunningGateway;
 let dir: string;
 let codexHome: string;
@@ -63,6 +72,7 @@ beforeAll(async () => {
   openaiMock = await startMockOpenAI();
   anthropicMock = await startMockAnthropic();
   geminiMock = await startMockGemini({ apiKey: GEMINI_KEY });
+  responsesMock = await startMockOpenAIResponses();
   server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'codex' }]),
     quotaStore: new MemoryQuotaStore({ balances: { codex: 100_000_000 } }),
@@ -71,6 +81,13 @@ beforeAll(async () => {
       new OpenAIProvider({ baseUrl: openaiMock.url, apiKey: 'sk-upstream-openai-0001', retries: { baseDelayMs: 1 } }),
       new AnthropicProvider({ baseUrl: anthropicMock.url, apiKey: MOCK_ANTHROPIC_KEY, retries: { baseDelayMs: 1 } }),
       new GeminiProvider({ baseUrl: geminiMock.url, apiKey: GEMINI_KEY, retries: { baseDelayMs: 1 } }),
+      new OpenAIProvider({
+        name: 'responses-upstream',
+        baseUrl: responsesMock.url,
+        apiKey: 'sk-upstream-responses-0001',
+        responsesModels: ['exec-command'],
+        retries: { baseDelayMs: 1 },
+      }),
     ],
     models,
   });
@@ -95,7 +112,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await Promise.all([openaiMock.close(), anthropicMock.close(), geminiMock.close()]);
+  await Promise.all([openaiMock.close(), anthropicMock.close(), geminiMock.close(), responsesMock.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -268,8 +285,32 @@ describe('Codex CLI through POST /v1/responses', () => {
     expect(JSON.stringify(result!.parts[0]!.functionResponse)).toContain(token);
   }, 120_000);
 
-  // The fourth upstream kind: the OpenAI provider speaking the Responses API upstream (built on another
-  // branch). When it lands: a mock Responses upstream scripted like the others, and its reasoning item's
-  // encrypted_content passed through to the second request unchanged.
-  it.todo('an OpenAI Responses upstream: the same loop, the reasoning item (encrypted_content) back to the upstream');
+  it("an OpenAI Responses upstream: Codex's body passes through, the reasoning item's encrypted_content and the call come back verbatim", async () => {
+    const before = responsesMock.requests.length;
+    const { token, command } = await execLoop('codex-responses');
+    const [first, second, ...more] = responsesMock.requests.slice(before);
+    expect(more).toEqual([]);
+    expect(first!.body).toMatchObject({
+      model: 'exec-command',
+      stream: true,
+      store: false,
+      include: ['reasoning.encrypted_content'],
+    });
+    expect((first!.body.tools as Array<{ name?: string }>).map((tool) => tool.name)).toContain(EXEC_TOOL);
+    const input = second!.body.input as Array<Record<string, unknown>>;
+    expect(input).toContainEqual(
+      expect.objectContaining({ type: 'reasoning', encrypted_content: EXEC_ENCRYPTED_CONTENT }),
+    );
+    expect(input).toContainEqual(
+      expect.objectContaining({
+        type: 'function_call',
+        call_id: EXEC_RESPONSES_CALL_ID,
+        name: EXEC_TOOL,
+        arguments: JSON.stringify({ cmd: command }),
+      }),
+    );
+    const output = input.find((item) => item.type === 'function_call_output');
+    expect(output).toMatchObject({ call_id: EXEC_RESPONSES_CALL_ID });
+    expect(JSON.stringify(output!.output)).toContain(token);
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 /** A mock OpenAI Responses API upstream on 127.0.0.1 (plain node:http) speaking the real wire format: Response objects and the SSE event sequence. */
 import type http from 'node:http';
+import { EXEC_TOOL, execArguments } from './exec-command';
 import { startMockServer } from './mock-server';
 
 /** What the mock saw of one request. */
@@ -23,6 +24,9 @@ export interface RecordedRequest {
  * - `garbage`: a body that is not JSON (streamed: an event that is not JSON).
  * - `cut`: streams `response.created` and one delta, then ends.
  * - `extras`: the echo text with `service_tier` and a server's own `provider` field on the Response.
+ * - `exec-command`: like `tools`, but the call is `exec_command` (call_id {@link EXEC_RESPONSES_CALL_ID})
+ *   with the command on the last user text's `run: ` line (the script of `exec-command.ts`), and the
+ *   reasoning item's `encrypted_content` is {@link EXEC_ENCRYPTED_CONTENT}.
  */
 export interface MockOpenAIResponses {
   url: string;
@@ -31,6 +35,10 @@ export interface MockOpenAIResponses {
 }
 
 const REASONING_SUMMARY = 'Need the weather.';
+
+/** The `exec-command` model's call id, and its reasoning item's `encrypted_content`. */
+export const EXEC_RESPONSES_CALL_ID = 'call_exec_1';
+export const EXEC_ENCRYPTED_CONTENT = 'gAAAAABexec-command-encrypted';
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -76,9 +84,11 @@ export async function startMockOpenAIResponses(): Promise<MockOpenAIResponses> {
     const text = `upstream says: ${said}`;
     const words = text.split(/(?= )/);
     const id = `resp_mock${number}`;
-    const callTurn = model === 'tools' && !toolOutput;
-    const reasoningItem = { type: 'reasoning', id: `rs_mock${number}`, summary: [{ type: 'summary_text', text: REASONING_SUMMARY }], encrypted_content: `enc-${number}` };
-    const callItem = { type: 'function_call', id: `fc_mock${number}`, call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Oslo"}', status: 'completed' };
+    const exec = model === 'exec-command';
+    const callTurn = (model === 'tools' || exec) && !toolOutput;
+    const reasoningItem = { type: 'reasoning', id: `rs_mock${number}`, summary: [{ type: 'summary_text', text: REASONING_SUMMARY }], encrypted_content: exec ? EXEC_ENCRYPTED_CONTENT : `enc-${number}` };
+    const call = exec ? { call_id: EXEC_RESPONSES_CALL_ID, name: EXEC_TOOL, arguments: JSON.stringify(execArguments(said)) } : { call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Oslo"}' };
+    const callItem = { type: 'function_call', id: `fc_mock${number}`, ...call, status: 'completed' };
     const messageItem = { type: 'message', id: `msg_mock${number}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
     const output = callTurn ? [reasoningItem, callItem] : [messageItem];
     const reasoningTokens = callTurn ? 4 : 0;
@@ -119,7 +129,8 @@ export async function startMockOpenAIResponses(): Promise<MockOpenAIResponses> {
       event('response.reasoning_summary_text.done', { item_id: reasoningItem.id, output_index: 0, summary_index: 0, text: REASONING_SUMMARY });
       event('response.output_item.done', { output_index: 0, item: reasoningItem });
       event('response.output_item.added', { output_index: 1, item: { ...callItem, arguments: '', status: 'in_progress' } });
-      for (const piece of ['{"city"', ':"Oslo"}']) event('response.function_call_arguments.delta', { item_id: callItem.id, output_index: 1, delta: piece });
+      const half = Math.ceil(callItem.arguments.length / 2);
+      for (const piece of [callItem.arguments.slice(0, half), callItem.arguments.slice(half)]) event('response.function_call_arguments.delta', { item_id: callItem.id, output_index: 1, delta: piece });
       event('response.function_call_arguments.done', { item_id: callItem.id, output_index: 1, arguments: callItem.arguments });
       event('response.output_item.done', { output_index: 1, item: callItem });
     } else {
