@@ -220,8 +220,10 @@ describe('reasoning settings → an Anthropic upstream', () => {
   it.each([
     ['low → a budget of 1024', 'low', 20000, { type: 'enabled', budget_tokens: 1024 }],
     ['medium → a budget of 8192', 'medium', 20000, { type: 'enabled', budget_tokens: 8192 }],
-    ['high → a budget of 24576', 'high', 30000, { type: 'enabled', budget_tokens: 24576 }],
-    ['high with max_completion_tokens 3000 → the budget lowered below it', 'high', 3000, { type: 'enabled', budget_tokens: 2999 }],
+    ['high with max_completion_tokens 60000 → a budget of 24576', 'high', 60000, { type: 'enabled', budget_tokens: 24576 }],
+    ['high with max_completion_tokens 30000 → half of it, 15000: the answer keeps room', 'high', 30000, { type: 'enabled', budget_tokens: 15000 }],
+    ['high with max_completion_tokens 3000 → half of it, 1500', 'high', 3000, { type: 'enabled', budget_tokens: 1500 }],
+    ['high with max_completion_tokens 1500 → the 1024 minimum', 'high', 1500, { type: 'enabled', budget_tokens: 1024 }],
     ['none → thinking disabled', 'none', 3000, { type: 'disabled' }],
   ])('OpenAI caller, model without adaptive thinking: %s', async (_name, effort, cap, thinking) => {
     for (const stream of [false, true]) {

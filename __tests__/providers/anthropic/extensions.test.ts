@@ -149,7 +149,7 @@ describe('no extension of another protocol reaches an Anthropic body', () => {
       system: [{ type: 'text', text: 'sys' }],
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
       tools: [{ name: 'f', input_schema: { type: 'object' } }],
-      thinking: { type: 'enabled', budget_tokens: 4095 },
+      thinking: { type: 'enabled', budget_tokens: 2048 },
     });
   });
 });

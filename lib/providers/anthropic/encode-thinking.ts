@@ -72,11 +72,16 @@ function wantsThinking(reasoning: ReasoningSettings): boolean {
 /**
  * `budget_tokens` for a non-adaptive model: the caller's budget, else the effort's, else the
  * default; raised to 1024 and lowered below `max_tokens` (never raising `max_tokens`, which is the
- * caller's cap and what the quota hold paid for). Undefined when `max_tokens` leaves no room.
+ * caller's cap and what the quota hold paid for). A budget the gateway chose (from an effort or the
+ * default) takes at most half of `max_tokens` (but 1024 at least), so thinking leaves room for the
+ * answer; a caller's own budget may take all but one token, as the caller asked. Undefined when
+ * `max_tokens` leaves no room.
  */
 export function fitBudget(reasoning: ReasoningSettings, maxTokens: number): number | undefined {
+  const chosen = reasoning.budgetTokens === undefined;
   const wanted = reasoning.budgetTokens ?? (reasoning.effort && reasoning.effort !== 'none' ? BUDGET_FOR_EFFORT[reasoning.effort] : DEFAULT_THINKING_BUDGET);
-  const budget = Math.min(Math.max(wanted, MIN_THINKING_BUDGET), maxTokens - 1);
+  const ceiling = chosen ? Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens / 2)) : maxTokens - 1;
+  const budget = Math.min(Math.max(wanted, MIN_THINKING_BUDGET), ceiling, maxTokens - 1);
   if (budget < MIN_THINKING_BUDGET) return undefined;
   if (budget !== wanted) log('thinking budget %d adjusted to %d (Anthropic takes 1024 ≤ budget_tokens < max_tokens %d)', wanted, budget, maxTokens);
   return budget;
