@@ -17,7 +17,15 @@ if (process.argv[2] === 'server') {
   const express = require('express');
   const { createGateway } = require('../dist/cjs/index.js');
   const app = express();
-  app.use(createGateway({ keys: [{ key: RICH, balance: 1e12 }, { key: EMPTY, balance: 0 }], maxBodyBytes: 64 * 1024 * 1024 }));
+  app.use(
+    createGateway({
+      keys: [
+        { key: RICH, balance: 1e12 },
+        { key: EMPTY, balance: 0 },
+      ],
+      maxBodyBytes: 64 * 1024 * 1024,
+    }),
+  );
   const server = app.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
   // The longest the event loop was blocked during a round, on request.
   const { monitorEventLoopDelay } = require('node:perf_hooks');
@@ -30,7 +38,11 @@ if (process.argv[2] === 'server') {
 } else {
   const child = fork(fileURLToPath(import.meta.url), ['server']);
   const { port } = await new Promise((resolve) => child.once('message', resolve));
-  const loopMax = () => new Promise((resolve) => { child.once('message', (message) => resolve(message.loopMaxMs)); child.send('report'); });
+  const loopMax = () =>
+    new Promise((resolve) => {
+      child.once('message', (message) => resolve(message.loopMaxMs));
+      child.send('report');
+    });
   const base = `http://127.0.0.1:${port}`;
 
   const words = 'the quick brown fox jumps over the lazy dog 0123456789 ';
@@ -38,7 +50,11 @@ if (process.argv[2] === 'server') {
   const body = JSON.stringify({ model: 'rosetta-echo', messages: [{ role: 'user', content: text }] });
 
   const count = async (key, payload) => {
-    const response = await fetch(`${base}/v1/messages/count_tokens`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: payload });
+    const response = await fetch(`${base}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: payload,
+    });
     const answer = await response.json();
     return `${response.status}${answer.input_tokens !== undefined ? ` (${answer.input_tokens} tokens)` : ` ${answer.error?.type}`}`;
   };
@@ -50,7 +66,11 @@ if (process.argv[2] === 'server') {
       while (running) {
         const started = performance.now();
         await new Promise((resolve, reject) => {
-          http.get(`${base}/v1/models`, { agent: false, headers: { authorization: `Bearer ${RICH}` } }, (response) => response.resume().on('end', resolve)).on('error', reject);
+          http
+            .get(`${base}/v1/models`, { agent: false, headers: { authorization: `Bearer ${RICH}` } }, (response) =>
+              response.resume().on('end', resolve),
+            )
+            .on('error', reject);
         });
         latencies.push(performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -63,11 +83,21 @@ if (process.argv[2] === 'server') {
     running = false;
     await probe;
     latencies.sort((a, b) => a - b);
-    return { statuses, serverLoopMaxDelayMs: await loopMax(), elapsedMs: Math.round(elapsed), probeMedianMs: Math.round(latencies[Math.floor(latencies.length / 2)]), probeMaxMs: Math.round(latencies.at(-1)) };
+    return {
+      statuses,
+      serverLoopMaxDelayMs: await loopMax(),
+      elapsedMs: Math.round(elapsed),
+      probeMedianMs: Math.round(latencies[Math.floor(latencies.length / 2)]),
+      probeMaxMs: Math.round(latencies.at(-1)),
+    };
   };
 
   // The tokenizer's rank table loads on first use: not counted.
   await count(RICH, JSON.stringify({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'warm up' }] }));
-  for (const [name, key] of [['zero balance', EMPTY], ['funded', RICH]]) console.log(name, JSON.stringify(await round(key)));
+  for (const [name, key] of [
+    ['zero balance', EMPTY],
+    ['funded', RICH],
+  ])
+    console.log(name, JSON.stringify(await round(key)));
   child.kill();
 }

@@ -118,7 +118,12 @@ export function summariseProfile(profile, { top = 20, fromMicros = -Infinity, to
     topSelf: sorted(self)
       .filter(([key]) => key !== '(idle)')
       .slice(0, top)
-      .map(([fn, micros]) => ({ fn, category: categoryOf(frames.get(fn)), selfMs: ms(micros), pctOfBusy: share(micros) })),
+      .map(([fn, micros]) => ({
+        fn,
+        category: categoryOf(frames.get(fn)),
+        selfMs: ms(micros),
+        pctOfBusy: share(micros),
+      })),
     byCategory: sorted(categories)
       .filter(([key]) => key !== '(idle)')
       .map(([category, micros]) => ({ category, selfMs: ms(micros), pctOfBusy: share(micros) })),
@@ -134,13 +139,30 @@ export function formatSummary(summary, title = 'CPU profile') {
   const lines = [];
   lines.push(`### ${title}`, '');
   const window = summary.window ? ' inside the measured window (start-up and warm-up excluded)' : '';
-  lines.push(`${summary.samples} samples${window}, ${summary.totalMs} ms, ${summary.busyMs} ms busy (not idle); shares below are of busy time.`, '');
-  lines.push('Top functions by self time:', '', '| # | function | area | self ms | % of busy |', '|---:|---|---|---:|---:|');
-  for (const [index, entry] of summary.topSelf.entries()) lines.push(`| ${index + 1} | \`${entry.fn}\` | ${entry.category} | ${entry.selfMs} | ${entry.pctOfBusy}% |`);
+  lines.push(
+    `${summary.samples} samples${window}, ${summary.totalMs} ms, ${summary.busyMs} ms busy (not idle); shares below are of busy time.`,
+    '',
+  );
+  lines.push(
+    'Top functions by self time:',
+    '',
+    '| # | function | area | self ms | % of busy |',
+    '|---:|---|---|---:|---:|',
+  );
+  for (const [index, entry] of summary.topSelf.entries())
+    lines.push(`| ${index + 1} | \`${entry.fn}\` | ${entry.category} | ${entry.selfMs} | ${entry.pctOfBusy}% |`);
   lines.push('', 'Self time by area:', '', '| area | self ms | % of busy |', '|---|---:|---:|');
-  for (const entry of summary.byCategory.slice(0, 15)) lines.push(`| ${entry.category} | ${entry.selfMs} | ${entry.pctOfBusy}% |`);
-  lines.push('', "The gateway's own functions by inclusive time (self + callees):", '', '| function | total ms | % of busy |', '|---|---:|---:|');
-  for (const entry of summary.gatewayInclusive) lines.push(`| \`${entry.fn}\` | ${entry.totalMs} | ${entry.pctOfBusy}% |`);
+  for (const entry of summary.byCategory.slice(0, 15))
+    lines.push(`| ${entry.category} | ${entry.selfMs} | ${entry.pctOfBusy}% |`);
+  lines.push(
+    '',
+    "The gateway's own functions by inclusive time (self + callees):",
+    '',
+    '| function | total ms | % of busy |',
+    '|---|---:|---:|',
+  );
+  for (const entry of summary.gatewayInclusive)
+    lines.push(`| \`${entry.fn}\` | ${entry.totalMs} | ${entry.pctOfBusy}% |`);
   return lines.join('\n');
 }
 

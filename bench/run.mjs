@@ -16,25 +16,31 @@
  *   --quick                    BENCH_QUICK=1          ~1-minute smoke run
  *   --duration <s>             BENCH_DURATION         seconds per target, process and round (4; quick 1)
  *   --rounds <n>               BENCH_ROUNDS           interleaved rounds (3; quick 2)
- *   --processes <n>            BENCH_PROCESSES        server processes per target, each measured every round (3; quick 1);
+ * --processes <n>            BENCH_PROCESSES        server processes per target, each measured every round (3; quick
+ *   1);
  *                                                     see docs/performance.md, "One process is one draw"
  *   --connections <n>          BENCH_CONNECTIONS      autocannon connections (32)
  *   --warmup <s>               BENCH_WARMUP           warm-up seconds per target, process and mode (3; quick 0.75)
  *   --sequential <n>           BENCH_SEQUENTIAL       sequential requests per target and mode (300; quick 60)
  *   --streams <n>              BENCH_STREAMS          concurrent slow streams (1000)
- *   --stream-seconds <s>       BENCH_STREAM_SECONDS   how long the slow streams are held open together, a chunk per 100 ms (5; quick 2)
- *   --hold-rounds <n>          BENCH_HOLD_ROUNDS      interleaved rounds of the slow-stream hold, a fresh process each; median reported (3; quick 1)
- *   --only <ids>               BENCH_ONLY             comma-separated target ids (direct and the floor are always kept) and
+ * --stream-seconds <s>       BENCH_STREAM_SECONDS   how long the slow streams are held open together, a chunk per 100
+ *   ms (5; quick 2)
+ * --hold-rounds <n>          BENCH_HOLD_ROUNDS      interleaved rounds of the slow-stream hold, a fresh process each;
+ *   median reported (3; quick 1)
+ * --only <ids>               BENCH_ONLY             comma-separated target ids (direct and the floor are always kept)
+ *   and
  *                                                     steps (held-stream); without a target id no server is started
- *   --held-stream-rounds <n>   BENCH_HELD_STREAM_ROUNDS  rounds of the held-stream memory probes; medians reported (3; quick 1)
- *   --profile                  BENCH_PROFILE=1        also profile the gateway (node --cpu-prof) on a same-protocol round
+ * --held-stream-rounds <n>   BENCH_HELD_STREAM_ROUNDS  rounds of the held-stream memory probes; medians reported (3;
+ *   quick 1)
+ * --profile                  BENCH_PROFILE=1        also profile the gateway (node --cpu-prof) on a same-protocol round
  *   --profile-dir <dir>        BENCH_PROFILE_DIR      where the .cpuprofile files go (/tmp/rosetta-bench-profile)
  *   --no-build                 BENCH_NO_BUILD=1       do not run `npm run build` first
  *   --no-pin                   BENCH_NO_PIN=1         do not pin processes with taskset
  *   --load-core / --server-core / --upstream-core <n>   (0 / 1 / 0)
  *   --upstream-connections <n> BENCH_UPSTREAM_CONNECTIONS  upstream pool size of the gateway and the relays (1024)
- *   --memory-reducer           BENCH_MEMORY_REDUCER=1 keep V8's memory reducer in the load and sequential phases (default:
- *                                                     --no-memory-reducer; the slow-stream hold always runs with V8's defaults;
+ * --memory-reducer           BENCH_MEMORY_REDUCER=1 keep V8's memory reducer in the load and sequential phases
+ *   (default:
+ * --no-memory-reducer; the slow-stream hold always runs with V8's defaults;
  *                                                     see docs/performance.md, "Idle spells and V8's memory reducer")
  *   --out <file>               BENCH_OUT              JSON results (bench/results/latest.json)
  */
@@ -97,9 +103,14 @@ const options = {
   holdRounds: Math.max(1, Math.round(numberOption('hold-rounds', 'BENCH_HOLD_ROUNDS', 3, 1))),
   heldStreamRounds: Math.max(1, Math.round(numberOption('held-stream-rounds', 'BENCH_HELD_STREAM_ROUNDS', 3, 1))),
   streamIntervalMs: 100,
-  only: (flags.only ?? env.BENCH_ONLY)?.split(',').map((id) => id.trim()).filter(Boolean),
+  only: (flags.only ?? env.BENCH_ONLY)
+    ?.split(',')
+    .map((id) => id.trim())
+    .filter(Boolean),
   profile: truthy(flags.profile) || truthy(env.BENCH_PROFILE),
-  profileDir: path.resolve(flags['profile-dir'] ?? env.BENCH_PROFILE_DIR ?? path.join(os.tmpdir(), 'rosetta-bench-profile')),
+  profileDir: path.resolve(
+    flags['profile-dir'] ?? env.BENCH_PROFILE_DIR ?? path.join(os.tmpdir(), 'rosetta-bench-profile'),
+  ),
   build: !(truthy(flags['no-build']) || truthy(env.BENCH_NO_BUILD)),
   pin: !(truthy(flags['no-pin']) || truthy(env.BENCH_NO_PIN)),
   loadCore: numberOption('load-core', 'BENCH_LOAD_CORE', 0, 0),
@@ -163,7 +174,9 @@ async function main() {
   const startedAt = new Date();
   const loadBefore = os.loadavg();
   log(`rosetta-gateway bench${quick ? ' (quick)' : ''} — ${startedAt.toISOString()}`);
-  log(`load average before: ${loadBefore.map((value) => value.toFixed(2)).join(' ')}${loadBefore[0] >= 0.5 ? '  ⚠ the machine is busy: numbers will be noisy' : ''}`);
+  log(
+    `load average before: ${loadBefore.map((value) => value.toFixed(2)).join(' ')}${loadBefore[0] >= 0.5 ? '  ⚠ the machine is busy: numbers will be noisy' : ''}`,
+  );
 
   if (options.build) build();
   let packageEntry;
@@ -175,19 +188,28 @@ async function main() {
 
   const pin = options.pin && tasksetAvailable();
   const perf = perfAvailable();
-  log(perf ? 'perf stat: counting CPU cycles per request of each server' : 'perf stat unavailable here: no cycle counts (the × floor by cycles column stays empty)');
-  if (options.pin && !pin) log('⚠ taskset (util-linux) is not available: every process runs UNPINNED and shares all cores');
+  log(
+    perf
+      ? 'perf stat: counting CPU cycles per request of each server'
+      : 'perf stat unavailable here: no cycle counts (the × floor by cycles column stays empty)',
+  );
+  if (options.pin && !pin)
+    log('⚠ taskset (util-linux) is not available: every process runs UNPINNED and shares all cores');
   if (pin) pinSelf(options.loadCore);
   const layout = !pin
     ? { pinned: false, note: 'taskset unavailable or --no-pin: all processes unpinned' }
     : !steps.targets
-      ? { pinned: true, [`core ${options.serverCore}`]: 'the held-stream probes (client, gateway and upstream in one process)' }
+      ? {
+          pinned: true,
+          [`core ${options.serverCore}`]: 'the held-stream probes (client, gateway and upstream in one process)',
+        }
       : {
           pinned: true,
           [`core ${options.loadCore}`]: `load generator (this process: autocannon, sequential and slow-stream clients)${options.upstreamCore === options.loadCore ? ' + mock upstream called by the relays and the gateway' : ''}`,
           [`core ${options.serverCore}`]: `servers under test, one under load at a time (direct mock; ${options.processes} process(es) each of Express+undici, Express+got, Express+fetch, gateway)${options.upstreamCore === options.serverCore ? ' + mock upstream called by the relays and the gateway' : ''}${steps.heldStream ? '; before them, the held-stream probes' : ''}`,
         };
-  if (pin && steps.targets && options.upstreamCore !== options.loadCore && options.upstreamCore !== options.serverCore) layout[`core ${options.upstreamCore}`] = 'mock upstream called by the relays and the gateway';
+  if (pin && steps.targets && options.upstreamCore !== options.loadCore && options.upstreamCore !== options.serverCore)
+    layout[`core ${options.upstreamCore}`] = 'mock upstream called by the relays and the gateway';
   for (const [core, what] of Object.entries(layout)) if (core !== 'pinned') log(`  ${core}: ${what}`);
 
   const problems = [];
@@ -198,7 +220,9 @@ async function main() {
   const report = { startedAt, loadBefore, pin, layout, problems };
 
   // First, while no server of the bench runs: it measures one process's live heap.
-  const heldStream = steps.heldStream ? runHeldStream({ rounds: options.heldStreamRounds, pin, core: options.serverCore, log, fail }) : undefined;
+  const heldStream = steps.heldStream
+    ? runHeldStream({ rounds: options.heldStreamRounds, pin, core: options.serverCore, log, fail })
+    : undefined;
   if (!steps.targets) {
     finish({ ...report, heldStream, verdicts: heldStreamVerdicts(heldStream) });
     return;
@@ -212,23 +236,91 @@ async function main() {
     return server;
   };
 
-  const upstream = await start({ name: 'mock-upstream', script: path.join(here, 'servers/mock-upstream.mjs'), core: options.upstreamCore, env: mockEnv });
-  const upstreamEnv = { BENCH_UPSTREAM: `${upstream.url}/v1`, BENCH_UPSTREAM_CONNECTIONS: String(options.upstreamConnections) };
-  const directMock = await start({ name: 'mock-direct', script: path.join(here, 'servers/mock-upstream.mjs'), core: options.serverCore, env: mockEnv });
+  const upstream = await start({
+    name: 'mock-upstream',
+    script: path.join(here, 'servers/mock-upstream.mjs'),
+    core: options.upstreamCore,
+    env: mockEnv,
+  });
+  const upstreamEnv = {
+    BENCH_UPSTREAM: `${upstream.url}/v1`,
+    BENCH_UPSTREAM_CONNECTIONS: String(options.upstreamConnections),
+  };
+  const directMock = await start({
+    name: 'mock-direct',
+    script: path.join(here, 'servers/mock-upstream.mjs'),
+    core: options.serverCore,
+    env: mockEnv,
+  });
 
   /** Every target: what it is, which process serves it, which protocol it speaks. */
   const catalogue = [
     { id: 'direct', label: 'direct → mock upstream', kind: 'direct', protocol: 'openai', start: () => directMock },
-    { id: 'relay-undici', label: 'Express + undici Pool (floor)', kind: 'floor', protocol: 'openai', script: 'relay.mjs', env: { BENCH_CLIENT: 'undici' } },
-    { id: 'relay-got', label: 'Express + got', kind: 'relay', protocol: 'openai', script: 'relay.mjs', env: { BENCH_CLIENT: 'got' } },
-    { id: 'relay-fetch', label: 'Express + fetch', kind: 'relay', protocol: 'openai', script: 'relay.mjs', env: { BENCH_CLIENT: 'fetch' } },
-    { id: 'relay-dispatch', label: 'Express + undici dispatch (reference)', kind: 'relay', protocol: 'openai', script: 'relay.mjs', env: { BENCH_CLIENT: 'undici-dispatch' } },
-    { id: 'gateway-openai', label: 'gateway: OpenAI chat → OpenAI (same protocol)', kind: 'gateway-same', protocol: 'openai', server: 'gateway' },
-    { id: 'gateway-anthropic', label: 'gateway: Anthropic messages → OpenAI (cross)', kind: 'gateway-cross', protocol: 'anthropic', server: 'gateway' },
-    { id: 'gateway-gemini', label: 'gateway: Gemini generateContent → OpenAI (cross)', kind: 'gateway-cross', protocol: 'gemini', server: 'gateway' },
-    { id: 'gateway-responses', label: 'gateway: OpenAI Responses → OpenAI chat (cross)', kind: 'gateway-cross', protocol: 'responses', server: 'gateway' },
+    {
+      id: 'relay-undici',
+      label: 'Express + undici Pool (floor)',
+      kind: 'floor',
+      protocol: 'openai',
+      script: 'relay.mjs',
+      env: { BENCH_CLIENT: 'undici' },
+    },
+    {
+      id: 'relay-got',
+      label: 'Express + got',
+      kind: 'relay',
+      protocol: 'openai',
+      script: 'relay.mjs',
+      env: { BENCH_CLIENT: 'got' },
+    },
+    {
+      id: 'relay-fetch',
+      label: 'Express + fetch',
+      kind: 'relay',
+      protocol: 'openai',
+      script: 'relay.mjs',
+      env: { BENCH_CLIENT: 'fetch' },
+    },
+    {
+      id: 'relay-dispatch',
+      label: 'Express + undici dispatch (reference)',
+      kind: 'relay',
+      protocol: 'openai',
+      script: 'relay.mjs',
+      env: { BENCH_CLIENT: 'undici-dispatch' },
+    },
+    {
+      id: 'gateway-openai',
+      label: 'gateway: OpenAI chat → OpenAI (same protocol)',
+      kind: 'gateway-same',
+      protocol: 'openai',
+      server: 'gateway',
+    },
+    {
+      id: 'gateway-anthropic',
+      label: 'gateway: Anthropic messages → OpenAI (cross)',
+      kind: 'gateway-cross',
+      protocol: 'anthropic',
+      server: 'gateway',
+    },
+    {
+      id: 'gateway-gemini',
+      label: 'gateway: Gemini generateContent → OpenAI (cross)',
+      kind: 'gateway-cross',
+      protocol: 'gemini',
+      server: 'gateway',
+    },
+    {
+      id: 'gateway-responses',
+      label: 'gateway: OpenAI Responses → OpenAI chat (cross)',
+      kind: 'gateway-cross',
+      protocol: 'responses',
+      server: 'gateway',
+    },
   ];
-  const targets = catalogue.filter((target) => !options.only || target.kind === 'direct' || target.kind === 'floor' || options.only.includes(target.id));
+  const targets = catalogue.filter(
+    (target) =>
+      !options.only || target.kind === 'direct' || target.kind === 'floor' || options.only.includes(target.id),
+  );
   // Each target gets `options.processes` server processes (the direct mock stays one: it is the
   // reference for added latency and runs no JIT-heavy code); the gateway targets share theirs.
   // `target.process` is the first, used by the sequential phase.
@@ -237,17 +329,35 @@ async function main() {
   for (const target of targets) {
     if (target.start) target.processes = [target.start()];
     else if (target.server === 'gateway') {
-      gateways ??= await several((index) => start({ name: `gateway-${index + 1}`, script: path.join(here, 'servers/gateway.cjs'), core: options.serverCore, env: upstreamEnv }));
+      gateways ??= await several((index) =>
+        start({
+          name: `gateway-${index + 1}`,
+          script: path.join(here, 'servers/gateway.cjs'),
+          core: options.serverCore,
+          env: upstreamEnv,
+        }),
+      );
       target.processes = gateways;
     } else {
-      target.processes = await several((index) => start({ name: `${target.id}-${index + 1}`, script: path.join(here, 'servers', target.script), core: options.serverCore, env: { ...upstreamEnv, ...target.env } }));
+      target.processes = await several((index) =>
+        start({
+          name: `${target.id}-${index + 1}`,
+          script: path.join(here, 'servers', target.script),
+          core: options.serverCore,
+          env: { ...upstreamEnv, ...target.env },
+        }),
+      );
     }
     target.process = target.processes[0];
   }
   const floor = targets.find((target) => target.kind === 'floor');
   const direct = targets.find((target) => target.kind === 'direct');
-  log(`servers: ${servers.map((server) => `${server.name}(pid ${server.pid}${server.core !== null ? `, core ${server.core}` : ''})`).join(', ')}`);
-  log(`gateway: ${path.relative(root, packageEntry)}; DEBUG unset; upstream pool ${options.upstreamConnections} connections`);
+  log(
+    `servers: ${servers.map((server) => `${server.name}(pid ${server.pid}${server.core !== null ? `, core ${server.core}` : ''})`).join(', ')}`,
+  );
+  log(
+    `gateway: ${path.relative(root, packageEntry)}; DEBUG unset; upstream pool ${options.upstreamConnections} connections`,
+  );
 
   // Pre-flight: every process of every target answers every mode correctly.
   for (const target of targets) {
@@ -270,7 +380,12 @@ async function main() {
     const server = processIndex === undefined ? target.process : target.processes[processIndex];
     const [serverBefore, upstreamBefore] = await Promise.all([server.stats(), upstream.stats()]);
     const counter = perf && phase === 'load' ? await countCpu(server.pid) : undefined;
-    const result = await loadRound({ url: server.url, request, connections: options.connections, durationSeconds: seconds });
+    const result = await loadRound({
+      url: server.url,
+      request,
+      connections: options.connections,
+      durationSeconds: seconds,
+    });
     const counted = await counter?.stop();
     const [serverAfter, upstreamAfter] = await Promise.all([server.stats(), upstream.stats()]);
     const run = {
@@ -281,7 +396,10 @@ async function main() {
       mode,
       ...result,
       serverCpu: (serverAfter.cpuMicros - serverBefore.cpuMicros) / 1e6 / result.elapsedSeconds,
-      upstreamCpu: target.kind === 'direct' ? 0 : (upstreamAfter.cpuMicros - upstreamBefore.cpuMicros) / 1e6 / result.elapsedSeconds,
+      upstreamCpu:
+        target.kind === 'direct'
+          ? 0
+          : (upstreamAfter.cpuMicros - upstreamBefore.cpuMicros) / 1e6 / result.elapsedSeconds,
       // New TCP connections the upstream accepted per upstream request: ~0 when keep-alive works.
       upstreamRequests: target.kind === 'direct' ? 0 : upstreamAfter.served - upstreamBefore.served,
       upstreamNewConnections: target.kind === 'direct' ? 0 : upstreamAfter.connections - upstreamBefore.connections,
@@ -291,7 +409,10 @@ async function main() {
       instructionsPerRequest: counted && result.requests > 0 ? counted.instructions / result.requests : undefined,
     };
     const errors = errorCount(result.errors);
-    if (errors > 0) fail(`${phase} ${target.id} ${mode}: ${errors} errors ${JSON.stringify(result.errors)}${result.errorSamples.length ? ` — e.g. ${result.errorSamples.join(' | ')}` : ''}`);
+    if (errors > 0)
+      fail(
+        `${phase} ${target.id} ${mode}: ${errors} errors ${JSON.stringify(result.errors)}${result.errorSamples.length ? ` — e.g. ${result.errorSamples.join(' | ')}` : ''}`,
+      );
     runs.push(run);
     return run;
   };
@@ -300,16 +421,22 @@ async function main() {
   // (and with the direct mock's one run of that round).
   const processIndexes = (target) => target.processes.map((_, index) => index);
   log(`\nwarm-up: ${options.warmupSeconds}s per target, process and mode`);
-  for (const target of targets) for (const index of processIndexes(target)) for (const mode of MODES) await measure(target, mode, options.warmupSeconds, 'warmup', 0, index);
+  for (const target of targets)
+    for (const index of processIndexes(target))
+      for (const mode of MODES) await measure(target, mode, options.warmupSeconds, 'warmup', 0, index);
 
-  log(`\nload: ${options.rounds} interleaved rounds × ${targets.length} targets × ${options.processes} process(es) × ${MODES.length} modes × ${options.durationSeconds}s, ${options.connections} connections`);
+  log(
+    `\nload: ${options.rounds} interleaved rounds × ${targets.length} targets × ${options.processes} process(es) × ${MODES.length} modes × ${options.durationSeconds}s, ${options.connections} connections`,
+  );
   for (let roundIndex = 1; roundIndex <= options.rounds; roundIndex++) {
     for (const mode of MODES) {
       const line = [];
       for (const target of targets) {
         const measured = [];
         for (const index of processIndexes(target)) {
-          measured.push(Math.round((await measure(target, mode, options.durationSeconds, 'load', roundIndex, index)).rps));
+          measured.push(
+            Math.round((await measure(target, mode, options.durationSeconds, 'load', roundIndex, index)).rps),
+          );
         }
         line.push(`${target.id} ${measured.join('/')}`);
       }
@@ -318,17 +445,33 @@ async function main() {
   }
 
   // ── sequential: one connection, one request at a time ────────────────────────────────────────
-  log(`\nsequential: ${options.sequentialRequests} requests per target and mode on one keep-alive connection, interleaved in blocks of ${SEQUENTIAL_BLOCK}`);
+  log(
+    `\nsequential: ${options.sequentialRequests} requests per target and mode on one keep-alive connection, interleaved in blocks of ${SEQUENTIAL_BLOCK}`,
+  );
   const sequentialSamples = new Map();
   const agents = new Map(targets.map((target) => [target.id, singleConnectionAgent()]));
-  for (const target of targets) for (const mode of MODES) sequentialSamples.set(`${target.id}/${mode}`, { totals: [], firstBytes: [], failures: [] });
+  for (const target of targets)
+    for (const mode of MODES)
+      sequentialSamples.set(`${target.id}/${mode}`, { totals: [], firstBytes: [], failures: [] });
   // A short unmeasured warm-up of each connection.
-  for (const target of targets) for (const mode of MODES) await sequential({ agent: agents.get(target.id), port: target.process.port, request: requestFor(target.protocol, mode), count: 10 });
+  for (const target of targets)
+    for (const mode of MODES)
+      await sequential({
+        agent: agents.get(target.id),
+        port: target.process.port,
+        request: requestFor(target.protocol, mode),
+        count: 10,
+      });
   for (let done = 0; done < options.sequentialRequests; done += SEQUENTIAL_BLOCK) {
     const count = Math.min(SEQUENTIAL_BLOCK, options.sequentialRequests - done);
     for (const target of targets) {
       for (const mode of MODES) {
-        const result = await sequential({ agent: agents.get(target.id), port: target.process.port, request: requestFor(target.protocol, mode), count });
+        const result = await sequential({
+          agent: agents.get(target.id),
+          port: target.process.port,
+          request: requestFor(target.protocol, mode),
+          count,
+        });
         const bucket = sequentialSamples.get(`${target.id}/${mode}`);
         bucket.totals.push(...result.totals);
         bucket.firstBytes.push(...result.firstBytes);
@@ -337,7 +480,9 @@ async function main() {
     }
   }
   for (const agent of agents.values()) agent.destroy();
-  for (const [key, bucket] of sequentialSamples) if (bucket.failures.length) fail(`sequential ${key}: ${bucket.failures.length} failures, e.g. ${bucket.failures[0]}`);
+  for (const [key, bucket] of sequentialSamples)
+    if (bucket.failures.length)
+      fail(`sequential ${key}: ${bucket.failures.length} failures, e.g. ${bucket.failures[0]}`);
 
   // ── 1,000 concurrent slow streams ────────────────────────────────────────────────────────────
   // Opened over `rampMs` (100 at a time), then held: the steady state (every stream open, none
@@ -347,13 +492,22 @@ async function main() {
   // V8 happens to collect its old generation (±6 MB between identical runs), so the holds are
   // repeated in interleaved rounds (gateway, floor, gateway, floor, …) and the median round reported.
   const slow = [];
-  const slowSpecs = [catalogue.find((target) => target.id === 'gateway-openai'), catalogue.find((target) => target.kind === 'floor')];
+  const slowSpecs = [
+    catalogue.find((target) => target.id === 'gateway-openai'),
+    catalogue.find((target) => target.kind === 'floor'),
+  ];
   const freshProcess = (spec, round) => {
     const script = spec.server === 'gateway' ? 'gateway.cjs' : spec.script;
     // V8's defaults here: this phase measures memory as a deployment runs, and the memory reducer
     // is part of what a process's RSS is. (Its effect on the held peak is within the ±7 MB the
     // rounds spread: with it off the floor held 151–161 MB in three runs, with it on 151–155 MB.)
-    return start({ name: `${spec.id}-streams-${round + 1}`, script: path.join(here, 'servers', script), core: options.serverCore, env: { ...upstreamEnv, ...spec.env }, nodeArgs: [] });
+    return start({
+      name: `${spec.id}-streams-${round + 1}`,
+      script: path.join(here, 'servers', script),
+      core: options.serverCore,
+      env: { ...upstreamEnv, ...spec.env },
+      nodeArgs: [],
+    });
   };
   const batch = 100;
   const rampMs = 1000;
@@ -390,7 +544,10 @@ async function main() {
     const opened = await Promise.race([allOpen, sleep(openTimeoutMs).then(() => false)]);
     const openAtHoldStart = live.open;
     await hooks.onHoldStart?.();
-    const [startedHold, mock] = await Promise.all([target.process.ask('monitor-start', { name: 'steady' }), upstream.stats()]);
+    const [startedHold, mock] = await Promise.all([
+      target.process.ask('monitor-start', { name: 'steady' }),
+      upstream.stats(),
+    ]);
     const counter = perf ? await countCpu(target.process.pid) : undefined;
     const holdStarted = performance.now();
     await sleep(options.streamSeconds * 1000);
@@ -412,7 +569,10 @@ async function main() {
       eventLoopDelay: stopped.eventLoopDelay,
       serverCpu: (stopped.stats.cpuMicros - startedHold.stats.cpuMicros) / 1e6 / seconds,
       // CPU cycles per chunk relayed while held (every stream gets a chunk per interval), when perf counts them.
-      cyclesPerChunk: counted ? counted.cycles / ((options.streams * ((performance.now() - holdStarted) / 1000) * 1000) / options.streamIntervalMs) : undefined,
+      cyclesPerChunk: counted
+        ? counted.cycles /
+          ((options.streams * ((performance.now() - holdStarted) / 1000) * 1000) / options.streamIntervalMs)
+        : undefined,
     };
     await upstream.ask('slow-release');
     const result = await running;
@@ -444,9 +604,14 @@ async function main() {
       const steady = entry.steady;
       holds.get(spec.id).push(entry);
       await target.process.stop();
-      if (result.failed > 0) fail(`slow streams ${target.id}: ${result.failed} of ${result.count} failed, e.g. ${result.failureSamples[0]}`);
-      if (!steady.allOpen) fail(`slow streams ${target.id}: the ${options.streams} streams were not all open within ${openTimeoutMs / 1000}s (${steady.openAtHoldStart} were; peak ${result.peakOpen})`);
-      const eld = (value) => `${round(value?.p50Ms ?? NaN)} / ${round(value?.p99Ms ?? NaN)} / ${round(value?.maxMs ?? NaN)} ms`;
+      if (result.failed > 0)
+        fail(`slow streams ${target.id}: ${result.failed} of ${result.count} failed, e.g. ${result.failureSamples[0]}`);
+      if (!steady.allOpen)
+        fail(
+          `slow streams ${target.id}: the ${options.streams} streams were not all open within ${openTimeoutMs / 1000}s (${steady.openAtHoldStart} were; peak ${result.peakOpen})`,
+        );
+      const eld = (value) =>
+        `${round(value?.p50Ms ?? NaN)} / ${round(value?.p99Ms ?? NaN)} / ${round(value?.maxMs ?? NaN)} ms`;
       log(
         `  ${target.id} (round ${holdRound + 1}): ${result.ok}/${result.count} ok; all open after ${round((result.allOpenAfterMs ?? NaN) / 1000, 1)}s (upstream ${steady?.upstreamStreams ?? '?'}); held: RSS peak ${mb(steady?.rssPeak ?? NaN)} MB, event-loop delay p50/p99/max ${eld(steady?.eventLoopDelay)}, CPU ${Math.round((steady?.serverCpu ?? NaN) * 100)}%; whole phase: RSS peak ${mb(entry.rssPeak)} MB, event-loop delay ${eld(entry.eventLoopDelay)}, CPU server ${Math.round(entry.serverCpu * 100)}% / upstream ${Math.round(entry.upstreamCpu * 100)}% / load generator ${Math.round(entry.loadGeneratorCpu * 100)}%`,
       );
@@ -456,7 +621,12 @@ async function main() {
   for (const [id, entries] of holds) {
     const ordered = [...entries].sort((a, b) => a.steady.rssPeak - b.steady.rssPeak);
     const representative = ordered[Math.floor((ordered.length - 1) / 2)];
-    slow.push({ ...representative, target: id, rounds: entries.length, heldRssPeaks: entries.map((entry) => entry.steady.rssPeak) });
+    slow.push({
+      ...representative,
+      target: id,
+      rounds: entries.length,
+      heldRssPeaks: entries.map((entry) => entry.steady.rssPeak),
+    });
   }
 
   // ── CPU profile of the gateway (optional) ────────────────────────────────────────────────────
@@ -464,9 +634,16 @@ async function main() {
   if (options.profile && gateway) {
     rmSync(options.profileDir, { recursive: true, force: true });
     mkdirSync(options.profileDir, { recursive: true });
-    const same = targets.find((target) => target.id === 'gateway-openai') ?? { id: 'gateway-openai', protocol: 'openai', kind: 'gateway-same' };
+    const same = targets.find((target) => target.id === 'gateway-openai') ?? {
+      id: 'gateway-openai',
+      protocol: 'openai',
+      kind: 'gateway-same',
+    };
     const scenarios = [
-      ...MODES.map((mode) => ({ id: mode, title: `same protocol, ${mode === 'stream' ? 'stream' : 'non-stream'}, ${options.connections} connections` })),
+      ...MODES.map((mode) => ({
+        id: mode,
+        title: `same protocol, ${mode === 'stream' ? 'stream' : 'non-stream'}, ${options.connections} connections`,
+      })),
       { id: 'held-streams', title: `${options.streams} slow streams held open` },
     ];
     for (const scenario of scenarios) {
@@ -478,7 +655,16 @@ async function main() {
         core: options.serverCore,
         pin,
         env: upstreamEnv,
-        nodeArgs: [...SERVER_NODE_ARGS, '--cpu-prof', '--cpu-prof-dir', options.profileDir, '--cpu-prof-name', name, '--cpu-prof-interval', '250'],
+        nodeArgs: [
+          ...SERVER_NODE_ARGS,
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          options.profileDir,
+          '--cpu-prof-name',
+          name,
+          '--cpu-prof-interval',
+          '250',
+        ],
       });
       const target = { ...same, process: profiled };
       let from;
@@ -510,7 +696,10 @@ async function main() {
         fail(`profile ${file}: the measured window was never reached`);
         continue;
       }
-      if (held && !held.steady.allOpen) log(`  ⚠ under the profiler only ${held.steady.openAtHoldStart} of ${options.streams} streams were open when the window started`);
+      if (held && !held.steady.allOpen)
+        log(
+          `  ⚠ under the profiler only ${held.steady.openAtHoldStart} of ${options.streams} streams were open when the window started`,
+        );
       // Only the measured window counts: start-up (module loading, schema compilation) and warm-up are left out.
       const window = { fromMicros: from.micros, toMicros: to.micros };
       writeFileSync(`${file}.window.json`, `${JSON.stringify(window)}\n`);
@@ -525,13 +714,21 @@ async function main() {
 
   // ── summary ──────────────────────────────────────────────────────────────────────────────────
   const loadRuns = runs.filter((run) => run.phase === 'load');
-  const runOf = (id, mode, roundIndex, processIndex) => loadRuns.find((run) => run.target === id && run.mode === mode && run.round === roundIndex && run.process === processIndex);
+  const runOf = (id, mode, roundIndex, processIndex) =>
+    loadRuns.find(
+      (run) => run.target === id && run.mode === mode && run.round === roundIndex && run.process === processIndex,
+    );
   const rows = [];
   for (const mode of MODES) {
     for (const target of targets) {
       const mine = loadRuns.filter((run) => run.target === target.id && run.mode === mode);
       // Each run against the same round's direct run and the floor's run by the process of the same index.
-      const perRound = (fn) => median(mine.map((run) => fn(run, runOf(direct.id, mode, run.round, 0), runOf(floor.id, mode, run.round, run.process))));
+      const perRound = (fn) =>
+        median(
+          mine.map((run) =>
+            fn(run, runOf(direct.id, mode, run.round, 0), runOf(floor.id, mode, run.round, run.process)),
+          ),
+        );
       rows.push({
         target: target.id,
         label: target.label,
@@ -545,14 +742,24 @@ async function main() {
         cyclesPerRequest: median(mine.map((run) => run.cyclesPerRequest ?? NaN)),
         instructionsPerRequest: median(mine.map((run) => run.instructionsPerRequest ?? NaN)),
         // The floor's cycles per request over this target's: the throughput ratio one core would give without drift.
-        cycleRatioToFloor: perRound((run, _base, floorRun) => (floorRun.cyclesPerRequest ?? NaN) / (run.cyclesPerRequest ?? NaN)),
-        errors: runs.filter((run) => run.target === target.id && run.mode === mode).reduce((sum, run) => sum + errorCount(run.errors), 0),
+        cycleRatioToFloor: perRound(
+          (run, _base, floorRun) => (floorRun.cyclesPerRequest ?? NaN) / (run.cyclesPerRequest ?? NaN),
+        ),
+        errors: runs
+          .filter((run) => run.target === target.id && run.mode === mode)
+          .reduce((sum, run) => sum + errorCount(run.errors), 0),
         serverCpu: median(mine.map((run) => run.serverCpu)),
         loadGeneratorCpu: median(mine.map((run) => run.loadGeneratorCpu)),
         upstreamCpu: median(mine.map((run) => run.upstreamCpu)),
         rssMB: mb(Math.max(...mine.map((run) => run.serverRss))),
         upstreamConnectionsPer1k:
-          target.kind === 'direct' ? NaN : (1000 * mine.reduce((sum, run) => sum + run.upstreamNewConnections, 0)) / Math.max(1, mine.reduce((sum, run) => sum + run.upstreamRequests, 0)),
+          target.kind === 'direct'
+            ? NaN
+            : (1000 * mine.reduce((sum, run) => sum + run.upstreamNewConnections, 0)) /
+              Math.max(
+                1,
+                mine.reduce((sum, run) => sum + run.upstreamRequests, 0),
+              ),
         rounds: mine.map((run) => round(run.rps, 0)),
         roundRatiosToFloor: mine.map((run) => round(run.rps / runOf(floor.id, mode, run.round, run.process).rps, 3)),
         // Per server process: its median requests/s and its median cycles and instructions per request.
@@ -596,26 +803,70 @@ async function main() {
     const pass = Number.isFinite(value) && (better === 'higher' ? value >= limit : value <= limit);
     const shown = unit === '%' ? `${round(value * 100, 1)}%` : `${round(value, 3)}${unit}`;
     const wanted = unit === '%' ? `${round(limit * 100, 0)}%` : `${limit}${unit}`;
-    verdicts.push({ name, value, limit, pass, line: `${pass ? 'PASS' : 'FAIL'}  ${name}: ${shown} (target ${better === 'higher' ? '≥' : '≤'} ${wanted})` });
+    verdicts.push({
+      name,
+      value,
+      limit,
+      pass,
+      line: `${pass ? 'PASS' : 'FAIL'}  ${name}: ${shown} (target ${better === 'higher' ? '≥' : '≤'} ${wanted})`,
+    });
   };
   for (const row of rows) {
-    if (row.kind === 'gateway-same') verdict(`same-protocol throughput, ${row.mode} (${row.target} / floor)`, row.ratioToFloor, TARGETS_WANTED.sameProtocolRatio, 'higher', '%');
-    if (row.kind === 'gateway-cross') verdict(`cross-protocol throughput, ${row.mode} (${row.target} / floor)`, row.ratioToFloor, TARGETS_WANTED.crossProtocolRatio, 'higher', '%');
+    if (row.kind === 'gateway-same')
+      verdict(
+        `same-protocol throughput, ${row.mode} (${row.target} / floor)`,
+        row.ratioToFloor,
+        TARGETS_WANTED.sameProtocolRatio,
+        'higher',
+        '%',
+      );
+    if (row.kind === 'gateway-cross')
+      verdict(
+        `cross-protocol throughput, ${row.mode} (${row.target} / floor)`,
+        row.ratioToFloor,
+        TARGETS_WANTED.crossProtocolRatio,
+        'higher',
+        '%',
+      );
     if ((row.kind === 'gateway-same' || row.kind === 'gateway-cross') && Number.isFinite(row.cycleRatioToFloor)) {
       const wanted = row.kind === 'gateway-same' ? TARGETS_WANTED.sameProtocolRatio : TARGETS_WANTED.crossProtocolRatio;
-      verdict(`  the same by CPU cycles per request, ${row.mode} (floor's cycles / ${row.target}'s)`, row.cycleRatioToFloor, wanted, 'higher', '%');
+      verdict(
+        `  the same by CPU cycles per request, ${row.mode} (floor's cycles / ${row.target}'s)`,
+        row.cycleRatioToFloor,
+        wanted,
+        'higher',
+        '%',
+      );
     }
   }
   for (const row of sequentialRows) {
     if (!row.kind.startsWith('gateway')) continue;
-    verdict(`sequential added p50 over direct (${row.target})`, row.addedP50Ms, TARGETS_WANTED.sequentialAddedP50Ms, 'lower', ' ms');
-    verdict(`added time to first streamed byte over direct (${row.target})`, row.addedFirstByteMs, TARGETS_WANTED.addedFirstByteMs, 'lower', ' ms');
+    verdict(
+      `sequential added p50 over direct (${row.target})`,
+      row.addedP50Ms,
+      TARGETS_WANTED.sequentialAddedP50Ms,
+      'lower',
+      ' ms',
+    );
+    verdict(
+      `added time to first streamed byte over direct (${row.target})`,
+      row.addedFirstByteMs,
+      TARGETS_WANTED.addedFirstByteMs,
+      'lower',
+      ' ms',
+    );
   }
   const gatewaySlow = slow.find((entry) => entry.target === 'gateway-openai');
   if (gatewaySlow) {
     const held = gatewaySlow.steady;
     const streams = held.allOpen ? `${gatewaySlow.count}` : `only ${held.openAtHoldStart} of ${gatewaySlow.count}`;
-    verdict(`gateway RSS with ${streams} concurrent streams held open (peak, median of ${gatewaySlow.rounds} round(s))`, held.rssPeak / 1024 / 1024, TARGETS_WANTED.rssWithStreamsMB, 'lower', ' MB');
+    verdict(
+      `gateway RSS with ${streams} concurrent streams held open (peak, median of ${gatewaySlow.rounds} round(s))`,
+      held.rssPeak / 1024 / 1024,
+      TARGETS_WANTED.rssWithStreamsMB,
+      'lower',
+      ' MB',
+    );
   }
   // Not targets: the gateway against a relay that calls undici as the gateway does (dispatch, no Readable per call).
   const reference = rows.filter((row) => row.target === 'relay-dispatch');
@@ -625,16 +876,40 @@ async function main() {
     if (!relay) continue;
     const ratio = row.rps / relay.rps;
     const cycles = relay.cyclesPerRequest / row.cyclesPerRequest;
-    verdicts.push({ name: `reference ${row.target} ${row.mode}`, value: ratio, info: true, line: `INFO  ${row.target} / Express + undici dispatch, ${row.mode}: ${round(ratio * 100, 1)}% by throughput${Number.isFinite(cycles) ? `, ${round(cycles * 100, 1)}% by cycles` : ''} (a reference, not a target)` });
+    verdicts.push({
+      name: `reference ${row.target} ${row.mode}`,
+      value: ratio,
+      info: true,
+      line: `INFO  ${row.target} / Express + undici dispatch, ${row.mode}: ${round(ratio * 100, 1)}% by throughput${Number.isFinite(cycles) ? `, ${round(cycles * 100, 1)}% by cycles` : ''} (a reference, not a target)`,
+    });
   }
   if (heldStream) verdicts.push(...heldStreamVerdicts(heldStream));
   finish({ ...report, rows, sequentialRows, slow, heldStream, verdicts, profiles, runs });
 }
 
 /** Adds the errors verdict, prints the report, writes the results files and sets the exit code. */
-function finish({ startedAt, loadBefore, pin, layout, problems, rows = [], sequentialRows = [], slow = [], heldStream, verdicts, profiles = [], runs = [] }) {
+function finish({
+  startedAt,
+  loadBefore,
+  pin,
+  layout,
+  problems,
+  rows = [],
+  sequentialRows = [],
+  slow = [],
+  heldStream,
+  verdicts,
+  profiles = [],
+  runs = [],
+}) {
   const loadAfter = os.loadavg();
-  verdicts.push({ name: 'errors', value: problems.length, limit: 0, pass: problems.length === 0, line: `${problems.length === 0 ? 'PASS' : 'FAIL'}  errors (non-2xx, socket errors, timeouts, bad bodies): ${problems.length === 0 ? 'none' : problems.length}` });
+  verdicts.push({
+    name: 'errors',
+    value: problems.length,
+    limit: 0,
+    pass: problems.length === 0,
+    line: `${problems.length === 0 ? 'PASS' : 'FAIL'}  errors (non-2xx, socket errors, timeouts, bad bodies): ${problems.length === 0 ? 'none' : problems.length}`,
+  });
 
   const environment = {
     date: startedAt.toISOString(),
@@ -653,13 +928,28 @@ function finish({ startedAt, loadBefore, pin, layout, problems, rows = [], seque
   log(`\n${markdown}`);
 
   mkdirSync(path.dirname(options.out), { recursive: true });
-  const results = { options, environment, targets: TARGETS_WANTED, rows, sequential: sequentialRows, slowStreams: slow, heldStream, verdicts, profiles, problems, runs, markdown };
+  const results = {
+    options,
+    environment,
+    targets: TARGETS_WANTED,
+    rows,
+    sequential: sequentialRows,
+    slowStreams: slow,
+    heldStream,
+    verdicts,
+    profiles,
+    problems,
+    runs,
+    markdown,
+  };
   writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(options.out.replace(/\.json$/, '.md'), `${markdown}\n`);
   log(`\nresults: ${path.relative(process.cwd(), options.out)} (and .md)`);
 
   if (problems.length > 0) {
-    console.error(`\n✗✗✗ BENCH FAILED: ${problems.length} problem(s) — a benchmark with errors measures the wrong thing:`);
+    console.error(
+      `\n✗✗✗ BENCH FAILED: ${problems.length} problem(s) — a benchmark with errors measures the wrong thing:`,
+    );
     for (const problem of problems) console.error(`  - ${problem}`);
     process.exitCode = 1;
   }
@@ -682,7 +972,10 @@ function renderMarkdown({ rows, sequentialRows, slow, heldStream, verdicts, prof
   if (slow.length) blocks.push(renderSlowStreams(slow));
   if (heldStream) blocks.push(renderHeldStream(heldStream));
   blocks.push(['#### Targets', '', '```', ...verdicts.map((entry) => entry.line), '```']);
-  for (const profile of profiles) blocks.push([formatSummary(profile.summary, `Profile: gateway, ${profile.title} (${path.basename(profile.file)})`)]);
+  for (const profile of profiles)
+    blocks.push([
+      formatSummary(profile.summary, `Profile: gateway, ${profile.title} (${path.basename(profile.file)})`),
+    ]);
   blocks.push([
     `_${environment.date}, Node ${environment.node}, ${environment.cpu} × ${environment.cores}, load average ${environment.loadAverageBefore.join(' ')} before / ${environment.loadAverageAfter.join(' ')} after, ${environment.taskset ? 'pinned with taskset' : 'UNPINNED'}, servers run with ${environment.serverNodeArgs.length > 0 ? `${environment.serverNodeArgs.join(' ')} (the slow-stream hold with V8's defaults)` : "V8's defaults (memory reducer on)"}, commit ${environment.commit ?? '?'}._`,
   ]);
@@ -695,16 +988,23 @@ function renderTargets(rows, sequentialRows) {
     `#### Under load (medians over interleaved rounds and server processes; ${options.connections} connections, ${options.processes} process(es) per target, ${options.rounds} × ${options.durationSeconds}s per target, process and mode)`,
     '',
   );
-  lines.push('| target | mode | req/s | req/s by process | p50 ms | p99 ms | added p50 vs direct | × floor | errors | server CPU | RSS MB | new upstream conns / 1k req | k cycles / req | k cycles / req by process | × floor by cycles |');
+  lines.push(
+    '| target | mode | req/s | req/s by process | p50 ms | p99 ms | added p50 vs direct | × floor | errors | server CPU | RSS MB | new upstream conns / 1k req | k cycles / req | k cycles / req by process | × floor by cycles |',
+  );
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
-    const byProcess = (field, scale = 1) => row.processes.map((entry) => (Number.isFinite(entry[field]) ? Math.round(entry[field] / scale) : '—')).join(' / ');
+    const byProcess = (field, scale = 1) =>
+      row.processes
+        .map((entry) => (Number.isFinite(entry[field]) ? Math.round(entry[field] / scale) : '—'))
+        .join(' / ');
     lines.push(
       `| ${row.label} | ${row.mode === 'stream' ? 'stream' : 'non-stream'} | ${Math.round(row.rps)} | ${byProcess('rps')} | ${fmt(row.p50Ms)} | ${fmt(row.p99Ms)} | ${row.kind === 'direct' ? '—' : signed(row.addedP50Ms)} | ${fmt(row.ratioToFloor)} | ${row.errors} | ${Math.round(row.serverCpu * 100)}% | ${row.rssMB} | ${fmt(row.upstreamConnectionsPer1k, 1)} | ${Number.isFinite(row.cyclesPerRequest) ? Math.round(row.cyclesPerRequest / 1000) : '—'} | ${byProcess('cyclesPerRequest', 1000)} | ${row.kind === 'direct' ? '—' : fmt(row.cycleRatioToFloor)} |`,
     );
   }
   lines.push('', `#### Sequential (one connection, ${options.sequentialRequests} requests per target and mode)`, '');
-  lines.push('| target | p50 ms | p99 ms | added p50 vs direct | first streamed byte p50 ms | added first byte vs direct | stream complete p50 ms |');
+  lines.push(
+    '| target | p50 ms | p99 ms | added p50 vs direct | first streamed byte p50 ms | added first byte vs direct | stream complete p50 ms |',
+  );
   lines.push('|---|---:|---:|---:|---:|---:|---:|');
   for (const row of sequentialRows) {
     lines.push(
@@ -722,7 +1022,9 @@ function renderSlowStreams(slow) {
     `"Held" is the window in which every stream is open (none has ended); "phase" also covers opening the connections and finishing the streams. Each server held the streams ${options.holdRounds} time(s), interleaved, in a fresh process each; the row is the round with the median held RSS peak.`,
     '',
   );
-  lines.push('| server | ok | all open after s | upstream streams open | RSS before MB | RSS held (peak) MB, median round | each round | CPU held | k cycles / chunk held | event-loop delay held p50 / p99 / max ms | RSS peak, phase MB | event-loop delay, phase p50 / p99 / max ms | first byte p50 / p99 ms |');
+  lines.push(
+    '| server | ok | all open after s | upstream streams open | RSS before MB | RSS held (peak) MB, median round | each round | CPU held | k cycles / chunk held | event-loop delay held p50 / p99 / max ms | RSS peak, phase MB | event-loop delay, phase p50 / p99 / max ms | first byte p50 / p99 ms |',
+  );
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const entry of slow) {
     const eld = (value) => (value ? `${fmt(value.p50Ms)} / ${fmt(value.p99Ms)} / ${fmt(value.maxMs)}` : '—');

@@ -114,11 +114,7 @@ export interface ToolDefinition {
 }
 
 /** How the model may use tools. */
-export type ToolChoice =
-  | { type: 'auto' }
-  | { type: 'none' }
-  | { type: 'required' }
-  | { type: 'tool'; name: string };
+export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
 
 /** Reasoning effort levels, the union of the three protocols' vocabularies. */
 export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
@@ -254,13 +250,26 @@ export interface GenerateResponse {
  * block's signature). Metadata on both a start and its end is merged, the end's keys winning.
  */
 export type StreamPart =
-  | { type: 'response-start'; id: string; model: string; created: number; usage?: Partial<Usage>; extensions?: Extensions }
+  | {
+      type: 'response-start';
+      id: string;
+      model: string;
+      created: number;
+      usage?: Partial<Usage>;
+      extensions?: Extensions;
+    }
   | { type: 'text-start'; id: string }
   | { type: 'text-delta'; id: string; delta: string; extensions?: Extensions }
   | { type: 'text-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'reasoning-start'; id: string }
   | { type: 'reasoning-delta'; id: string; delta: string }
-  | { type: 'reasoning-end'; id: string; signature?: string; redactedData?: string; providerMetadata?: ProviderMetadata }
+  | {
+      type: 'reasoning-end';
+      id: string;
+      signature?: string;
+      redactedData?: string;
+      providerMetadata?: ProviderMetadata;
+    }
   | { type: 'tool-call-start'; id: string; name: string; providerMetadata?: ProviderMetadata }
   | { type: 'tool-call-delta'; id: string; delta: string }
   | { type: 'tool-call-end'; id: string; providerMetadata?: ProviderMetadata }

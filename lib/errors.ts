@@ -39,7 +39,13 @@ export const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = Object.freeze
   loop_detected: 508,
 });
 
-const RETRYABLE_KINDS: ReadonlySet<ErrorKind> = new Set(['rate_limit', 'upstream', 'upstream_timeout', 'overloaded', 'unavailable']);
+const RETRYABLE_KINDS: ReadonlySet<ErrorKind> = new Set([
+  'rate_limit',
+  'upstream',
+  'upstream_timeout',
+  'overloaded',
+  'unavailable',
+]);
 
 /** Options for {@link GatewayError}. */
 export interface GatewayErrorOptions {

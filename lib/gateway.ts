@@ -25,7 +25,13 @@ export type Gateway = Router & {
 };
 
 function looksLikeRequest(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as IncomingMessage).method === 'string' && 'headers' in value && 'socket' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as IncomingMessage).method === 'string' &&
+    'headers' in value &&
+    'socket' in value
+  );
 }
 
 let warnedNotCalled = false;
@@ -37,12 +43,15 @@ let warnedNotCalled = false;
  */
 function answerNotCalled(error: GatewayConfigError, response: unknown): boolean {
   const candidate = response as Partial<Response> | undefined;
-  if (typeof candidate?.setHeader !== 'function' || typeof candidate.end !== 'function' || candidate.headersSent) return false;
+  if (typeof candidate?.setHeader !== 'function' || typeof candidate.end !== 'function' || candidate.headersSent)
+    return false;
   if (!warnedNotCalled) {
     warnedNotCalled = true;
     process.emitWarning(error.message, { code: error.code });
   }
-  const body = JSON.stringify({ error: { message: error.message, type: 'server_error', param: null, code: error.code } });
+  const body = JSON.stringify({
+    error: { message: error.message, type: 'server_error', param: null, code: error.code },
+  });
   candidate.statusCode = 500;
   candidate.setHeader('content-type', 'application/json; charset=utf-8');
   candidate.setHeader('content-length', Buffer.byteLength(body));
@@ -86,7 +95,10 @@ export function createGateway(options: GatewayOptions): Gateway {
 }
 
 /** The part of Express's Router (4 and 5) that {@link skipRoutingPass} replaces: not in its public types. */
-type RoutingRouter = Router & { handle(request: Request, response: Response, out: NextFunction): void; stack: unknown[] };
+type RoutingRouter = Router & {
+  handle(request: Request, response: Response, out: NextFunction): void;
+  stack: unknown[];
+};
 
 /**
  * The one patch of Express in the gateway, a measured saving (docs/performance.md): while the

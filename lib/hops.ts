@@ -24,7 +24,10 @@ function hopCount(value: string | string[] | undefined): number {
 
 function gatewayIds(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
-  return (Array.isArray(value) ? value : [value]).flatMap((text) => text.split(',')).map((id) => id.trim()).filter((id) => id.length > 0);
+  return (Array.isArray(value) ? value : [value])
+    .flatMap((text) => text.split(','))
+    .map((id) => id.trim())
+    .filter((id) => id.length > 0);
 }
 
 /**
@@ -52,11 +55,19 @@ export class HopGuard {
     if (hopsHeader === undefined && gatewayHeader === undefined) return this.firstHop;
     const ids = gatewayIds(gatewayHeader);
     if (ids.includes(this.id)) {
-      throw new GatewayError('loop_detected', 'Request loop: this call has come back to the gateway it passed through (an upstream base URL leads back to the gateway).', { code: 'loop_detected' });
+      throw new GatewayError(
+        'loop_detected',
+        'Request loop: this call has come back to the gateway it passed through (an upstream base URL leads back to the gateway).',
+        { code: 'loop_detected' },
+      );
     }
     const hops = Math.max(hopCount(hopsHeader), ids.length);
     if (hops >= this.maxHops) {
-      throw new GatewayError('loop_detected', `Request loop: this call has already passed through ${hops} gateways; the limit is ${this.maxHops}.`, { code: 'loop_detected' });
+      throw new GatewayError(
+        'loop_detected',
+        `Request loop: this call has already passed through ${hops} gateways; the limit is ${this.maxHops}.`,
+        { code: 'loop_detected' },
+      );
     }
     return { [HOPS_HEADER]: String(hops + 1), [GATEWAY_HEADER]: [...ids, this.id].join(', ') };
   }

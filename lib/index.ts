@@ -1,13 +1,36 @@
 /** rosetta-gateway's public API. */
 export { createGateway, type Gateway } from './gateway';
 export type { GatewayOptions, GatewayKey } from './options';
-export { GatewayError, GatewayConfigError, toGatewayError, STATUS_BY_KIND, type ErrorKind, type GatewayErrorOptions } from './errors';
+export {
+  GatewayError,
+  GatewayConfigError,
+  toGatewayError,
+  STATUS_BY_KIND,
+  type ErrorKind,
+  type GatewayErrorOptions,
+} from './errors';
 export type * from './canonical';
 export { WARNINGS_HEADER, MAX_WARNINGS_HEADER_LENGTH, warningsHeader, describeWarning, type Warn } from './warnings';
 export type { ModelConfig, ModelPricing } from './models';
-export type { KeyStore, QuotaStore, Principal, Reservation, ReservationInfo, ReserveResult, Settlement, SettleInfo, MaybePromise, ResponseStore, StoredResponse } from './stores/types';
+export type {
+  KeyStore,
+  QuotaStore,
+  Principal,
+  Reservation,
+  ReservationInfo,
+  ReserveResult,
+  Settlement,
+  SettleInfo,
+  MaybePromise,
+  ResponseStore,
+  StoredResponse,
+} from './stores/types';
 export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';
-export { MemoryResponseStore, MEMORY_RESPONSE_STORE_DEFAULTS, type MemoryResponseStoreOptions } from './stores/memory-response-store';
+export {
+  MemoryResponseStore,
+  MEMORY_RESPONSE_STORE_DEFAULTS,
+  type MemoryResponseStoreOptions,
+} from './stores/memory-response-store';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
 export type { Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
 export { callSignal, abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';
@@ -15,7 +38,12 @@ export { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';
 export { OpenAIProvider, isOpenAIReasoningModel, type OpenAIProviderOptions } from './providers/openai';
 export { GeminiProvider, type GeminiProviderOptions } from './providers/gemini';
-export { AnthropicProvider, ANTHROPIC_VERSION, supportsAdaptiveThinking, type AnthropicProviderOptions } from './providers/anthropic';
+export {
+  AnthropicProvider,
+  ANTHROPIC_VERSION,
+  supportsAdaptiveThinking,
+  type AnthropicProviderOptions,
+} from './providers/anthropic';
 export type { MaxTokensField } from './providers/openai/encode-request';
 export type { UpstreamTimeouts, UpstreamRetries } from './upstream/upstream-client';
 export { MediaFetcher, type MediaFetchOptions } from './upstream/fetch-media';

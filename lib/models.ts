@@ -29,7 +29,10 @@ export interface ModelConfig {
   /** Shown by the model lists. Default: `id`. */
   displayName?: string;
   contextWindow?: number;
-  /** Output cap used when a request gives none (and for the quota estimate). Default: the gateway's `defaultMaxOutputTokens`. */
+  /**
+   * Output cap used when a request gives none (and for the quota estimate). Default: the gateway's
+   * `defaultMaxOutputTokens`.
+   */
   maxOutputTokens?: number;
   pricing?: ModelPricing;
   /** Unix seconds, shown by the model lists. Default: when the gateway was created. */
@@ -85,7 +88,11 @@ export class ModelTable {
   private readonly providers: ReadonlyMap<string, ResolvedProvider>;
   private readonly defaults: { maxOutputTokens: number; created: number; providerModelIds: boolean };
 
-  constructor(configs: readonly ModelConfig[], providers: ReadonlyMap<string, ResolvedProvider>, defaults: { maxOutputTokens: number; created: number; providerModelIds?: boolean }) {
+  constructor(
+    configs: readonly ModelConfig[],
+    providers: ReadonlyMap<string, ResolvedProvider>,
+    defaults: { maxOutputTokens: number; created: number; providerModelIds?: boolean },
+  ) {
     this.providers = providers;
     this.defaults = { providerModelIds: false, ...defaults };
     for (const config of configs) {
@@ -165,10 +172,16 @@ export class ModelTable {
     const model = this.byId.get(id) ?? this.unlisted(id, type);
     if (!model || model.type !== type) {
       const kind = type === 'image' ? 'image model' : 'model';
-      throw new GatewayError('not_found', `The ${kind} '${id}' does not exist or you do not have access to it.`, { code: 'model_not_found', param: 'model' });
+      throw new GatewayError('not_found', `The ${kind} '${id}' does not exist or you do not have access to it.`, {
+        code: 'model_not_found',
+        param: 'model',
+      });
     }
     if (!this.allows(principal, model)) {
-      throw new GatewayError('permission', `This key is not allowed to use the model '${model.id}'.`, { code: 'model_not_allowed', param: 'model' });
+      throw new GatewayError('permission', `This key is not allowed to use the model '${model.id}'.`, {
+        code: 'model_not_allowed',
+        param: 'model',
+      });
     }
     return model;
   }
@@ -187,6 +200,11 @@ export class ModelTable {
   private allows(principal: Principal, model: ResolvedModel): boolean {
     const allowed = principal.allowedModels;
     if (!allowed) return true;
-    return allowed.some((name) => name === model.id || this.byId.get(name) === model || (name.endsWith('/*') && model.id.startsWith(name.slice(0, -1))));
+    return allowed.some(
+      (name) =>
+        name === model.id ||
+        this.byId.get(name) === model ||
+        (name.endsWith('/*') && model.id.startsWith(name.slice(0, -1))),
+    );
   }
 }

@@ -90,7 +90,21 @@ export interface ResolvedOptions {
   maxHops: number;
 }
 
-const OPTION_NAMES = ['keys', 'keyStore', 'quotaStore', 'responseStore', 'providers', 'models', 'codecs', 'maxBodyBytes', 'maxJsonDepth', 'defaultMaxOutputTokens', 'providerModelIds', 'chargeFailedStreams', 'maxHops'] as const;
+const OPTION_NAMES = [
+  'keys',
+  'keyStore',
+  'quotaStore',
+  'responseStore',
+  'providers',
+  'models',
+  'codecs',
+  'maxBodyBytes',
+  'maxJsonDepth',
+  'defaultMaxOutputTokens',
+  'providerModelIds',
+  'chargeFailedStreams',
+  'maxHops',
+] as const;
 
 function fail(code: string, option: string, message: string): never {
   throw new GatewayConfigError(code, `createGateway: option '${option}' ${message}`, option);
@@ -105,32 +119,48 @@ function requireMethods(option: string, value: unknown, required: readonly strin
   }
 }
 
-function positiveInteger(options: GatewayOptions, name: 'maxBodyBytes' | 'maxJsonDepth' | 'defaultMaxOutputTokens' | 'maxHops', fallback: number): number {
+function positiveInteger(
+  options: GatewayOptions,
+  name: 'maxBodyBytes' | 'maxJsonDepth' | 'defaultMaxOutputTokens' | 'maxHops',
+  fallback: number,
+): number {
   const value = options[name];
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) fail('ERR_GATEWAY_INVALID_OPTION', name, `must be a positive integer, not ${String(value)}.`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    fail('ERR_GATEWAY_INVALID_OPTION', name, `must be a positive integer, not ${String(value)}.`);
   return value;
 }
 
 function booleanOption(options: GatewayOptions, name: 'providerModelIds' | 'chargeFailedStreams'): boolean {
   const value = options[name];
-  if (value !== undefined && typeof value !== 'boolean') fail('ERR_GATEWAY_INVALID_OPTION', name, `must be true or false, not ${JSON.stringify(value) ?? String(value)}.`);
+  if (value !== undefined && typeof value !== 'boolean')
+    fail('ERR_GATEWAY_INVALID_OPTION', name, `must be true or false, not ${JSON.stringify(value) ?? String(value)}.`);
   return value === true;
 }
 
 function resolveStores(options: GatewayOptions): { keyStore: KeyStore; quotaStore: QuotaStore } {
   if (options.keys !== undefined && options.keyStore !== undefined) {
-    fail('ERR_GATEWAY_OPTION_CONFLICT', 'keys', "and 'keyStore' cannot both be given: 'keys' is a shorthand for an in-memory key store.");
+    fail(
+      'ERR_GATEWAY_OPTION_CONFLICT',
+      'keys',
+      "and 'keyStore' cannot both be given: 'keys' is a shorthand for an in-memory key store.",
+    );
   }
   if (options.keys === undefined && options.keyStore === undefined) {
-    fail('ERR_GATEWAY_MISSING_KEYS', 'keys', "is required (or give 'keyStore'): a gateway without keys would refuse every call.");
+    fail(
+      'ERR_GATEWAY_MISSING_KEYS',
+      'keys',
+      "is required (or give 'keyStore'): a gateway without keys would refuse every call.",
+    );
   }
-  if (options.quotaStore !== undefined) requireMethods('quotaStore', options.quotaStore, ['reserve', 'settle', 'release']);
+  if (options.quotaStore !== undefined)
+    requireMethods('quotaStore', options.quotaStore, ['reserve', 'settle', 'release']);
   if (options.keyStore !== undefined) {
     requireMethods('keyStore', options.keyStore, ['authenticate']);
     return { keyStore: options.keyStore, quotaStore: options.quotaStore ?? new MemoryQuotaStore() };
   }
-  if (!Array.isArray(options.keys)) fail('ERR_GATEWAY_INVALID_OPTION', 'keys', 'must be an array of { key, balance? } objects.');
+  if (!Array.isArray(options.keys))
+    fail('ERR_GATEWAY_INVALID_OPTION', 'keys', 'must be an array of { key, balance? } objects.');
   const keyStore = new MemoryKeyStore();
   const balances: Record<string, number> = {};
   options.keys.forEach((entry, index) => {
@@ -149,19 +179,27 @@ function resolveStores(options: GatewayOptions): { keyStore: KeyStore; quotaStor
 
 function resolveProviders(options: GatewayOptions, defaults: () => readonly Provider[]): Map<string, ResolvedProvider> {
   const list = options.providers ?? defaults();
-  if (!Array.isArray(list) || list.length === 0) fail('ERR_GATEWAY_INVALID_OPTION', 'providers', 'must be a non-empty array of providers.');
+  if (!Array.isArray(list) || list.length === 0)
+    fail('ERR_GATEWAY_INVALID_OPTION', 'providers', 'must be a non-empty array of providers.');
   const providers = new Map<string, ResolvedProvider>();
   list.forEach((provider, index) => {
     const option = `providers[${index}]`;
-    if (provider === null || typeof provider !== 'object') fail('ERR_GATEWAY_INVALID_OPTION', option, 'must be a provider object.');
+    if (provider === null || typeof provider !== 'object')
+      fail('ERR_GATEWAY_INVALID_OPTION', option, 'must be a provider object.');
     if (provider.specificationVersion !== PROVIDER_SPECIFICATION_VERSION) {
-      fail('ERR_GATEWAY_PROVIDER_VERSION', option, `has specificationVersion '${String(provider.specificationVersion)}'; this gateway implements '${PROVIDER_SPECIFICATION_VERSION}'.`);
+      fail(
+        'ERR_GATEWAY_PROVIDER_VERSION',
+        option,
+        `has specificationVersion '${String(provider.specificationVersion)}'; this gateway implements '${PROVIDER_SPECIFICATION_VERSION}'.`,
+      );
     }
-    if (typeof provider.name !== 'string' || provider.name.length === 0) fail('ERR_GATEWAY_INVALID_OPTION', `${option}.name`, 'must be a non-empty string.');
+    if (typeof provider.name !== 'string' || provider.name.length === 0)
+      fail('ERR_GATEWAY_INVALID_OPTION', `${option}.name`, 'must be a non-empty string.');
     if (!provider.generate && !provider.stream && !provider.generateImage) {
       fail('ERR_GATEWAY_INVALID_OPTION', option, 'must implement generate(), stream() or generateImage().');
     }
-    if (providers.has(provider.name)) fail('ERR_GATEWAY_DUPLICATE', `${option}.name`, `repeats the provider name '${provider.name}'.`);
+    if (providers.has(provider.name))
+      fail('ERR_GATEWAY_DUPLICATE', `${option}.name`, `repeats the provider name '${provider.name}'.`);
     providers.set(provider.name, resolveProvider(provider));
   });
   return providers;
@@ -178,11 +216,21 @@ function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, R
     }
     const provider = providers.get(model.provider);
     if (!provider) {
-      fail('ERR_GATEWAY_UNKNOWN_PROVIDER', `${option}.provider`, `names '${String(model.provider)}', which is not among the providers${suggest(String(model.provider), [...providers.keys()])}.`);
+      fail(
+        'ERR_GATEWAY_UNKNOWN_PROVIDER',
+        `${option}.provider`,
+        `names '${String(model.provider)}', which is not among the providers${suggest(String(model.provider), [...providers.keys()])}.`,
+      );
     }
     const type = model.type ?? 'text';
-    if (type !== 'text' && type !== 'image') fail('ERR_GATEWAY_INVALID_OPTION', `${option}.type`, "must be 'text' or 'image'.");
-    if (!provider.serves[type as 'text' | 'image']) fail('ERR_GATEWAY_INVALID_OPTION', option, `is a ${type} model but provider '${provider.name}' cannot serve ${type} calls.`);
+    if (type !== 'text' && type !== 'image')
+      fail('ERR_GATEWAY_INVALID_OPTION', `${option}.type`, "must be 'text' or 'image'.");
+    if (!provider.serves[type as 'text' | 'image'])
+      fail(
+        'ERR_GATEWAY_INVALID_OPTION',
+        option,
+        `is a ${type} model but provider '${provider.name}' cannot serve ${type} calls.`,
+      );
     for (const name of [model.id, ...(model.aliases ?? [])]) {
       if (taken.has(name)) fail('ERR_GATEWAY_DUPLICATE', option, `repeats the model id or alias '${name}'.`);
       taken.add(name);
@@ -190,13 +238,24 @@ function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, R
   });
   models.forEach((model, index) => {
     const fallbacks = model.fallbacks ?? [];
-    if (!Array.isArray(fallbacks)) fail('ERR_GATEWAY_INVALID_OPTION', `models[${index}].fallbacks`, 'must be an array of model ids.');
+    if (!Array.isArray(fallbacks))
+      fail('ERR_GATEWAY_INVALID_OPTION', `models[${index}].fallbacks`, 'must be an array of model ids.');
     fallbacks.forEach((id, position) => {
       const option = `models[${index}].fallbacks[${position}]`;
       const target = models.find((candidate) => candidate.id === id || candidate.aliases?.includes(id));
-      if (!target) fail('ERR_GATEWAY_UNKNOWN_MODEL', option, `names '${String(id)}', which is not in the model table${suggest(String(id), [...taken])}.`);
+      if (!target)
+        fail(
+          'ERR_GATEWAY_UNKNOWN_MODEL',
+          option,
+          `names '${String(id)}', which is not in the model table${suggest(String(id), [...taken])}.`,
+        );
       if (target === model) fail('ERR_GATEWAY_INVALID_OPTION', option, 'names the model itself.');
-      if ((target.type ?? 'text') !== (model.type ?? 'text')) fail('ERR_GATEWAY_INVALID_OPTION', option, `names a ${target.type ?? 'text'} model as a fallback of a ${model.type ?? 'text'} model.`);
+      if ((target.type ?? 'text') !== (model.type ?? 'text'))
+        fail(
+          'ERR_GATEWAY_INVALID_OPTION',
+          option,
+          `names a ${target.type ?? 'text'} model as a fallback of a ${model.type ?? 'text'} model.`,
+        );
     });
   });
   return [...models];
@@ -207,7 +266,8 @@ function resolveCodecs(options: GatewayOptions, builtins: readonly ProtocolCodec
   (options.codecs ?? []).forEach((codec, index) => {
     const option = `codecs[${index}]`;
     requireMethods(option, codec, ['match', 'extractKey', 'encodeError']);
-    if (typeof codec.name !== 'string' || codec.name.length === 0) fail('ERR_GATEWAY_INVALID_OPTION', `${option}.name`, 'must be a non-empty string.');
+    if (typeof codec.name !== 'string' || codec.name.length === 0)
+      fail('ERR_GATEWAY_INVALID_OPTION', `${option}.name`, 'must be a non-empty string.');
     byName.set(codec.name, codec);
   });
   return [...byName.values()];
@@ -219,7 +279,10 @@ export function resolveOptions(
   defaults: { providers: () => readonly Provider[]; codecs: readonly ProtocolCodec[] },
 ): ResolvedOptions {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTIONS', 'createGateway: options must be an object, e.g. createGateway({ keys: [{ key: "…" }] }).');
+    throw new GatewayConfigError(
+      'ERR_GATEWAY_INVALID_OPTIONS',
+      'createGateway: options must be an object, e.g. createGateway({ keys: [{ key: "…" }] }).',
+    );
   }
   for (const name of Object.keys(options)) {
     if (!(OPTION_NAMES as readonly string[]).includes(name)) {
@@ -227,7 +290,8 @@ export function resolveOptions(
     }
   }
   const { keyStore, quotaStore } = resolveStores(options);
-  if (options.responseStore !== undefined) requireMethods('responseStore', options.responseStore, ['put', 'get', 'delete']);
+  if (options.responseStore !== undefined)
+    requireMethods('responseStore', options.responseStore, ['put', 'get', 'delete']);
   const providers = resolveProviders(options, defaults.providers);
   return {
     keyStore,

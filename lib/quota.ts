@@ -16,14 +16,22 @@ export function estimateGenerate(request: GenerateRequest, model: ResolvedModel,
   const choices = request.choiceCount ?? 1;
   const maxOutput = request.maxOutputTokens ?? model.maxOutputTokens;
   const input = inputTokens * model.pricing.input;
-  return { amount: input + maxOutput * choices * model.pricing.output, minimum: input + choices * model.pricing.output };
+  return {
+    amount: input + maxOutput * choices * model.pricing.output,
+    minimum: input + choices * model.pricing.output,
+  };
 }
 
 /**
  * The output allowance a partial hold pays for: when the balance covered less than the full
  * estimate, the call's output cap is lowered so the charge can never exceed the hold.
  */
-export function affordableOutputTokens(request: GenerateRequest, model: ResolvedModel, inputTokens: number, held: number): number | undefined {
+export function affordableOutputTokens(
+  request: GenerateRequest,
+  model: ResolvedModel,
+  inputTokens: number,
+  held: number,
+): number | undefined {
   if (model.pricing.output <= 0) return undefined;
   const choices = request.choiceCount ?? 1;
   const forOutput = held - inputTokens * model.pricing.input;

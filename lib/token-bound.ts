@@ -70,11 +70,14 @@ export function measureInput(request: GenerateRequest): InputSize {
     for (const part of message.content) addPart(size, part);
   }
   if (request.tools?.length) size.textTokens += TOOLS_PROMPT_TOKENS + bytes(JSON.stringify(request.tools));
-  if (request.responseFormat?.type === 'json-schema') size.textTokens += bytes(request.responseFormat.name) + bytes(JSON.stringify(request.responseFormat.schema));
+  if (request.responseFormat?.type === 'json-schema')
+    size.textTokens += bytes(request.responseFormat.name) + bytes(JSON.stringify(request.responseFormat.schema));
   return size;
 }
 
 /** The input bound for an upstream whose images cost at most `maxImageTokens` each. */
 export function inputTokenBound(size: InputSize, maxImageTokens: number): number {
-  return size.textTokens + size.images * maxImageTokens + size.files * FILE_PAGES_BOUND * (maxImageTokens + PAGE_TEXT_TOKENS);
+  return (
+    size.textTokens + size.images * maxImageTokens + size.files * FILE_PAGES_BOUND * (maxImageTokens + PAGE_TEXT_TOKENS)
+  );
 }

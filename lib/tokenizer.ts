@@ -25,7 +25,8 @@ const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`);
 
 /**
  * Splits text into pieces the tokenizer handles in linear time: cuts go before a single space between
- * words (where the tokenizer's own pre-split always cuts, so counts stay exact for ordinary text), and runs of more than
+ * words (where the tokenizer's own pre-split always cuts, so counts stay exact for ordinary text), and runs of more
+ * than
  * MAX_RUN non-space characters (base64, minified code, "xxxx…") are cut every MAX_RUN characters,
  * which can only add a token or two per cut.
  */
@@ -138,7 +139,8 @@ export function estimateRequestTokens(request: GenerateRequest): number {
     total += TOKENS_PER_MESSAGE;
     for (const part of message.content) total += estimatePart(part);
   }
-  if (request.tools?.length) total += Math.ceil(Buffer.byteLength(JSON.stringify(request.tools)) / BYTES_PER_TOKEN_ESTIMATE);
+  if (request.tools?.length)
+    total += Math.ceil(Buffer.byteLength(JSON.stringify(request.tools)) / BYTES_PER_TOKEN_ESTIMATE);
   return total;
 }
 
@@ -167,7 +169,11 @@ function measurePart(part: ContentPart, measure: (text: string) => number): numb
 }
 
 /** The framing of a request plus `measure` over every part and over the tool definitions' JSON. */
-function measureRequest(request: GenerateRequest, measure: (text: string) => number, toolsJson: string | undefined): number {
+function measureRequest(
+  request: GenerateRequest,
+  measure: (text: string) => number,
+  toolsJson: string | undefined,
+): number {
   let total = TOKENS_PER_REPLY;
   for (const message of request.messages) {
     total += TOKENS_PER_MESSAGE;
@@ -194,7 +200,8 @@ export function requestTokenUpperBound(request: GenerateRequest): number {
  */
 export function countRequestTokens(request: GenerateRequest): number {
   const toolsJson = request.tools?.length ? JSON.stringify(request.tools) : undefined;
-  if (measureRequest(request, charCount, toolsJson) > EXACT_COUNT_MAX_CHARS) return measureRequest(request, byteCount, toolsJson);
+  if (measureRequest(request, charCount, toolsJson) > EXACT_COUNT_MAX_CHARS)
+    return measureRequest(request, byteCount, toolsJson);
   let total = TOKENS_PER_REPLY;
   for (const message of request.messages) {
     total += TOKENS_PER_MESSAGE;
@@ -235,7 +242,8 @@ export class ProducedText {
 
   /** Adds what a stream part adds to the output: a delta's text, a tool call's name. */
   addPart(part: ProviderStreamPart): void {
-    if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call-delta') this.add(part.delta);
+    if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call-delta')
+      this.add(part.delta);
     else if (part.type === 'tool-call-start') this.add(part.name);
   }
 
@@ -274,7 +282,11 @@ export function reportedFigures(usage: Usage, inputSent: boolean, outputSent: bo
  */
 export function completeUsage(usage: Partial<Usage> | undefined, input: () => number, produced: () => string): Usage {
   if (usage?.inputTokens !== undefined && usage.outputTokens !== undefined) return usage as Usage;
-  return { ...usage, inputTokens: usage?.inputTokens ?? input(), outputTokens: usage?.outputTokens ?? countTextTokens(produced()) };
+  return {
+    ...usage,
+    inputTokens: usage?.inputTokens ?? input(),
+    outputTokens: usage?.outputTokens ?? countTextTokens(produced()),
+  };
 }
 
 /**

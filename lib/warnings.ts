@@ -37,7 +37,8 @@ export function reportDrop(log: Debugger, warn: Warn | undefined, warning: CallW
 /** Whether two warnings say the same (a provider that encodes its body again, on a retry, warns again). */
 function sameWarning(a: CallWarning, b: CallWarning): boolean {
   if (a.type !== b.type) return false;
-  if (a.type === 'unsupported-setting') return a.setting === (b as typeof a).setting && a.details === (b as typeof a).details;
+  if (a.type === 'unsupported-setting')
+    return a.setting === (b as typeof a).setting && a.details === (b as typeof a).details;
   if (a.type === 'unsupported-tool') return a.tool === (b as typeof a).tool && a.details === (b as typeof a).details;
   return a.message === (b as typeof a).message;
 }
@@ -78,7 +79,10 @@ export function warningsHeader(warnings: readonly CallWarning[] | undefined): st
   if (!warnings || warnings.length === 0) return undefined;
   const entries: string[] = [];
   for (const warning of warnings) {
-    const entry = warning.type === 'other' ? 'other' : `${warning.type}=${headerName(warning.type === 'unsupported-setting' ? warning.setting : warning.tool)}`;
+    const entry =
+      warning.type === 'other'
+        ? 'other'
+        : `${warning.type}=${headerName(warning.type === 'unsupported-setting' ? warning.setting : warning.tool)}`;
     if (!entries.includes(entry)) entries.push(entry);
   }
   let value = '';

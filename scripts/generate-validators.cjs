@@ -1,6 +1,7 @@
 // Writes each protocol's schema.validator.ts from the schema in its schema.ts: `node scripts/generate-validators.cjs`.
 // The schema.ts files (and the lib/ modules they import) are transpiled in memory, so no build is needed; schema.ts
-// loads its generated validator only on first use, so a missing or stale one never stands in the way of regenerating it.
+// loads its generated validator only on first use, so a missing or stale one never stands in the way of regenerating
+// it.
 'use strict';
 
 const fs = require('node:fs');
@@ -35,7 +36,13 @@ function loadTs(file, loaded = new Map()) {
     const target = path.resolve(path.dirname(file), specifier);
     return loadTs(resolveTs(target), loaded);
   };
-  vm.runInThisContext(wrap(outputText), { filename: file })(module.exports, requireFrom, module, file, path.dirname(file));
+  vm.runInThisContext(wrap(outputText), { filename: file })(
+    module.exports,
+    requireFrom,
+    module,
+    file,
+    path.dirname(file),
+  );
   return module.exports;
 }
 

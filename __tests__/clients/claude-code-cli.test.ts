@@ -12,11 +12,14 @@ import { join } from 'node:path';
 import { LocalProvider, type GenerateRequest, type ProviderCallContext, type StreamPart } from '../../lib';
 import { serveGateway, TEST_KEY, testOptions, type RunningGateway } from '../helpers/app';
 
-const CLAUDE = process.env.CLAUDE_CODE_BIN ?? join(__dirname, '..', '..', '.tmp', 'clients', 'node_modules', '.bin', 'claude');
+const CLAUDE =
+  process.env.CLAUDE_CODE_BIN ?? join(__dirname, '..', '..', '.tmp', 'clients', 'node_modules', '.bin', 'claude');
 const installed = existsSync(CLAUDE);
 const required = process.env.REQUIRE_CLIENTS === '1';
 if (!installed && !required) {
-  process.stderr.write(`claude-code-cli.test.ts: SKIPPED, Claude Code is not installed at ${CLAUDE} (run scripts/install-clients.sh; REQUIRE_CLIENTS=1 makes this a failure)\n`);
+  process.stderr.write(
+    `claude-code-cli.test.ts: SKIPPED, Claude Code is not installed at ${CLAUDE} (run scripts/install-clients.sh; REQUIRE_CLIENTS=1 makes this a failure)\n`,
+  );
 }
 
 /** The local provider, recording every request it is asked (the canonical form the gateway decoded). */
@@ -47,14 +50,25 @@ function claude(prompt: string, cwd: string, home: string, baseUrl: string): Pro
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(CLAUDE, ['-p', prompt, '--model', 'rosetta-echo'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(CLAUDE, ['-p', prompt, '--model', 'rosetta-echo'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
     child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -74,7 +88,10 @@ function claude(prompt: string, cwd: string, home: string, baseUrl: string): Pro
   });
 
   it('"Read the file PATH": the model calls Read, Claude Code runs it, the answer shows the file\'s token', async () => {
-    if (!installed) throw new Error(`REQUIRE_CLIENTS=1 but Claude Code is not installed at ${CLAUDE}: run scripts/install-clients.sh`);
+    if (!installed)
+      throw new Error(
+        `REQUIRE_CLIENTS=1 but Claude Code is not installed at ${CLAUDE}: run scripts/install-clients.sh`,
+      );
     const token = `token-${randomBytes(8).toString('hex')}`;
     const work = join(dir, 'work');
     const home = join(dir, 'home');
@@ -90,7 +107,9 @@ function claude(prompt: string, cwd: string, home: string, baseUrl: string): Pro
     expect(run.stdout).toContain(token);
     const calls = provider.requests.filter((request) => request.tools?.some((tool) => tool.name === 'Read'));
     expect(calls).toHaveLength(2);
-    const results = calls[1]!.messages.flatMap((message) => message.content).filter((part) => part.type === 'tool-result');
+    const results = calls[1]!.messages
+      .flatMap((message) => message.content)
+      .filter((part) => part.type === 'tool-result');
     expect(results).toHaveLength(1);
     expect(JSON.stringify(results[0])).toContain(token);
   }, 120_000);

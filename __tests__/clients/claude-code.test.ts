@@ -51,7 +51,12 @@ beforeAll(async () => {
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'claude-code' }]),
     quotaStore: new MemoryQuotaStore({ balances: { 'claude-code': 100_000_000 } }),
     providers: [
-      new OpenAIProvider({ baseUrl: openaiMock.url, apiKey: 'sk-upstream-openai-0001', reasoningModels: () => true, retries: { baseDelayMs: 1 } }),
+      new OpenAIProvider({
+        baseUrl: openaiMock.url,
+        apiKey: 'sk-upstream-openai-0001',
+        reasoningModels: () => true,
+        retries: { baseDelayMs: 1 },
+      }),
       new GeminiProvider({ baseUrl: geminiMock.url, apiKey: GEMINI_KEY, retries: { baseDelayMs: 1 } }),
       new AnthropicProvider({ baseUrl: anthropicMock.url, apiKey: MOCK_ANTHROPIC_KEY, retries: { baseDelayMs: 1 } }),
     ],
@@ -72,13 +77,21 @@ interface Wire {
   read: Promise<void>;
 }
 
-/** An Anthropic client configured as Claude Code configures it (ANTHROPIC_AUTH_TOKEN, its headers), recording the raw responses. */
+/**
+ * An Anthropic client configured as Claude Code configures it (ANTHROPIC_AUTH_TOKEN, its headers), recording the raw
+ * responses.
+ */
 function claudeCode(wire: Wire[]): Anthropic {
   const recordingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const response = await fetch(input, init);
     const copy = response.clone();
     const entry: Wire = { url: response.url, status: response.status, raw: '', read: Promise.resolve() };
-    entry.read = copy.text().then((text) => { entry.raw = text; }, () => undefined);
+    entry.read = copy.text().then(
+      (text) => {
+        entry.raw = text;
+      },
+      () => undefined,
+    );
     wire.push(entry);
     return response;
   };
@@ -101,11 +114,20 @@ function claudeCode(wire: Wire[]): Anthropic {
 /** Claude Code's bundled SDK puts `?beta=true` on every beta call (the current SDK no longer does). */
 const BETA_QUERY = { query: { beta: 'true' } };
 
-/** One Claude Code turn through `beta.messages.stream`: the SDK's accumulated message and the raw SSE the gateway sent. */
+/**
+ * One Claude Code turn through `beta.messages.stream`: the SDK's accumulated message and the raw SSE the gateway sent.
+ */
 async function turn(body: Json, model: string): Promise<{ message: Anthropic.Beta.BetaMessage; wire: Wire }> {
   const wire: Wire[] = [];
   const { stream: _stream, ...params } = body;
-  const stream = claudeCode(wire).beta.messages.stream({ ...params, model, betas: HEADERS['anthropic-beta'] } as unknown as Anthropic.Beta.Messages.MessageCreateParamsStreaming, BETA_QUERY);
+  const stream = claudeCode(wire).beta.messages.stream(
+    {
+      ...params,
+      model,
+      betas: HEADERS['anthropic-beta'],
+    } as unknown as Anthropic.Beta.Messages.MessageCreateParamsStreaming,
+    BETA_QUERY,
+  );
   const message = await stream.finalMessage();
   await wire[0]!.read;
   return { message, wire: wire[0]! };
@@ -114,16 +136,22 @@ async function turn(body: Json, model: string): Promise<{ message: Anthropic.Bet
 /** The events of a raw Anthropic stream, each checked to carry `event: <type>` and one data line. */
 function events(raw: string): Json[] {
   expect(raw.endsWith('\n\n')).toBe(true);
-  return raw.split('\n\n').filter(Boolean).map((block) => {
-    const lines = block.split('\n');
-    expect(lines).toHaveLength(2);
-    const data = JSON.parse(lines[1]!.replace(/^data: /, '')) as Json;
-    expect(lines[0]).toBe(`event: ${data.type}`);
-    return data;
-  });
+  return raw
+    .split('\n\n')
+    .filter(Boolean)
+    .map((block) => {
+      const lines = block.split('\n');
+      expect(lines).toHaveLength(2);
+      const data = JSON.parse(lines[1]!.replace(/^data: /, '')) as Json;
+      expect(lines[0]).toBe(`event: ${data.type}`);
+      return data;
+    });
 }
 
-/** Checks the promises the SDK accumulator relies on: order, contiguous indices, blocks that never overlap, usage on message_delta. */
+/**
+ * Checks the promises the SDK accumulator relies on: order, contiguous indices, blocks that never overlap, usage on
+ * message_delta.
+ */
 function expectWellFormed(raw: string): Json[] {
   const all = events(raw).filter((event) => event.type !== 'ping');
   expect(all[0]!.type).toBe('message_start');
@@ -158,21 +186,42 @@ function expectWellFormed(raw: string): Json[] {
 
 /** Tool uses of a message with their inputs, which must be objects. */
 function toolUses(message: Anthropic.Beta.BetaMessage): Array<{ id: string; name: string; input: unknown }> {
-  const uses = message.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: block.id, name: block.name, input: block.input }] : []));
-  for (const use of uses) expect(typeof use.input === 'object' && use.input !== null && !Array.isArray(use.input)).toBe(true);
+  const uses = message.content.flatMap((block) =>
+    block.type === 'tool_use' ? [{ id: block.id, name: block.name, input: block.input }] : [],
+  );
+  for (const use of uses)
+    expect(typeof use.input === 'object' && use.input !== null && !Array.isArray(use.input)).toBe(true);
   return uses;
 }
 
 /** The assistant turn Claude Code keeps from a message and the tool results it answers with. */
 function nextTurn(message: Anthropic.Beta.BetaMessage, model: string): Json {
-  const results = toolUses(message).map((use) => ({ type: 'tool_result', tool_use_id: use.id, content: `result of ${use.name}` }));
-  return { ...TURN_1, model, messages: [...TURN_1.messages, { role: 'assistant', content: message.content }, { role: 'user', content: results }] };
+  const results = toolUses(message).map((use) => ({
+    type: 'tool_result',
+    tool_use_id: use.id,
+    content: `result of ${use.name}`,
+  }));
+  return {
+    ...TURN_1,
+    model,
+    messages: [...TURN_1.messages, { role: 'assistant', content: message.content }, { role: 'user', content: results }],
+  };
 }
 
 /** Anthropic-only fields and markers that must never reach another vendor. */
 function expectNoAnthropicFields(body: Json): void {
   const text = JSON.stringify(body);
-  for (const marker of ['cache_control', 'defer_loading', 'context_management', 'clear_thinking', 'output_config', '"thinking"', 'EqQB', 'anthropic-beta']) expect(text).not.toContain(marker);
+  for (const marker of [
+    'cache_control',
+    'defer_loading',
+    'context_management',
+    'clear_thinking',
+    'output_config',
+    '"thinking"',
+    'EqQB',
+    'anthropic-beta',
+  ])
+    expect(text).not.toContain(marker);
 }
 
 describe('Claude Code → an OpenAI-compatible upstream', () => {
@@ -189,13 +238,23 @@ describe('Claude Code → an OpenAI-compatible upstream', () => {
       { id: 'call_w1', name: 'get_weather', input: { city: 'Oslo', unit: 'C' } },
       { id: 'call_t2', name: 'get_time', input: { zone: 'CET' } },
     ]);
-    expect(message.usage).toMatchObject({ input_tokens: 9, cache_read_input_tokens: 2, output_tokens_details: { thinking_tokens: 7 } });
+    expect(message.usage).toMatchObject({
+      input_tokens: 9,
+      cache_read_input_tokens: 2,
+      output_tokens_details: { thinking_tokens: 7 },
+    });
     expect(message.usage.output_tokens).toBeGreaterThan(7);
 
     const sent = openaiMock.requests.at(-1)!;
     expect(sent.headers['anthropic-beta']).toBeUndefined();
     const body = sent.body as Json;
-    expect(body).toMatchObject({ model: 'text-tools', stream: true, stream_options: { include_usage: true }, max_tokens: 32000, reasoning_effort: 'high' });
+    expect(body).toMatchObject({
+      model: 'text-tools',
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 32000,
+      reasoning_effort: 'high',
+    });
     expect(body.user).toBe(createHash('sha256').update(TURN_1.metadata.user_id).digest('hex'));
     expectNoAnthropicFields(body);
     const systems = (body.messages as Json[]).filter((entry) => entry.role === 'system');
@@ -206,7 +265,9 @@ describe('Claude Code → an OpenAI-compatible upstream', () => {
     expect(body.messages).toHaveLength(2);
     expect(body.messages[1].content).toContain('Use the tools, both at once.');
     expect(body.tools.map((tool: Json) => tool.function.name)).toEqual(TOOL_NAMES);
-    expect(body.tools.every((tool: Json) => tool.type === 'function' && tool.function.parameters.type === 'object')).toBe(true);
+    expect(
+      body.tools.every((tool: Json) => tool.type === 'function' && tool.function.parameters.type === 'object'),
+    ).toBe(true);
     expect(body.tools[1].function.parameters).toEqual(TURN_1.tools[1].input_schema);
     expect(body).not.toHaveProperty('tool_choice');
   });
@@ -223,7 +284,11 @@ describe('Claude Code → an OpenAI-compatible upstream', () => {
       role: 'assistant',
       content: 'Let me check both.',
       tool_calls: [
-        { id: 'toolu_01WeatherOslo4xZ', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo","unit":"C"}' } },
+        {
+          id: 'toolu_01WeatherOslo4xZ',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"city":"Oslo","unit":"C"}' },
+        },
         { id: 'toolu_01TimeCET9qR', type: 'function', function: { name: 'get_time', arguments: '{"zone":"CET"}' } },
       ],
     });
@@ -240,10 +305,20 @@ describe('Claude Code → an OpenAI-compatible upstream', () => {
 
   it('count_tokens?beta=true answers a real, non-zero count', async () => {
     const wire: Wire[] = [];
-    const counted = await claudeCode(wire).beta.messages.countTokens({ ...COUNT, model: 'cc-openai', betas: HEADERS['anthropic-beta'] } as unknown as Anthropic.Beta.Messages.MessageCountTokensParams, BETA_QUERY);
+    const counted = await claudeCode(wire).beta.messages.countTokens(
+      {
+        ...COUNT,
+        model: 'cc-openai',
+        betas: HEADERS['anthropic-beta'],
+      } as unknown as Anthropic.Beta.Messages.MessageCountTokensParams,
+      BETA_QUERY,
+    );
     expect(wire[0]!.url).toMatch(/\/v1\/messages\/count_tokens\?beta=true$/);
     expect(counted.input_tokens).toBeGreaterThan(1000);
-    const smaller = await claudeCode([]).beta.messages.countTokens({ model: 'cc-openai', messages: [{ role: 'user', content: 'hi' }] });
+    const smaller = await claudeCode([]).beta.messages.countTokens({
+      model: 'cc-openai',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(smaller.input_tokens).toBeGreaterThan(0);
     expect(smaller.input_tokens).toBeLessThan(counted.input_tokens);
   });
@@ -251,8 +326,18 @@ describe('Claude Code → an OpenAI-compatible upstream', () => {
   it('an upstream overload mid-stream arrives as event: error, which the SDK raises as overloaded_error', async () => {
     const wire: Wire[] = [];
     const { stream: _stream, ...params } = TURN_1;
-    const failing = claudeCode(wire).beta.messages.stream({ ...params, model: 'cc-openai-overloaded', betas: HEADERS['anthropic-beta'] } as unknown as Anthropic.Beta.Messages.MessageCreateParamsStreaming, BETA_QUERY);
-    const error = await failing.finalMessage().then(() => undefined, (thrown: unknown) => thrown);
+    const failing = claudeCode(wire).beta.messages.stream(
+      {
+        ...params,
+        model: 'cc-openai-overloaded',
+        betas: HEADERS['anthropic-beta'],
+      } as unknown as Anthropic.Beta.Messages.MessageCreateParamsStreaming,
+      BETA_QUERY,
+    );
+    const error = await failing.finalMessage().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(Anthropic.APIError);
     expect((error as InstanceType<typeof Anthropic.APIError>).type).toBe('overloaded_error');
     expect(wire[0]!.status).toBe(200);
@@ -260,8 +345,20 @@ describe('Claude Code → an OpenAI-compatible upstream', () => {
 
   it('a 429 before the stream is a 429 rate_limit_error with Retry-After', async () => {
     const { stream: _stream, ...params } = TURN_1;
-    const error = await claudeCode([]).beta.messages.stream({ ...params, model: 'cc-openai-rate-limited', betas: HEADERS['anthropic-beta'] } as unknown as Anthropic.Beta.Messages.MessageCreateParamsStreaming, BETA_QUERY)
-      .finalMessage().then(() => undefined, (thrown: unknown) => thrown);
+    const error = await claudeCode([])
+      .beta.messages.stream(
+        {
+          ...params,
+          model: 'cc-openai-rate-limited',
+          betas: HEADERS['anthropic-beta'],
+        } as unknown as Anthropic.Beta.Messages.MessageCreateParamsStreaming,
+        BETA_QUERY,
+      )
+      .finalMessage()
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
     const rateLimited = error as InstanceType<typeof Anthropic.RateLimitError>;
     expect(rateLimited.status).toBe(429);
@@ -302,26 +399,49 @@ describe('Claude Code → a Gemini upstream', () => {
     expect(contents.map((content) => content.role)).toEqual(['user', 'model', 'user']);
     expect(contents[1]!.parts.map((part: Json) => part.functionCall?.name)).toEqual(['get_weather', 'get_time']);
     expect(contents[2]!.parts.map((part: Json) => part.functionResponse?.name)).toEqual(['get_weather', 'get_time']);
-    for (const content of contents) for (const part of content.parts as Json[]) if ('text' in part) expect(part.text.length).toBeGreaterThan(0);
+    for (const content of contents)
+      for (const part of content.parts as Json[]) if ('text' in part) expect(part.text.length).toBeGreaterThan(0);
   });
 
   it('the recorded turn 2 (Anthropic ids and a signed thinking block) is accepted too', async () => {
     const { message } = await turn(TURN_2, 'cc-gemini');
     expect(message.stop_reason).toBe('tool_use');
     const contents = (geminiMock.requests.at(-1)!.body as Json).contents as Json[];
-    expect(contents[2]!.parts.map((part: Json) => part.functionResponse?.response)).toEqual([{ output: '3°C, light snow' }, { output: '14:05 CET' }]);
+    expect(contents[2]!.parts.map((part: Json) => part.functionResponse?.response)).toEqual([
+      { output: '3°C, light snow' },
+      { output: '14:05 CET' },
+    ]);
     expect(JSON.stringify(contents)).not.toContain('thoughtSignature');
   });
 
   it('count_tokens answers a real, non-zero count', async () => {
-    const counted = await claudeCode([]).beta.messages.countTokens({ ...COUNT, model: 'cc-gemini', betas: HEADERS['anthropic-beta'] } as unknown as Anthropic.Beta.Messages.MessageCountTokensParams, BETA_QUERY);
+    const counted = await claudeCode([]).beta.messages.countTokens(
+      {
+        ...COUNT,
+        model: 'cc-gemini',
+        betas: HEADERS['anthropic-beta'],
+      } as unknown as Anthropic.Beta.Messages.MessageCountTokensParams,
+      BETA_QUERY,
+    );
     expect(counted.input_tokens).toBeGreaterThan(1000);
   });
 
   it('a Gemini 503 mid-stream arrives as an overloaded_error the SDK raises', async () => {
     const { stream: _stream, ...params } = TURN_1;
-    const error = await claudeCode([]).beta.messages.stream({ ...params, model: 'cc-gemini-overloaded', betas: HEADERS['anthropic-beta'] } as unknown as Anthropic.Beta.Messages.MessageCreateParamsStreaming, BETA_QUERY)
-      .finalMessage().then(() => undefined, (thrown: unknown) => thrown);
+    const error = await claudeCode([])
+      .beta.messages.stream(
+        {
+          ...params,
+          model: 'cc-gemini-overloaded',
+          betas: HEADERS['anthropic-beta'],
+        } as unknown as Anthropic.Beta.Messages.MessageCreateParamsStreaming,
+        BETA_QUERY,
+      )
+      .finalMessage()
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
     expect(error).toBeInstanceOf(Anthropic.APIError);
     expect((error as InstanceType<typeof Anthropic.APIError>).type).toBe('overloaded_error');
   });
@@ -341,7 +461,12 @@ describe('Claude Code → an Anthropic upstream (same protocol)', () => {
     expect(message.content.map((block) => block.type)).toEqual(['thinking', 'text', 'tool_use', 'tool_use']);
     expect(message.content[0]).toMatchObject({ type: 'thinking', signature: 'EqQBsig-from-anthropic' });
     expect(toolUses(message).map((use) => use.input)).toEqual([{ city: 'Oslo' }, { zone: 'CET' }]);
-    expect(message.usage).toMatchObject({ input_tokens: 6, cache_read_input_tokens: 3, cache_creation_input_tokens: 2, output_tokens_details: { thinking_tokens: 5 } });
+    expect(message.usage).toMatchObject({
+      input_tokens: 6,
+      cache_read_input_tokens: 3,
+      cache_creation_input_tokens: 2,
+      output_tokens_details: { thinking_tokens: 5 },
+    });
   });
 
   it('turn 2: the signed thinking block is replayed before its tool_use, unchanged', async () => {
@@ -364,7 +489,14 @@ describe('Claude Code → an Anthropic upstream (same protocol)', () => {
   });
 
   it('count_tokens answers a real, non-zero count', async () => {
-    const counted = await claudeCode([]).beta.messages.countTokens({ ...COUNT, model: 'cc-anthropic', betas: HEADERS['anthropic-beta'] } as unknown as Anthropic.Beta.Messages.MessageCountTokensParams, BETA_QUERY);
+    const counted = await claudeCode([]).beta.messages.countTokens(
+      {
+        ...COUNT,
+        model: 'cc-anthropic',
+        betas: HEADERS['anthropic-beta'],
+      } as unknown as Anthropic.Beta.Messages.MessageCountTokensParams,
+      BETA_QUERY,
+    );
     expect(counted.input_tokens).toBeGreaterThan(1000);
   });
 });

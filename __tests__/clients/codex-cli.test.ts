@@ -116,7 +116,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs `codex exec --json -m MODEL [OPTIONS] PROMPT` in `cwd`, stdin closed, with only the gateway's key in its environment. */
+/**
+ * Runs `codex exec --json -m MODEL [OPTIONS] PROMPT` in `cwd`, stdin closed, with only the gateway's key in its
+ * environment.
+ */
 function codex(model: string, prompt: string, cwd: string, options: string[] = []): Promise<Run> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CODEX_HOME: codexHome, GW_KEY: KEY };
   const args = ['exec', '--skip-git-repo-check', '--json', '-s', 'read-only', '-m', model, ...options, prompt];
@@ -159,7 +162,10 @@ const agentText = (run: Run): string =>
     .map((event) => event.item!.text)
     .join('\n');
 
-/** One tool loop: Codex asked to run `cat token.txt` through `model`; the run, and the token only the command could read. */
+/**
+ * One tool loop: Codex asked to run `cat token.txt` through `model`; the run, and the token only the command could
+ * read.
+ */
 async function execLoop(model: string, options: string[] = []): Promise<{ run: Run; token: string; command: string }> {
   const { work, file, token } = workWithToken(model);
   const command = `cat ${file}`;
@@ -236,7 +242,8 @@ describe('Codex CLI through POST /v1/responses', () => {
 
   it('an Anthropic upstream with thinking on: the signed thinking block of turn one comes back with the tool_use, the tool_result carries the output', async () => {
     const before = anthropicMock.requests.length;
-    // A reasoning effort turns Anthropic thinking on, and with it the mock's checks of a thinking tool loop (protocols.md 3.5).
+    // A reasoning effort turns Anthropic thinking on, and with it the mock's checks of a thinking tool loop
+    // (protocols.md 3.5).
     const { token, command } = await execLoop('codex-claude', ['-c', 'model_reasoning_effort="high"']);
     const [first, second, ...more] = anthropicMock.requests.slice(before);
     expect(more).toEqual([]);

@@ -9,16 +9,30 @@ import { tmpdir } from 'node:os';
 
 const root = join(__dirname, '..', '..');
 
-async function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; base: string }> {
-  const child = spawn(process.execPath, [join(root, script)], { cwd: root, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function start(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; output: () => string; base: string }> {
+  const child = spawn(process.execPath, [join(root, script)], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
-  child.stdout!.on('data', (chunk) => { output += chunk; });
-  child.stderr!.on('data', (chunk) => { output += chunk; });
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL printed: ${output}`)), 10_000);
     child.stdout!.on('data', () => {
       const match = /(http:\/\/localhost:\d+)/.exec(output);
-      if (match) { clearTimeout(timer); resolve(match[1]!); }
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
     });
     child.on('exit', () => reject(new Error(`exited: ${output}`)));
   });
@@ -27,11 +41,23 @@ async function start(script: string, env: Record<string, string>): Promise<{ chi
 }
 
 /** Runs a script to its exit (at most `deadlineMs`; a process still running then is killed and reported as such). */
-function runToExit(script: string, env: Record<string, string>, deadlineMs = 10_000): Promise<{ code: number | null; output: string; killed: boolean }> {
-  const child = spawn(process.execPath, [join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function runToExit(
+  script: string,
+  env: Record<string, string>,
+  deadlineMs = 10_000,
+): Promise<{ code: number | null; output: string; killed: boolean }> {
+  const child = spawn(process.execPath, [join(root, script)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
-  child.stdout!.on('data', (chunk) => { output += chunk; });
-  child.stderr!.on('data', (chunk) => { output += chunk; });
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
   return waitForExit(child, deadlineMs).then(({ code, killed }) => ({ code, output, killed }));
 }
 
@@ -39,8 +65,14 @@ function runToExit(script: string, env: Record<string, string>, deadlineMs = 10_
 function waitForExit(child: ChildProcess, deadlineMs: number): Promise<{ code: number | null; killed: boolean }> {
   return new Promise((resolve) => {
     let killed = false;
-    const timer = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, deadlineMs);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, killed }); });
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, deadlineMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, killed });
+    });
   });
 }
 
@@ -57,7 +89,11 @@ async function freePort(): Promise<number> {
 }
 
 function post(url: string, headers: Record<string, string>, body: unknown) {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 const chat = { model: 'rosetta-echo', messages: [{ role: 'user', content: 'Hello!' }] };
@@ -67,7 +103,19 @@ describe('examples/server (npm start)', () => {
     const { child, output, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '' });
     try {
       const text = output();
-      for (const expected of ['sk-rosetta-demo', 'rosetta-echo', 'rosetta-image', 'curl', 'openai', '@anthropic-ai/sdk', '@google/genai', 'ANTHROPIC_BASE_URL', '/v1/responses', '@ai-sdk/openai']) expect(text).toContain(expected);
+      for (const expected of [
+        'sk-rosetta-demo',
+        'rosetta-echo',
+        'rosetta-image',
+        'curl',
+        'openai',
+        '@anthropic-ai/sdk',
+        '@google/genai',
+        'ANTHROPIC_BASE_URL',
+        '/v1/responses',
+        '@ai-sdk/openai',
+      ])
+        expect(text).toContain(expected);
       const response = await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, chat);
       expect(response.status).toBe(200);
       expect((await readJson(response)).choices[0].message.content).toBe('Hello!');
@@ -92,14 +140,27 @@ describe('examples/server (npm start)', () => {
       const home = join(dir, 'codex-home');
       mkdirSync(home);
       writeFileSync(join(home, 'config.toml'), `${config.join('\n')}\n`);
-      const codex = spawn(join(root, 'node_modules', '.bin', 'codex'), ['exec', '--skip-git-repo-check', '-s', 'read-only', 'Hello from the banner'], {
-        cwd: dir,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CODEX_HOME: home, GATEWAY_KEY: 'sk-rosetta-demo' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const codex = spawn(
+        join(root, 'node_modules', '.bin', 'codex'),
+        ['exec', '--skip-git-repo-check', '-s', 'read-only', 'Hello from the banner'],
+        {
+          cwd: dir,
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            HOME: dir,
+            CODEX_HOME: home,
+            GATEWAY_KEY: 'sk-rosetta-demo',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let said = '';
-      codex.stdout!.on('data', (chunk) => { said += chunk; });
-      codex.stderr!.on('data', (chunk) => { said += chunk; });
+      codex.stdout!.on('data', (chunk) => {
+        said += chunk;
+      });
+      codex.stderr!.on('data', (chunk) => {
+        said += chunk;
+      });
       const { code } = await waitForExit(codex, 60_000);
       expect({ code, said: code === 0 ? '' : said }).toEqual({ code: 0, said: '' });
       expect(said).toContain('Hello from the banner');
@@ -110,25 +171,39 @@ describe('examples/server (npm start)', () => {
   }, 90_000);
 
   it('reads GATEWAY_KEYS: key:balance, a bare key is unmetered, balance 0 is refused; keys are masked in the output', async () => {
-    const { child, output, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: 'alpha-key-111111:100000, beta-key-2222222, zero-key-3333333:0' });
+    const { child, output, base } = await start('examples/server/index.mjs', {
+      GATEWAY_KEYS: 'alpha-key-111111:100000, beta-key-2222222, zero-key-3333333:0',
+    });
     try {
       expect(output()).not.toContain('alpha-key-111111');
       expect(output()).not.toContain('sk-rosetta-demo');
       expect(output()).not.toContain("'$GATEWAY_KEY'");
       expect(output()).toContain('apiKey: process.env.GATEWAY_KEY');
-      expect((await post(`${base}/v1/chat/completions`, { authorization: 'Bearer alpha-key-111111' }, chat)).status).toBe(200);
-      expect((await post(`${base}/v1/chat/completions`, { authorization: 'Bearer beta-key-2222222' }, chat)).status).toBe(200);
-      expect((await post(`${base}/v1/chat/completions`, { authorization: 'Bearer zero-key-3333333' }, chat)).status).toBe(403);
-      expect((await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, chat)).status).toBe(401);
+      expect(
+        (await post(`${base}/v1/chat/completions`, { authorization: 'Bearer alpha-key-111111' }, chat)).status,
+      ).toBe(200);
+      expect(
+        (await post(`${base}/v1/chat/completions`, { authorization: 'Bearer beta-key-2222222' }, chat)).status,
+      ).toBe(200);
+      expect(
+        (await post(`${base}/v1/chat/completions`, { authorization: 'Bearer zero-key-3333333' }, chat)).status,
+      ).toBe(403);
+      expect(
+        (await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, chat)).status,
+      ).toBe(401);
     } finally {
       child.kill();
     }
   });
 
   it('masks keys that share a beginning so that they can be told apart, and reveals neither', async () => {
-    const { child, output } = await start('examples/server/index.mjs', { GATEWAY_KEYS: 'team-a-key:500000,team-b-key' });
+    const { child, output } = await start('examples/server/index.mjs', {
+      GATEWAY_KEYS: 'team-a-key:500000,team-b-key',
+    });
     try {
-      const keyLines = output().split('\n').filter((line) => /balance:/.test(line));
+      const keyLines = output()
+        .split('\n')
+        .filter((line) => /balance:/.test(line));
       expect(keyLines).toHaveLength(2);
       const [a, b] = keyLines.map((line) => line.trim().split(/\s+/)[0]);
       expect(a).not.toBe(b);
@@ -153,13 +228,23 @@ describe('examples/server (npm start)', () => {
   it('stops on SIGTERM while a stream is open (the connection is closed after a short grace) and exits 0', async () => {
     const { child, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '', LOCAL_TOKEN_DELAY_MS: '500' });
     const words = Array.from({ length: 200 }, (_, index) => `word${index}`).join(' ');
-    const response = await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, { ...chat, stream: true, messages: [{ role: 'user', content: words }] });
+    const response = await post(
+      `${base}/v1/chat/completions`,
+      { authorization: 'Bearer sk-rosetta-demo' },
+      { ...chat, stream: true, messages: [{ role: 'user', content: words }] },
+    );
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     await reader.read();
     const exited = waitForExit(child, 15_000);
     child.kill('SIGTERM');
-    const drained = (async () => { try { while (!(await reader.read()).done); } catch { /* the connection was closed */ } })();
+    const drained = (async () => {
+      try {
+        while (!(await reader.read()).done);
+      } catch {
+        /* the connection was closed */
+      }
+    })();
     expect(await exited).toEqual({ code: 0, killed: false });
     await drained;
   });
@@ -167,11 +252,27 @@ describe('examples/server (npm start)', () => {
   it('answers paths the gateway does not serve with a JSON 404 in the OpenAI envelope, not an HTML page', async () => {
     const { child, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '' });
     try {
-      for (const [method, path] of [['POST', '/v1/embeddings'], ['GET', '/v1/files'], ['POST', '/v1beta/cachedContents'], ['POST', '/nothing/here']] as const) {
-        const response = await fetch(`${base}${path}`, { method, headers: { authorization: 'Bearer sk-rosetta-demo', 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) });
+      for (const [method, path] of [
+        ['POST', '/v1/embeddings'],
+        ['GET', '/v1/files'],
+        ['POST', '/v1beta/cachedContents'],
+        ['POST', '/nothing/here'],
+      ] as const) {
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: { authorization: 'Bearer sk-rosetta-demo', 'content-type': 'application/json' },
+          ...(method === 'POST' ? { body: '{}' } : {}),
+        });
         expect(response.status).toBe(404);
         expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-        expect(await readJson(response)).toEqual({ error: { message: expect.stringContaining(path), type: 'invalid_request_error', param: null, code: 'not_found' } });
+        expect(await readJson(response)).toEqual({
+          error: {
+            message: expect.stringContaining(path),
+            type: 'invalid_request_error',
+            param: null,
+            code: 'not_found',
+          },
+        });
       }
     } finally {
       child.kill();
@@ -183,11 +284,20 @@ describe('examples/server (npm start)', () => {
     const { port } = new URL(base);
     const socket = connect(Number(port), '127.0.0.1');
     let received = '';
-    socket.on('data', (chunk) => { received += chunk.toString('latin1'); });
-    const closed = new Promise<void>((resolve) => { socket.on('close', () => resolve()); socket.on('error', () => resolve()); });
-    const trickle = setInterval(() => { if (!socket.destroyed) socket.write('x'); }, 200);
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+    });
+    const closed = new Promise<void>((resolve) => {
+      socket.on('close', () => resolve());
+      socket.on('error', () => resolve());
+    });
+    const trickle = setInterval(() => {
+      if (!socket.destroyed) socket.write('x');
+    }, 200);
     try {
-      socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer sk-rosetta-demo\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n');
+      socket.write(
+        'POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer sk-rosetta-demo\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n',
+      );
       const deadline = new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 12_000));
       expect(await Promise.race([closed.then(() => 'closed' as const), deadline])).toBe('closed');
       expect(received).toMatch(/^HTTP\/1\.1 408/);
@@ -204,12 +314,22 @@ describe('examples/server upstreams from the environment', () => {
     const mock = await startMockOpenAI();
     const dir = mkdtempSync(join(tmpdir(), 'rg-models-'));
     const modelsFile = join(dir, 'models.json');
-    writeFileSync(modelsFile, JSON.stringify([{ id: 'house-model', provider: 'openai', upstreamModel: 'echo' }, { id: 'rosetta-echo', provider: 'local' }]));
+    writeFileSync(
+      modelsFile,
+      JSON.stringify([
+        { id: 'house-model', provider: 'openai', upstreamModel: 'echo' },
+        { id: 'rosetta-echo', provider: 'local' },
+      ]),
+    );
     const env = { GATEWAY_KEYS: '', OPENAI_API_KEY: 'sk-upstream-example-1234567', ROSETTA_OPENAI_BASE_URL: mock.url };
     const withDefaults = await start('examples/server/index.mjs', env);
     try {
       expect(withDefaults.output()).toContain('gpt-4o-mini');
-      const response = await post(`${withDefaults.base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'via env' }] });
+      const response = await post(
+        `${withDefaults.base}/v1/chat/completions`,
+        { authorization: 'Bearer sk-rosetta-demo' },
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'via env' }] },
+      );
       expect((await readJson(response)).choices[0].message.content).toBe('upstream says: via env');
       expect(mock.requests.at(-1)!.headers.authorization).toBe('Bearer sk-upstream-example-1234567');
       expect(withDefaults.output()).not.toContain('sk-upstream-example-1234567');
@@ -220,7 +340,11 @@ describe('examples/server upstreams from the environment', () => {
     try {
       expect(withFile.output()).toContain('house-model');
       expect(withFile.output()).not.toContain('gpt-4o-mini');
-      const response = await post(`${withFile.base}/v1/messages`, { 'x-api-key': 'sk-rosetta-demo' }, { model: 'house-model', max_tokens: 50, messages: [{ role: 'user', content: 'from a file' }] });
+      const response = await post(
+        `${withFile.base}/v1/messages`,
+        { 'x-api-key': 'sk-rosetta-demo' },
+        { model: 'house-model', max_tokens: 50, messages: [{ role: 'user', content: 'from a file' }] },
+      );
       expect((await readJson(response)).content[0].text).toBe('upstream says: from a file');
     } finally {
       withFile.child.kill();
@@ -230,11 +354,23 @@ describe('examples/server upstreams from the environment', () => {
 });
 
 describe('examples/server demo key', () => {
-  /** A Claude Code turn (the recorded-shape fixture), its system prompt padded past 20,000 input tokens, not streamed. */
+  /**
+   * A Claude Code turn (the recorded-shape fixture), its system prompt padded past 20,000 input tokens, not streamed.
+   */
   function claudeCodeTurn(): Record<string, unknown> {
-    const fixture = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'claude-code', 'messages-turn-1.json'), 'utf8')) as Json;
-    const filler = Array.from({ length: 1_300 }, (_, index) => `Rule ${index}: keep the working tree clean and run the tests.`).join('\n');
-    return { ...fixture, model: 'rosetta-echo', stream: false, system: [...fixture.system, { type: 'text', text: filler }] };
+    const fixture = JSON.parse(
+      readFileSync(join(__dirname, '..', 'fixtures', 'claude-code', 'messages-turn-1.json'), 'utf8'),
+    ) as Json;
+    const filler = Array.from(
+      { length: 1_300 },
+      (_, index) => `Rule ${index}: keep the working tree clean and run the tests.`,
+    ).join('\n');
+    return {
+      ...fixture,
+      model: 'rosetta-echo',
+      stream: false,
+      system: [...fixture.system, { type: 'text', text: filler }],
+    };
   }
 
   it('pays for 100 Claude Code turns of 20,000 input tokens each', async () => {
@@ -259,10 +395,17 @@ describe('examples/server demo key', () => {
 });
 
 describe('examples/server never calls itself', () => {
-  it('ignores the clients\' ANTHROPIC_BASE_URL (Claude Code points it at the gateway): the upstream base URL is ROSETTA_ANTHROPIC_BASE_URL', async () => {
+  it("ignores the clients' ANTHROPIC_BASE_URL (Claude Code points it at the gateway): the upstream base URL is ROSETTA_ANTHROPIC_BASE_URL", async () => {
     const port = await freePort();
     const self = `http://localhost:${port}`;
-    const { child, output } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '', PORT: String(port), ANTHROPIC_API_KEY: 'sk-ant-example-0123456789', ANTHROPIC_BASE_URL: self, OPENAI_BASE_URL: self, GEMINI_BASE_URL: self });
+    const { child, output } = await start('examples/server/index.mjs', {
+      GATEWAY_KEYS: '',
+      PORT: String(port),
+      ANTHROPIC_API_KEY: 'sk-ant-example-0123456789',
+      ANTHROPIC_BASE_URL: self,
+      OPENAI_BASE_URL: self,
+      GEMINI_BASE_URL: self,
+    });
     try {
       expect(output()).toMatch(/Upstreams: local, anthropic\n/);
     } finally {
@@ -272,7 +415,12 @@ describe('examples/server never calls itself', () => {
 
   it('refuses to start when a ROSETTA_*_BASE_URL points at its own port', async () => {
     const port = await freePort();
-    const { code, output } = await runToExit('examples/server/index.mjs', { GATEWAY_KEYS: '', PORT: String(port), ANTHROPIC_API_KEY: 'sk-ant-example-0123456789', ROSETTA_ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` });
+    const { code, output } = await runToExit('examples/server/index.mjs', {
+      GATEWAY_KEYS: '',
+      PORT: String(port),
+      ANTHROPIC_API_KEY: 'sk-ant-example-0123456789',
+      ROSETTA_ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+    });
     expect(output).toContain(`ROSETTA_ANTHROPIC_BASE_URL=http://127.0.0.1:${port} points at this server itself`);
     expect(output).not.toContain('sk-ant-example-0123456789');
     expect(code).toBe(1);
@@ -289,7 +437,9 @@ describe('examples/custom-key-store', () => {
       const { usage } = await readJson(response);
       const after = await readJson(await fetch(`${base}/admin/credits/alice`));
       expect(before.credits - after.credits).toBe(usage.total_tokens);
-      expect((await post(`${base}/ai/v1/chat/completions`, { authorization: 'Bearer bob-secret-key' }, chat)).status).toBe(403);
+      expect(
+        (await post(`${base}/ai/v1/chat/completions`, { authorization: 'Bearer bob-secret-key' }, chat)).status,
+      ).toBe(403);
       expect((await post(`${base}/ai/v1/chat/completions`, { authorization: 'Bearer nobody' }, chat)).status).toBe(401);
     } finally {
       child.kill();

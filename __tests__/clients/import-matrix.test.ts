@@ -15,11 +15,19 @@ const probe = `
 
 describe('import matrix', () => {
   it('CommonJS require from JavaScript', () => {
-    expect(run(['-e', `const { createGateway, MemoryKeyStore, GatewayError } = require('rosetta-gateway');${probe}`]).trim()).toBe('ok');
+    expect(
+      run(['-e', `const { createGateway, MemoryKeyStore, GatewayError } = require('rosetta-gateway');${probe}`]).trim(),
+    ).toBe('ok');
   });
 
   it('ESM import from JavaScript', () => {
-    expect(run(['--input-type=module', '-e', `import { createGateway, MemoryKeyStore, GatewayError } from 'rosetta-gateway';${probe}`]).trim()).toBe('ok');
+    expect(
+      run([
+        '--input-type=module',
+        '-e',
+        `import { createGateway, MemoryKeyStore, GatewayError } from 'rosetta-gateway';${probe}`,
+      ]).trim(),
+    ).toBe('ok');
   });
 
   it('ESM and CJS share one implementation (instanceof works across both)', () => {
@@ -42,12 +50,25 @@ describe('import matrix', () => {
       void provider;\n`;
     writeFileSync(join(dir, 'esm.mts'), source);
     writeFileSync(join(dir, 'cjs.cts'), source);
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules/@types')] },
-      files: ['esm.mts', 'cjs.cts'],
-    }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules/@types')],
+        },
+        files: ['esm.mts', 'cjs.cts'],
+      }),
+    );
     try {
-      expect(() => run([join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], root)).not.toThrow();
+      expect(() =>
+        run([join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], root),
+      ).not.toThrow();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

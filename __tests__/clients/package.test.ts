@@ -1,4 +1,7 @@
-/** The published package: its manifest, what the tarball holds, and the Express peer range (an Express 4 host mounts the built gateway on its own Express). */
+/**
+ * The published package: its manifest, what the tarball holds, and the Express peer range (an Express 4 host mounts the
+ * built gateway on its own Express).
+ */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +12,10 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 
 describe('package.json', () => {
   it('names the repository, the issue tracker and the home page', () => {
-    expect(manifest.repository).toEqual({ type: 'git', url: 'git+https://github.com/rosetta-gateway/rosetta-gateway.git' });
+    expect(manifest.repository).toEqual({
+      type: 'git',
+      url: 'git+https://github.com/rosetta-gateway/rosetta-gateway.git',
+    });
     expect(manifest.bugs).toEqual({ url: 'https://github.com/rosetta-gateway/rosetta-gateway/issues' });
     expect(manifest.homepage).toBe('https://github.com/rosetta-gateway/rosetta-gateway#readme');
   });
@@ -24,12 +30,17 @@ describe('package.json', () => {
 
 describe('the tarball', () => {
   it('ships no source maps (it ships dist/, not lib/), and no file points at one', () => {
-    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })) as Array<{ files: Array<{ path: string }> }>;
+    const [pack] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+    ) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((file) => file.path);
     expect(files).toContain('dist/cjs/index.js');
     expect(files.filter((path) => path.endsWith('.map'))).toEqual([]);
     expect(files.filter((path) => path.startsWith('lib/'))).toEqual([]);
-    const pointing = files.filter((path) => /\.(c|m)?js$|\.d\.ts$/.test(path) && readFileSync(join(root, path), 'utf8').includes('sourceMappingURL'));
+    const pointing = files.filter(
+      (path) =>
+        /\.(c|m)?js$|\.d\.ts$/.test(path) && readFileSync(join(root, path), 'utf8').includes('sourceMappingURL'),
+    );
     expect(pointing).toEqual([]);
   });
 });
@@ -38,7 +49,7 @@ describe('an Express 4 host', () => {
   // A host project under .tmp/: node_modules/express is Express 4 (the express4 devDependency), and
   // node_modules/rosetta-gateway a copy of the built package (a symlink would resolve express from
   // this repository's node_modules, Express 5). Everything else resolves up to this repository's node_modules.
-  it('mounts the built gateway, which runs on the host\'s Express 4, and serves every protocol', () => {
+  it("mounts the built gateway, which runs on the host's Express 4, and serves every protocol", () => {
     mkdirSync(join(root, '.tmp'), { recursive: true });
     const host = mkdtempSync(join(root, '.tmp', 'express4-host-'));
     try {
@@ -49,7 +60,9 @@ describe('an Express 4 host', () => {
       // Its own package.json, or require('rosetta-gateway') would be this repository's self-reference.
       writeFileSync(join(host, 'package.json'), JSON.stringify({ name: 'express4-host', private: true }));
       writeFileSync(join(host, 'server.cjs'), HOST_SCRIPT);
-      const result = JSON.parse(execFileSync(process.execPath, [join(host, 'server.cjs')], { cwd: host, encoding: 'utf8', timeout: 30_000 })) as Json;
+      const result = JSON.parse(
+        execFileSync(process.execPath, [join(host, 'server.cjs')], { cwd: host, encoding: 'utf8', timeout: 30_000 }),
+      ) as Json;
       expect(result.hostExpress).toMatch(/^4\./);
       expect(result.expressCopies).toEqual([result.hostExpress]);
       expect(result.chat).toEqual({ status: 200, content: 'Hello from Express 4' });

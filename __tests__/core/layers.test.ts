@@ -76,12 +76,24 @@ describe('layers', () => {
 
   it.each([
     ['lib/providers/gemini/encode-request.ts', 'lib/protocols/gemini/field-names', 'a provider imports a codec'],
-    ['lib/providers/anthropic/encode-thinking.ts', 'lib/providers/openai/map-reasoning', "a provider imports another provider's folder"],
+    [
+      'lib/providers/anthropic/encode-thinking.ts',
+      'lib/providers/openai/map-reasoning',
+      "a provider imports another provider's folder",
+    ],
     ['lib/protocols/openai-chat/decode-request.ts', 'lib/providers/openai/map-reasoning', 'a codec imports a provider'],
     ['lib/protocols/gemini/index.ts', 'lib/upstream/sse', 'a codec imports the outbound HTTP client'],
     ['lib/stores/redis/connection.ts', 'lib/options', "a store imports the gateway's options"],
-    ['lib/upstream/sse.ts', 'lib/providers/openai/decode-stream', 'the outbound HTTP client imports a codec or a provider'],
-    ['lib/wire/media.ts', 'lib/protocols/shared/validate', 'a vendor wire fact imports a codec, a provider or the HTTP client'],
+    [
+      'lib/upstream/sse.ts',
+      'lib/providers/openai/decode-stream',
+      'the outbound HTTP client imports a codec or a provider',
+    ],
+    [
+      'lib/wire/media.ts',
+      'lib/protocols/shared/validate',
+      'a vendor wire fact imports a codec, a provider or the HTTP client',
+    ],
   ])('names the crossing %s → %s', (file, target, reason) => {
     expect(violation(file, target)).toBe(reason);
   });

@@ -1,6 +1,13 @@
 import express from 'express';
 import request from 'supertest';
-import { createGateway, GatewayConfigError, LocalProvider, MemoryKeyStore, type GatewayOptions, type Provider } from '../../lib';
+import {
+  createGateway,
+  GatewayConfigError,
+  LocalProvider,
+  MemoryKeyStore,
+  type GatewayOptions,
+  type Provider,
+} from '../../lib';
 
 function codeOf(make: () => unknown): string | undefined {
   try {
@@ -58,14 +65,18 @@ describe('createGateway option validation', () => {
     const make = () => createGateway({ keys, chargeFailedStreams: 'yes' as unknown as boolean });
     expect(codeOf(make)).toBe('ERR_GATEWAY_INVALID_OPTION');
     expect(messageOf(make)).toMatch(/'chargeFailedStreams' must be true or false, not "yes"/);
-    expect(messageOf(() => createGateway({ keys, chargeFailedStream: true } as unknown as GatewayOptions))).toContain("did you mean 'chargeFailedStreams'");
+    expect(messageOf(() => createGateway({ keys, chargeFailedStream: true } as unknown as GatewayOptions))).toContain(
+      "did you mean 'chargeFailedStreams'",
+    );
   });
 
   it('checks that injected stores have their methods', () => {
     const make = () => createGateway({ keyStore: {} as never });
     expect(codeOf(make)).toBe('ERR_GATEWAY_INVALID_OPTION');
     expect(messageOf(make)).toContain('authenticate()');
-    expect(codeOf(() => createGateway({ keys, quotaStore: { reserve() {} } as never }))).toBe('ERR_GATEWAY_INVALID_OPTION');
+    expect(codeOf(() => createGateway({ keys, quotaStore: { reserve() {} } as never }))).toBe(
+      'ERR_GATEWAY_INVALID_OPTION',
+    );
   });
 
   it('checks providers: version, name, capability, duplicates', () => {
@@ -73,7 +84,9 @@ describe('createGateway option validation', () => {
     expect(codeOf(() => createGateway({ keys, providers: [future] }))).toBe('ERR_GATEWAY_PROVIDER_VERSION');
     const nothing = { specificationVersion: 'v1', name: 'x' } as Provider;
     expect(codeOf(() => createGateway({ keys, providers: [nothing] }))).toBe('ERR_GATEWAY_INVALID_OPTION');
-    expect(codeOf(() => createGateway({ keys, providers: [new LocalProvider(), new LocalProvider()] }))).toBe('ERR_GATEWAY_DUPLICATE');
+    expect(codeOf(() => createGateway({ keys, providers: [new LocalProvider(), new LocalProvider()] }))).toBe(
+      'ERR_GATEWAY_DUPLICATE',
+    );
     expect(codeOf(() => createGateway({ keys, providers: [] }))).toBe('ERR_GATEWAY_INVALID_OPTION');
   });
 
@@ -81,9 +94,29 @@ describe('createGateway option validation', () => {
     const unknown = () => createGateway({ keys, models: [{ id: 'm', provider: 'locl' }] });
     expect(codeOf(unknown)).toBe('ERR_GATEWAY_UNKNOWN_PROVIDER');
     expect(messageOf(unknown)).toContain("did you mean 'local'");
-    expect(codeOf(() => createGateway({ keys, models: [{ id: 'm', provider: 'local' }, { id: 'n', provider: 'local', aliases: ['m'] }] }))).toBe('ERR_GATEWAY_DUPLICATE');
-    const textOnly = { specificationVersion: 'v1' as const, name: 'text', generate: () => { throw new Error('unused'); } };
-    expect(codeOf(() => createGateway({ keys, providers: [textOnly], models: [{ id: 'img', provider: 'text', type: 'image' }] }))).toBe('ERR_GATEWAY_INVALID_OPTION');
+    expect(
+      codeOf(() =>
+        createGateway({
+          keys,
+          models: [
+            { id: 'm', provider: 'local' },
+            { id: 'n', provider: 'local', aliases: ['m'] },
+          ],
+        }),
+      ),
+    ).toBe('ERR_GATEWAY_DUPLICATE');
+    const textOnly = {
+      specificationVersion: 'v1' as const,
+      name: 'text',
+      generate: () => {
+        throw new Error('unused');
+      },
+    };
+    expect(
+      codeOf(() =>
+        createGateway({ keys, providers: [textOnly], models: [{ id: 'img', provider: 'text', type: 'image' }] }),
+      ),
+    ).toBe('ERR_GATEWAY_INVALID_OPTION');
   });
 
   it('checks injected codecs', () => {
@@ -92,7 +125,9 @@ describe('createGateway option validation', () => {
 
   it('refuses to be used as middleware without being called', () => {
     const fakeRequest = { method: 'GET', headers: {}, socket: {} };
-    expect(codeOf(() => (createGateway as unknown as (...args: unknown[]) => unknown)(fakeRequest, {}, () => undefined))).toBe('ERR_GATEWAY_NOT_CALLED');
+    expect(
+      codeOf(() => (createGateway as unknown as (...args: unknown[]) => unknown)(fakeRequest, {}, () => undefined)),
+    ).toBe('ERR_GATEWAY_NOT_CALLED');
   });
 
   it('app.use(createGateway) answers each request with a JSON 500 naming the mistake (not an HTML page), and warns once', async () => {
@@ -104,9 +139,18 @@ describe('createGateway option validation', () => {
         const res = await request(app).post(path).send({});
         expect(res.status).toBe(500);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
-        expect(res.body).toEqual({ error: { message: expect.stringContaining('app.use(createGateway({ … }))'), type: 'server_error', param: null, code: 'ERR_GATEWAY_NOT_CALLED' } });
+        expect(res.body).toEqual({
+          error: {
+            message: expect.stringContaining('app.use(createGateway({ … }))'),
+            type: 'server_error',
+            param: null,
+            code: 'ERR_GATEWAY_NOT_CALLED',
+          },
+        });
       }
-      expect(emitWarning.mock.calls).toEqual([[expect.stringContaining('without being called'), { code: 'ERR_GATEWAY_NOT_CALLED' }]]);
+      expect(emitWarning.mock.calls).toEqual([
+        [expect.stringContaining('without being called'), { code: 'ERR_GATEWAY_NOT_CALLED' }],
+      ]);
     } finally {
       emitWarning.mockRestore();
     }
@@ -123,8 +167,28 @@ describe('routing options', () => {
     const unknown = () => createGateway({ keys, models: [{ id: 'a', provider: 'local', fallbacks: ['b'] }] });
     expect(codeOf(unknown)).toBe('ERR_GATEWAY_UNKNOWN_MODEL');
     expect(messageOf(unknown)).toContain('models[0].fallbacks[0]');
-    expect(codeOf(() => createGateway({ keys, models: [{ id: 'a', provider: 'local', fallbacks: ['a'] }] }))).toBe('ERR_GATEWAY_INVALID_OPTION');
-    expect(codeOf(() => createGateway({ keys, models: [{ id: 'a', provider: 'local', fallbacks: ['img'] }, { id: 'img', provider: 'local', type: 'image' }] }))).toBe('ERR_GATEWAY_INVALID_OPTION');
-    expect(() => createGateway({ keys, models: [{ id: 'a', provider: 'local', fallbacks: ['bee'] }, { id: 'b', provider: 'local', aliases: ['bee'] }] })).not.toThrow();
+    expect(codeOf(() => createGateway({ keys, models: [{ id: 'a', provider: 'local', fallbacks: ['a'] }] }))).toBe(
+      'ERR_GATEWAY_INVALID_OPTION',
+    );
+    expect(
+      codeOf(() =>
+        createGateway({
+          keys,
+          models: [
+            { id: 'a', provider: 'local', fallbacks: ['img'] },
+            { id: 'img', provider: 'local', type: 'image' },
+          ],
+        }),
+      ),
+    ).toBe('ERR_GATEWAY_INVALID_OPTION');
+    expect(() =>
+      createGateway({
+        keys,
+        models: [
+          { id: 'a', provider: 'local', fallbacks: ['bee'] },
+          { id: 'b', provider: 'local', aliases: ['bee'] },
+        ],
+      }),
+    ).not.toThrow();
   });
 });

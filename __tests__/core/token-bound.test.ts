@@ -1,10 +1,24 @@
-/** The input bound a text call's hold is sized on: never below what a byte-level BPE tokenizer counts, media at their family's figure. */
+/**
+ * The input bound a text call's hold is sized on: never below what a byte-level BPE tokenizer counts, media at their
+ * family's figure.
+ */
 import { encode } from 'gpt-tokenizer';
-import { AnthropicProvider, countRequestTokens, DEFAULT_MAX_IMAGE_TOKENS, GeminiProvider, OpenAIProvider, type GenerateRequest } from '../../lib';
+import {
+  AnthropicProvider,
+  countRequestTokens,
+  DEFAULT_MAX_IMAGE_TOKENS,
+  GeminiProvider,
+  OpenAIProvider,
+  type GenerateRequest,
+} from '../../lib';
 import { FILE_PAGES_BOUND, inputTokenBound, measureInput, PAGE_TEXT_TOKENS } from '../../lib/token-bound';
 import { estimateRequestTokens } from '../../lib/tokenizer';
 
-const user = (text: string): GenerateRequest => ({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text }] }] });
+const user = (text: string): GenerateRequest => ({
+  model: 'm',
+  stream: false,
+  messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+});
 
 /** Texts a real tokenizer counts at close to (or beyond) one token per three bytes, where bytes / 3 held too little. */
 const HARD_TEXTS: Record<string, string> = {
@@ -39,39 +53,74 @@ describe('the input bound', () => {
       messages: [
         { role: 'system', content: [{ type: 'text', text: 'be brief' }] },
         { role: 'user', name: 'ann', content: [{ type: 'text', text: 'hi' }] },
-        { role: 'assistant', content: [{ type: 'reasoning', text: 'think', redactedData: 'xyz' }, { type: 'tool-call', id: 'c1', name: 'f', arguments: '{"a":1}' }] },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'f', content: [{ type: 'text', text: 'ok' }] }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'think', redactedData: 'xyz' },
+            { type: 'tool-call', id: 'c1', name: 'f', arguments: '{"a":1}' },
+          ],
+        },
+        {
+          role: 'tool',
+          content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'f', content: [{ type: 'text', text: 'ok' }] }],
+        },
       ],
       tools: [{ name: 'f', parameters: { type: 'object' } }],
       responseFormat: { type: 'json-schema', name: 's', schema: { type: 'object' } },
     };
     const size = measureInput(request);
-    const parts = ['be brief', 'ann', 'think', 'xyz', 'c1', 'f', '{"a":1}', 'c1', 'f', 'ok', JSON.stringify(request.tools), 's', '{"type":"object"}'];
-    expect(size.textTokens - base).toBeGreaterThanOrEqual(parts.reduce((sum, part) => sum + Buffer.byteLength(part), 0) - 2);
+    const parts = [
+      'be brief',
+      'ann',
+      'think',
+      'xyz',
+      'c1',
+      'f',
+      '{"a":1}',
+      'c1',
+      'f',
+      'ok',
+      JSON.stringify(request.tools),
+      's',
+      '{"type":"object"}',
+    ];
+    expect(size.textTokens - base).toBeGreaterThanOrEqual(
+      parts.reduce((sum, part) => sum + Buffer.byteLength(part), 0) - 2,
+    );
     expect(size.textTokens - base).toBeGreaterThanOrEqual(500);
   });
 
-  it('holds images at the upstream family\'s figure and files as pages of image and text', () => {
+  it("holds images at the upstream family's figure and files as pages of image and text", () => {
     const request: GenerateRequest = {
       model: 'm',
       stream: false,
-      messages: [{
-        role: 'user',
-        content: [
-          { type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } },
-          { type: 'tool-result', toolCallId: 't', content: [{ type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'AAAA' } }] },
-          { type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'AAAA' } },
-        ],
-      }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } },
+            {
+              type: 'tool-result',
+              toolCallId: 't',
+              content: [{ type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'AAAA' } }],
+            },
+            { type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'AAAA' } },
+          ],
+        },
+      ],
     };
     const size = measureInput(request);
     expect(size).toMatchObject({ images: 2, files: 1 });
-    expect(inputTokenBound(size, 1_000) - size.textTokens).toBe(2 * 1_000 + FILE_PAGES_BOUND * (1_000 + PAGE_TEXT_TOKENS));
+    expect(inputTokenBound(size, 1_000) - size.textTokens).toBe(
+      2 * 1_000 + FILE_PAGES_BOUND * (1_000 + PAGE_TEXT_TOKENS),
+    );
   });
 
   it('each built-in upstream family states its per-image figure', () => {
     expect(new OpenAIProvider({ baseUrl: 'http://127.0.0.1:1/v1' }).maxImageTokens('gpt-4.1')).toBe(3_779);
-    expect(new OpenAIProvider({ baseUrl: 'http://127.0.0.1:1/v1' }).maxImageTokens('gpt-4o-mini-2024-07-18')).toBe(48_169);
+    expect(new OpenAIProvider({ baseUrl: 'http://127.0.0.1:1/v1' }).maxImageTokens('gpt-4o-mini-2024-07-18')).toBe(
+      48_169,
+    );
     expect(new AnthropicProvider({ baseUrl: 'http://127.0.0.1:1' }).maxImageTokens()).toBe(1_600);
     expect(new GeminiProvider({ baseUrl: 'http://127.0.0.1:1/v1beta' }).maxImageTokens()).toBe(4_128);
     expect(DEFAULT_MAX_IMAGE_TOKENS).toBe(4_128);

@@ -1,7 +1,14 @@
 /** lib/warnings.ts: a drop is logged and recorded once; the header form names only safe names, capped. */
 import createDebug from 'debug';
 import type { CallWarning } from '../../lib';
-import { CallWarnings, describeWarning, MAX_WARNINGS_HEADER_LENGTH, mergeWarnings, reportDrop, warningsHeader } from '../../lib/warnings';
+import {
+  CallWarnings,
+  describeWarning,
+  MAX_WARNINGS_HEADER_LENGTH,
+  mergeWarnings,
+  reportDrop,
+  warningsHeader,
+} from '../../lib/warnings';
 
 const topK: CallWarning = { type: 'unsupported-setting', setting: 'top_k', details: 'chat completions has no top_k' };
 
@@ -42,7 +49,11 @@ it('a collector keeps each warning once, and none allocates no list', () => {
 
 describe('warningsHeader', () => {
   it('names each warning by type and name, never details or messages', () => {
-    const header = warningsHeader([topK, { type: 'unsupported-tool', tool: 'web_search', details: 'secret detail' }, { type: 'other', message: 'secret message' }]);
+    const header = warningsHeader([
+      topK,
+      { type: 'unsupported-tool', tool: 'web_search', details: 'secret detail' },
+      { type: 'other', message: 'secret message' },
+    ]);
     expect(header).toBe('unsupported-setting=top_k; unsupported-tool=web_search; other');
   });
 
@@ -57,7 +68,10 @@ describe('warningsHeader', () => {
   });
 
   it('is capped, the rest counted', () => {
-    const many: CallWarning[] = Array.from({ length: 40 }, (_, index) => ({ type: 'unsupported-setting', setting: `setting_number_${index}` }));
+    const many: CallWarning[] = Array.from({ length: 40 }, (_, index) => ({
+      type: 'unsupported-setting',
+      setting: `setting_number_${index}`,
+    }));
     const header = warningsHeader(many)!;
     expect(header.length).toBeLessThanOrEqual(MAX_WARNINGS_HEADER_LENGTH);
     const named = header.split('; ').filter((entry) => entry.startsWith('unsupported-setting='));

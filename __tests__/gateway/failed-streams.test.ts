@@ -19,9 +19,17 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 /** A gateway over the mock, each family's models named `<family>-<behaviour>`, on a fresh balance. */
-async function start(chargeFailedStreams?: boolean): Promise<{ gateway: RunningGateway; quotaStore: RecordingQuotaStore }> {
+async function start(
+  chargeFailedStreams?: boolean,
+): Promise<{ gateway: RunningGateway; quotaStore: RecordingQuotaStore }> {
   const quotaStore = new RecordingQuotaStore({ balances: { k: BALANCE } });
-  const models: ModelConfig[] = FAMILIES.flatMap((family) => ['fail', 'cut', 'hang'].map((upstream) => ({ id: `${family}-${upstream}`, provider: family, upstreamModel: upstream })));
+  const models: ModelConfig[] = FAMILIES.flatMap((family) =>
+    ['fail', 'cut', 'hang'].map((upstream) => ({
+      id: `${family}-${upstream}`,
+      provider: family,
+      upstreamModel: upstream,
+    })),
+  );
   const gateway = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'k' }]),
     quotaStore,
@@ -40,7 +48,12 @@ const chat = (gateway: RunningGateway, model: string, stream: boolean, signal?: 
   fetch(`${gateway.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model, stream, max_tokens: 50, messages: [{ role: 'user', content: 'Tell me a long story.' }] }),
+    body: JSON.stringify({
+      model,
+      stream,
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'Tell me a long story.' }],
+    }),
     ...(signal ? { signal } : {}),
   });
 
@@ -60,17 +73,20 @@ describe.each(FAMILIES)('%s upstream', (family) => {
     beforeAll(async () => ({ gateway, quotaStore } = await start()));
     afterAll(() => gateway.close());
 
-    it.each(['fail', 'cut'])('a stream that breaks mid-way (%s) reaches the caller as an error, and the balance is unchanged', async (behaviour) => {
-      const settles = quotaStore.settles.length;
-      const response = await chat(gateway, `${family}-${behaviour}`, true);
-      expect(response.status).toBe(200);
-      const text = await response.text();
-      expect(text).toContain(STREAM_TEXT[1]);
-      expect(text).toMatch(/"error"/);
-      await settled(quotaStore, settles + 1);
-      expect(quotaStore.settles.at(-1)).toMatchObject({ actual: 0, info: { settlement: 'failed-free', overrun: 0 } });
-      expect(quotaStore.getAccount('k')).toMatchObject({ balance: BALANCE, spent: 0, reserved: 0 });
-    });
+    it.each(['fail', 'cut'])(
+      'a stream that breaks mid-way (%s) reaches the caller as an error, and the balance is unchanged',
+      async (behaviour) => {
+        const settles = quotaStore.settles.length;
+        const response = await chat(gateway, `${family}-${behaviour}`, true);
+        expect(response.status).toBe(200);
+        const text = await response.text();
+        expect(text).toContain(STREAM_TEXT[1]);
+        expect(text).toMatch(/"error"/);
+        await settled(quotaStore, settles + 1);
+        expect(quotaStore.settles.at(-1)).toMatchObject({ actual: 0, info: { settlement: 'failed-free', overrun: 0 } });
+        expect(quotaStore.getAccount('k')).toMatchObject({ balance: BALANCE, spent: 0, reserved: 0 });
+      },
+    );
 
     it('a caller that cancels mid-stream pays for the input and the output it was sent', async () => {
       const settles = quotaStore.settles.length;
@@ -111,16 +127,19 @@ describe.each(FAMILIES)('%s upstream', (family) => {
     beforeAll(async () => ({ gateway, quotaStore } = await start(true)));
     afterAll(() => gateway.close());
 
-    it.each(['fail', 'cut'])('a stream that breaks mid-way (%s) is charged its input and the output produced', async (behaviour) => {
-      const settles = quotaStore.settles.length;
-      const before = quotaStore.getAccount('k').spent;
-      const response = await chat(gateway, `${family}-${behaviour}`, true);
-      expect(await response.text()).toContain(STREAM_TEXT[1]);
-      await settled(quotaStore, settles + 1);
-      const settle = quotaStore.settles.at(-1)!;
-      expect(settle.info).toEqual({ settlement: 'failed-charged', overrun: 0 });
-      expect(settle.actual).toBeGreaterThan(countTextTokens(STREAM_TEXT.join('')));
-      expect(quotaStore.getAccount('k').spent - before).toBe(settle.actual);
-    });
+    it.each(['fail', 'cut'])(
+      'a stream that breaks mid-way (%s) is charged its input and the output produced',
+      async (behaviour) => {
+        const settles = quotaStore.settles.length;
+        const before = quotaStore.getAccount('k').spent;
+        const response = await chat(gateway, `${family}-${behaviour}`, true);
+        expect(await response.text()).toContain(STREAM_TEXT[1]);
+        await settled(quotaStore, settles + 1);
+        const settle = quotaStore.settles.at(-1)!;
+        expect(settle.info).toEqual({ settlement: 'failed-charged', overrun: 0 });
+        expect(settle.actual).toBeGreaterThan(countTextTokens(STREAM_TEXT.join('')));
+        expect(quotaStore.getAccount('k').spent - before).toBe(settle.actual);
+      },
+    );
   });
 });

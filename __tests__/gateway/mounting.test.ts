@@ -10,10 +10,17 @@ describe('mounting in a host app', () => {
   it('serves under a prefix and leaves other paths to the host', async () => {
     const app = express();
     app.use('/ai', createGateway(testOptions()));
-    app.post('/v1/chat/completions', (_request, response) => { response.json({ host: true }); });
-    app.use((_request, response) => { response.status(404).json({ hostNotFound: true }); });
+    app.post('/v1/chat/completions', (_request, response) => {
+      response.json({ host: true });
+    });
+    app.use((_request, response) => {
+      response.status(404).json({ hostNotFound: true });
+    });
 
-    const mounted = await request(app).post('/ai/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
+    const mounted = await request(app)
+      .post('/ai/v1/chat/completions')
+      .set('authorization', `Bearer ${TEST_KEY}`)
+      .send(chat);
     expect(mounted.status).toBe(200);
     expect(mounted.body.object).toBe('chat.completion');
     const host = await request(app).post('/v1/chat/completions').send(chat);
@@ -27,7 +34,9 @@ describe('mounting in a host app', () => {
     app.use(express.json());
     const hostErrors: unknown[] = [];
     app.use(createGateway(testOptions()));
-    app.post('/echo', (request, response) => { response.json(request.body); });
+    app.post('/echo', (request, response) => {
+      response.json(request.body);
+    });
     app.use((error: unknown, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
       hostErrors.push(error);
       response.status(500).send('host error page');
@@ -35,7 +44,10 @@ describe('mounting in a host app', () => {
     const ok = await request(app).post('/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
     expect(ok.status).toBe(200);
     expect(ok.body.choices[0].message.content).toBe('hello');
-    const bad = await request(app).post('/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send({ model: 'rosetta-echo' });
+    const bad = await request(app)
+      .post('/v1/chat/completions')
+      .set('authorization', `Bearer ${TEST_KEY}`)
+      .send({ model: 'rosetta-echo' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe('messages');
     const hostRoute = await request(app).post('/echo').send({ a: 1 });
@@ -49,7 +61,10 @@ describe('mounting in a host app', () => {
     app.use('/b', createGateway({ keys: [{ key: 'key-for-b', balance: 0 }] }));
     const a = await request(app).post('/a/v1/chat/completions').set('authorization', 'Bearer key-for-a').send(chat);
     expect(a.status).toBe(200);
-    const crossed = await request(app).post('/b/v1/chat/completions').set('authorization', 'Bearer key-for-a').send(chat);
+    const crossed = await request(app)
+      .post('/b/v1/chat/completions')
+      .set('authorization', 'Bearer key-for-a')
+      .send(chat);
     expect(crossed.status).toBe(401);
     const broke = await request(app).post('/b/v1/chat/completions').set('authorization', 'Bearer key-for-b').send(chat);
     expect(broke.status).toBe(403);
@@ -59,7 +74,13 @@ describe('mounting in a host app', () => {
     let initialized = false;
     const inner = new MemoryKeyStore([{ key: 'late-key' }]);
     const keyStore: KeyStore = {
-      init: () => new Promise<void>((resolve) => setTimeout(() => { initialized = true; resolve(); }, 150)),
+      init: () =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            initialized = true;
+            resolve();
+          }, 150),
+        ),
       authenticate: (key) => {
         if (!initialized) throw new Error('authenticate before init');
         return inner.authenticate(key);
@@ -74,7 +95,10 @@ describe('mounting in a host app', () => {
   });
 
   it('a key store that fails to init makes calls 503, not a hang', async () => {
-    const keyStore: KeyStore = { init: () => Promise.reject(new Error('cannot connect')), authenticate: () => undefined };
+    const keyStore: KeyStore = {
+      init: () => Promise.reject(new Error('cannot connect')),
+      authenticate: () => undefined,
+    };
     const app = express();
     app.use(createGateway({ keyStore }));
     const res = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer x-key').send(chat);
@@ -93,19 +117,37 @@ describe('mounting in a host app', () => {
     app.use(createGateway({ keyStore }));
     const first = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer retry-key-1').send(chat);
     expect(first.status).toBe(503);
-    const second = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer retry-key-1').send(chat);
+    const second = await request(app)
+      .post('/v1/chat/completions')
+      .set('authorization', 'Bearer retry-key-1')
+      .send(chat);
     expect(second.status).toBe(200);
     expect(attempts).toBe(3);
   });
 
   it('close() closes stores and providers', async () => {
     const closed: string[] = [];
-    const keyStore: KeyStore = { authenticate: () => undefined, close: () => { closed.push('keys'); } };
-    const gateway = createGateway({ keyStore, quotaStore: { reserve: () => ({ ok: false, reason: 'quota_exceeded' }), settle() {}, release() {}, close: () => { closed.push('quota'); } } });
+    const keyStore: KeyStore = {
+      authenticate: () => undefined,
+      close: () => {
+        closed.push('keys');
+      },
+    };
+    const gateway = createGateway({
+      keyStore,
+      quotaStore: {
+        reserve: () => ({ ok: false, reason: 'quota_exceeded' }),
+        settle() {},
+        release() {},
+        close: () => {
+          closed.push('quota');
+        },
+      },
+    });
     await gateway.close();
     expect(closed.sort()).toEqual(['keys', 'quota']);
   });
-  it("keeps the headers a host middleware set before it, and replaces only those it names itself", async () => {
+  it('keeps the headers a host middleware set before it, and replaces only those it names itself', async () => {
     const app = express(); // x-powered-by stays on: Express sets it before any middleware runs
     app.use((_request, response, next) => {
       response.setHeader('Access-Control-Allow-Origin', '*');
@@ -133,8 +175,13 @@ describe('mounting in a host app', () => {
   it('routes by the URL below the mount point: with a query string, a trailing slash, and an absolute-form target', async () => {
     const app = express();
     app.use('/ai', createGateway(testOptions()));
-    app.use((_request, response) => { response.status(404).json({ hostNotFound: true }); });
-    const queried = await request(app).post('/ai/v1/chat/completions/?trace=1').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
+    app.use((_request, response) => {
+      response.status(404).json({ hostNotFound: true });
+    });
+    const queried = await request(app)
+      .post('/ai/v1/chat/completions/?trace=1')
+      .set('authorization', `Bearer ${TEST_KEY}`)
+      .send(chat);
     expect(queried.status).toBe(200);
     expect(queried.body.object).toBe('chat.completion');
 
@@ -144,7 +191,13 @@ describe('mounting in a host app', () => {
       const { port } = new URL(running.url);
       const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
         const sent = http.request(
-          { host: '127.0.0.1', port, method: 'POST', path: `${running.url}/ai/v1/chat/completions?trace=1`, headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}` } },
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: `${running.url}/ai/v1/chat/completions?trace=1`,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}` },
+          },
           (response) => {
             let body = '';
             response.setEncoding('utf8');
@@ -174,10 +227,15 @@ describe('mounting in a host app', () => {
       }
     };
     try {
-      const chatCall = await request(app).post('/v1/chat/completions?trace=1').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
+      const chatCall = await request(app)
+        .post('/v1/chat/completions?trace=1')
+        .set('authorization', `Bearer ${TEST_KEY}`)
+        .send(chat);
       expect(chatCall.status).toBe(200);
       expect(parsed).toBe(0);
-      const geminiCall = await request(app).post(`/v1beta/models/rosetta-echo:generateContent?key=${TEST_KEY}`).send({ contents: [{ parts: [{ text: 'hi' }] }] });
+      const geminiCall = await request(app)
+        .post(`/v1beta/models/rosetta-echo:generateContent?key=${TEST_KEY}`)
+        .send({ contents: [{ parts: [{ text: 'hi' }] }] });
       expect(geminiCall.status).toBe(200);
       expect(parsed).toBeGreaterThan(0);
     } finally {
@@ -190,7 +248,10 @@ describe('mounting in a host app', () => {
     app.use(createGateway(testOptions()));
     const ids = new Set<string>();
     for (let index = 0; index < 40; index++) {
-      const sent = await request(app).post('/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
+      const sent = await request(app)
+        .post('/v1/chat/completions')
+        .set('authorization', `Bearer ${TEST_KEY}`)
+        .send(chat);
       expect(sent.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
       ids.add(sent.headers['x-request-id']);
     }
@@ -204,10 +265,14 @@ describe('mounting in a host app', () => {
       seen.push(request.path);
       next();
     });
-    gateway.get('/health', (_request, response) => { response.json({ healthy: true }); });
+    gateway.get('/health', (_request, response) => {
+      response.json({ healthy: true });
+    });
     const app = express();
     app.use('/ai', gateway);
-    app.use((_request, response) => { response.status(404).json({ hostNotFound: true }); });
+    app.use((_request, response) => {
+      response.status(404).json({ hostNotFound: true });
+    });
 
     const ok = await request(app).post('/ai/v1/chat/completions').set('authorization', `Bearer ${TEST_KEY}`).send(chat);
     expect(ok.status).toBe(200);

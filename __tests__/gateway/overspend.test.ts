@@ -2,7 +2,15 @@
  * The overspend bound: text that tokenizes near one token per byte (digits, CJK, code) never makes a
  * call, or ten at once, spend more than the balance; a charge beyond the hold is charged in full and reported.
  */
-import { AnthropicProvider, countRequestTokens, GeminiProvider, LocalProvider, MemoryKeyStore, OpenAIProvider, type ModelConfig } from '../../lib';
+import {
+  AnthropicProvider,
+  countRequestTokens,
+  GeminiProvider,
+  LocalProvider,
+  MemoryKeyStore,
+  OpenAIProvider,
+  type ModelConfig,
+} from '../../lib';
 import { ANTHROPIC_MAX_IMAGE_TOKENS } from '../../lib/providers/anthropic/image-token-bound';
 import { GEMINI_MAX_IMAGE_TOKENS } from '../../lib/providers/gemini/image-token-bound';
 import { GPT_4O_MINI_MAX_IMAGE_TOKENS, OPENAI_MAX_IMAGE_TOKENS } from '../../lib/providers/openai/image-token-bound';
@@ -15,7 +23,11 @@ const FAMILIES = ['openai', 'anthropic', 'gemini'] as const;
 type Family = (typeof FAMILIES)[number];
 type Inbound = 'openai-chat' | 'anthropic-messages' | 'gemini';
 /** The caller protocol that is the upstream's own (its body passes through). */
-const SAME_PROTOCOL: Record<Family, Inbound> = { openai: 'openai-chat', anthropic: 'anthropic-messages', gemini: 'gemini' };
+const SAME_PROTOCOL: Record<Family, Inbound> = {
+  openai: 'openai-chat',
+  anthropic: 'anthropic-messages',
+  gemini: 'gemini',
+};
 
 /** About `size` UTF-8 bytes of text a real tokenizer counts at close to one token per byte. */
 const TEXTS = {
@@ -32,10 +44,20 @@ beforeAll(async () => {
   mock = await startMockMetered();
   quotaStore = new RecordingQuotaStore({ balances: { k: 0 } });
   const models: ModelConfig[] = FAMILIES.flatMap((family) => [
-    ...['bytes', 'over'].map((upstream) => ({ id: `${family}-${upstream}`, provider: family, upstreamModel: upstream, maxOutputTokens: 200 })),
+    ...['bytes', 'over'].map((upstream) => ({
+      id: `${family}-${upstream}`,
+      provider: family,
+      upstreamModel: upstream,
+      maxOutputTokens: 200,
+    })),
   ]);
   models.push({ id: 'openai-4o-mini', provider: 'openai', upstreamModel: 'gpt-4o-mini-bytes' });
-  models.push({ id: 'local-then-anthropic', provider: 'local', upstreamModel: 'rosetta-echo', fallbacks: ['anthropic-bytes'] });
+  models.push({
+    id: 'local-then-anthropic',
+    provider: 'local',
+    upstreamModel: 'rosetta-echo',
+    fallbacks: ['anthropic-bytes'],
+  });
   gateway = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'k' }]),
     quotaStore,
@@ -54,7 +76,12 @@ afterAll(async () => {
 });
 
 /** Sends `content` (a user text, or OpenAI content parts) in the caller protocol `inbound`, non-streamed. */
-async function send(inbound: Inbound, model: string, content: string | Json[], maxTokens: number): Promise<{ status: number; body: Json }> {
+async function send(
+  inbound: Inbound,
+  model: string,
+  content: string | Json[],
+  maxTokens: number,
+): Promise<{ status: number; body: Json }> {
   const text = typeof content === 'string' ? content : '';
   let path: string;
   let headers: Record<string, string>;
@@ -72,7 +99,11 @@ async function send(inbound: Inbound, model: string, content: string | Json[], m
     headers = { 'x-goog-api-key': KEY };
     body = { contents: [{ role: 'user', parts: [{ text }] }], generationConfig: { maxOutputTokens: maxTokens } };
   }
-  const response = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Json };
 }
 
@@ -84,23 +115,39 @@ function fund(balance: number): () => number {
 }
 
 describe('one call on a small balance', () => {
-  /** Text of 2,400 bytes is refused (its bound exceeds the balance); 900 bytes with 500 output tokens gets a partial hold that caps the output. */
-  const SIZES = [[2_400, 100], [900, 500]] as const;
+  /**
+   * Text of 2,400 bytes is refused (its bound exceeds the balance); 900 bytes with 500 output tokens gets a partial
+   * hold that caps the output.
+   */
+  const SIZES = [
+    [2_400, 100],
+    [900, 500],
+  ] as const;
   const cases = FAMILIES.flatMap((family) =>
     [...new Set(['openai-chat', SAME_PROTOCOL[family]] as const)].flatMap((inbound) =>
-      Object.keys(TEXTS).flatMap((kind) => SIZES.map(([size, maxTokens]) => [family, inbound, kind, size, maxTokens] as const)),
+      Object.keys(TEXTS).flatMap((kind) =>
+        SIZES.map(([size, maxTokens]) => [family, inbound, kind, size, maxTokens] as const),
+      ),
     ),
   );
 
-  it.each(cases)('%s upstream, %s caller, %s text of %d bytes (max %d out): refused or capped, never charged beyond the balance', async (family, inbound, kind, size, maxTokens) => {
-    const spent = fund(1_000);
-    const { status, body } = await send(inbound, `${family}-bytes`, TEXTS[kind as keyof typeof TEXTS](size), maxTokens);
-    expect(status).toBe(size === 900 ? 200 : 403);
-    if (status === 403 && inbound === 'openai-chat') expect(body.error.code).toBe('insufficient_quota');
-    expect(spent()).toBeLessThanOrEqual(1_000);
-    expect(quotaStore.getAccount('k')).toMatchObject({ reserved: 0, overrun: 0 });
-    expect(quotaStore.getAccount('k').balance).toBeGreaterThanOrEqual(0);
-  });
+  it.each(cases)(
+    '%s upstream, %s caller, %s text of %d bytes (max %d out): refused or capped, never charged beyond the balance',
+    async (family, inbound, kind, size, maxTokens) => {
+      const spent = fund(1_000);
+      const { status, body } = await send(
+        inbound,
+        `${family}-bytes`,
+        TEXTS[kind as keyof typeof TEXTS](size),
+        maxTokens,
+      );
+      expect(status).toBe(size === 900 ? 200 : 403);
+      if (status === 403 && inbound === 'openai-chat') expect(body.error.code).toBe('insufficient_quota');
+      expect(spent()).toBeLessThanOrEqual(1_000);
+      expect(quotaStore.getAccount('k')).toMatchObject({ reserved: 0, overrun: 0 });
+      expect(quotaStore.getAccount('k').balance).toBeGreaterThanOrEqual(0);
+    },
+  );
 
   it('a call whose bound fits the balance is served, and its charge stays within its hold', async () => {
     for (const family of FAMILIES) {
@@ -120,7 +167,11 @@ describe('ten concurrent calls on a balance of 10,000', () => {
   it.each(FAMILIES)('%s upstream: never spend more than the balance in total', async (family) => {
     const spent = fund(10_000);
     const kinds = Object.keys(TEXTS) as Array<keyof typeof TEXTS>;
-    const results = await Promise.all(Array.from({ length: 10 }, (_, index) => send('openai-chat', `${family}-bytes`, TEXTS[kinds[index % kinds.length]!](1_500), 200)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        send('openai-chat', `${family}-bytes`, TEXTS[kinds[index % kinds.length]!](1_500), 200),
+      ),
+    );
     const served = results.filter((result) => result.status === 200);
     expect(served.length + results.filter((result) => result.status === 403).length).toBe(10);
     expect(served.length).toBeGreaterThan(0);
@@ -136,14 +187,24 @@ describe('a fallback chain', () => {
     const text = TEXTS.digits(900);
     const { status } = await send('openai-chat', 'local-then-anthropic', text, 10);
     expect(status).toBe(200);
-    const local = countRequestTokens({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text }] }] });
+    const local = countRequestTokens({
+      model: 'm',
+      stream: false,
+      messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+    });
     expect(local).toBeLessThan(900);
     expect(quotaStore.reserves.at(-1)).toBeGreaterThanOrEqual(Buffer.byteLength(text) + 10);
   });
 });
 
 describe('images are held at their upstream family’s per-image bound', () => {
-  const image = [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from('not really a png').toString('base64')}` } }];
+  const image = [
+    { type: 'text', text: 'What is this?' },
+    {
+      type: 'image_url',
+      image_url: { url: `data:image/png;base64,${Buffer.from('not really a png').toString('base64')}` },
+    },
+  ];
   it.each([
     ['openai-bytes', OPENAI_MAX_IMAGE_TOKENS],
     ['openai-4o-mini', GPT_4O_MINI_MAX_IMAGE_TOKENS],
@@ -159,19 +220,25 @@ describe('images are held at their upstream family’s per-image bound', () => {
 });
 
 describe('an upstream that reports more than the bound', () => {
-  it.each(FAMILIES)('%s upstream: the overrun is charged in full, reported to the store, and the key is refused until funded', async (family) => {
-    const spent = fund(50_000);
-    const { status, body } = await send('openai-chat', `${family}-over`, 'hello', 10);
-    expect(status).toBe(200);
-    expect(body.usage.prompt_tokens).toBe(OVER_INPUT_TOKENS);
-    expect(spent()).toBe(OVER_INPUT_TOKENS + 1);
-    const settle = quotaStore.settles.at(-1)!;
-    expect(settle.actual).toBe(OVER_INPUT_TOKENS + 1);
-    expect(settle.info).toEqual({ settlement: 'completed', overrun: OVER_INPUT_TOKENS + 1 - settle.reservation.amount });
-    expect(settle.info!.overrun).toBeGreaterThan(0);
-    const account = quotaStore.getAccount('k');
-    expect(account.balance).toBe(50_000 - OVER_INPUT_TOKENS - 1);
-    expect(account.overrun).toBeGreaterThanOrEqual(settle.info!.overrun);
-    expect((await send('openai-chat', `${family}-bytes`, 'again', 10)).status).toBe(403);
-  });
+  it.each(FAMILIES)(
+    '%s upstream: the overrun is charged in full, reported to the store, and the key is refused until funded',
+    async (family) => {
+      const spent = fund(50_000);
+      const { status, body } = await send('openai-chat', `${family}-over`, 'hello', 10);
+      expect(status).toBe(200);
+      expect(body.usage.prompt_tokens).toBe(OVER_INPUT_TOKENS);
+      expect(spent()).toBe(OVER_INPUT_TOKENS + 1);
+      const settle = quotaStore.settles.at(-1)!;
+      expect(settle.actual).toBe(OVER_INPUT_TOKENS + 1);
+      expect(settle.info).toEqual({
+        settlement: 'completed',
+        overrun: OVER_INPUT_TOKENS + 1 - settle.reservation.amount,
+      });
+      expect(settle.info!.overrun).toBeGreaterThan(0);
+      const account = quotaStore.getAccount('k');
+      expect(account.balance).toBe(50_000 - OVER_INPUT_TOKENS - 1);
+      expect(account.overrun).toBeGreaterThanOrEqual(settle.info!.overrun);
+      expect((await send('openai-chat', `${family}-bytes`, 'again', 10)).status).toBe(403);
+    },
+  );
 });

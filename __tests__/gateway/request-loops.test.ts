@@ -1,10 +1,24 @@
-/** Request loops: hop headers on every upstream call, 508 in the caller's envelope when a call comes back, and the hop cap. */
+/**
+ * Request loops: hop headers on every upstream call, 508 in the caller's envelope when a call comes back, and the hop
+ * cap.
+ */
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { type Express } from 'express';
-import { AnthropicProvider, createGateway, type GatewayConfigError, GeminiProvider, OpenAIProvider, type GatewayOptions, type Provider } from '../../lib';
+import {
+  AnthropicProvider,
+  createGateway,
+  type GatewayConfigError,
+  GeminiProvider,
+  OpenAIProvider,
+  type GatewayOptions,
+  type Provider,
+} from '../../lib';
 import { listen, TEST_KEY, testOptions, type Json, type RunningServer } from '../helpers/app';
 
-/** Requests a server saw, counted before its gateway; past `limit` it answers 500 itself, so a loop that is not caught ends. */
+/**
+ * Requests a server saw, counted before its gateway; past `limit` it answers 500 itself, so a loop that is not caught
+ * ends.
+ */
 interface CountedServer extends RunningServer {
   app: Express;
   calls: IncomingHttpHeaders[];
@@ -47,12 +61,35 @@ async function started(limit?: number): Promise<CountedServer> {
   return server;
 }
 
-function gatewayOn(server: CountedServer, providers: Provider[], model: string, extra: Partial<GatewayOptions> = {}): void {
-  gateways.push(mount(server, testOptions({ providers, models: [{ id: 'self', provider: providers[0]!.name, upstreamModel: model }], ...extra })));
+function gatewayOn(
+  server: CountedServer,
+  providers: Provider[],
+  model: string,
+  extra: Partial<GatewayOptions> = {},
+): void {
+  gateways.push(
+    mount(
+      server,
+      testOptions({
+        providers,
+        models: [{ id: 'self', provider: providers[0]!.name, upstreamModel: model }],
+        ...extra,
+      }),
+    ),
+  );
 }
 
-async function post(url: string, path: string, headers: Record<string, string>, body: Json): Promise<{ status: number; body: Json; text: string }> {
-  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function post(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Json,
+): Promise<{ status: number; body: Json; text: string }> {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, body: text.startsWith('{') ? (JSON.parse(text) as Json) : {}, text };
 }
@@ -66,7 +103,12 @@ describe('a gateway whose upstream base URL leads back to itself', () => {
     gatewayOn(server, [new OpenAIProvider({ baseUrl: `${server.url}/v1`, apiKey: TEST_KEY, retries })], 'self');
     for (const stream of [false, true]) {
       server.calls.length = 0;
-      const response = await post(server.url, '/v1/chat/completions', { authorization: `Bearer ${TEST_KEY}` }, { model: 'self', stream, messages });
+      const response = await post(
+        server.url,
+        '/v1/chat/completions',
+        { authorization: `Bearer ${TEST_KEY}` },
+        { model: 'self', stream, messages },
+      );
       expect(response.status).toBe(508);
       expect(response.body.error).toMatchObject({ type: 'server_error', code: 'loop_detected' });
       expect(server.calls).toHaveLength(2);
@@ -81,7 +123,12 @@ describe('a gateway whose upstream base URL leads back to itself', () => {
     gatewayOn(server, [new AnthropicProvider({ baseUrl: server.url, apiKey: TEST_KEY, retries })], 'self');
     for (const stream of [false, true]) {
       server.calls.length = 0;
-      const response = await post(server.url, '/v1/messages', { 'x-api-key': TEST_KEY }, { model: 'self', stream, max_tokens: 16, messages });
+      const response = await post(
+        server.url,
+        '/v1/messages',
+        { 'x-api-key': TEST_KEY },
+        { model: 'self', stream, max_tokens: 16, messages },
+      );
       expect(response.status).toBe(508);
       expect(response.body).toMatchObject({ type: 'error', error: { type: 'api_error' } });
       expect(response.body.error.message).toMatch(/loop/i);
@@ -94,7 +141,12 @@ describe('a gateway whose upstream base URL leads back to itself', () => {
     gatewayOn(server, [new GeminiProvider({ baseUrl: `${server.url}/v1beta`, apiKey: TEST_KEY, retries })], 'self');
     for (const action of ['generateContent', 'streamGenerateContent?alt=sse']) {
       server.calls.length = 0;
-      const response = await post(server.url, `/v1beta/models/self:${action}`, { 'x-goog-api-key': TEST_KEY }, { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] });
+      const response = await post(
+        server.url,
+        `/v1beta/models/self:${action}`,
+        { 'x-goog-api-key': TEST_KEY },
+        { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] },
+      );
       expect(response.status).toBe(508);
       expect(response.body.error).toMatchObject({ code: 508 });
       expect(response.body.error.message).toMatch(/loop/i);
@@ -107,7 +159,12 @@ describe('a gateway whose upstream base URL leads back to itself', () => {
     const b = await started();
     gatewayOn(a, [new OpenAIProvider({ baseUrl: `${b.url}/v1`, apiKey: TEST_KEY, retries })], 'self');
     gatewayOn(b, [new OpenAIProvider({ baseUrl: `${a.url}/v1`, apiKey: TEST_KEY, retries })], 'self');
-    const response = await post(a.url, '/v1/chat/completions', { authorization: `Bearer ${TEST_KEY}` }, { model: 'self', messages });
+    const response = await post(
+      a.url,
+      '/v1/chat/completions',
+      { authorization: `Bearer ${TEST_KEY}` },
+      { model: 'self', messages },
+    );
     expect(response.status).toBe(508);
     expect(response.body.error.code).toBe('loop_detected');
     expect(a.calls).toHaveLength(2);
@@ -125,7 +182,12 @@ describe('chains of distinct gateways', () => {
     const back = await started();
     gateways.push(mount(back, testOptions()));
     gatewayOn(front, [new OpenAIProvider({ baseUrl: `${back.url}/v1`, apiKey: TEST_KEY, retries })], 'rosetta-echo');
-    const response = await post(front.url, '/v1/chat/completions', { authorization: `Bearer ${TEST_KEY}` }, { model: 'self', messages });
+    const response = await post(
+      front.url,
+      '/v1/chat/completions',
+      { authorization: `Bearer ${TEST_KEY}` },
+      { model: 'self', messages },
+    );
     expect(response.status).toBe(200);
     expect(response.body.choices[0].message.content).toContain('hello');
     expect(back.calls).toHaveLength(1);
@@ -136,7 +198,13 @@ describe('chains of distinct gateways', () => {
   it('caps hops: a request that has passed through maxHops gateways is refused with 508, one fewer is served', async () => {
     const server = await started();
     gateways.push(mount(server, testOptions({ maxHops: 2 })));
-    const call = (hops: string) => post(server.url, '/v1/chat/completions', { authorization: `Bearer ${TEST_KEY}`, 'x-rosetta-hops': hops, 'x-rosetta-gateway': 'gw_elsewhere' }, { model: 'rosetta-echo', messages });
+    const call = (hops: string) =>
+      post(
+        server.url,
+        '/v1/chat/completions',
+        { authorization: `Bearer ${TEST_KEY}`, 'x-rosetta-hops': hops, 'x-rosetta-gateway': 'gw_elsewhere' },
+        { model: 'rosetta-echo', messages },
+      );
     const refused = await call('2');
     expect(refused.status).toBe(508);
     expect(refused.body.error.code).toBe('loop_detected');
@@ -146,7 +214,13 @@ describe('chains of distinct gateways', () => {
   it('the default cap is 5 hops', async () => {
     const server = await started();
     gateways.push(mount(server, testOptions()));
-    const call = (hops: string) => post(server.url, '/v1/messages', { 'x-api-key': TEST_KEY, 'x-rosetta-hops': hops }, { model: 'rosetta-echo', max_tokens: 16, messages });
+    const call = (hops: string) =>
+      post(
+        server.url,
+        '/v1/messages',
+        { 'x-api-key': TEST_KEY, 'x-rosetta-hops': hops },
+        { model: 'rosetta-echo', max_tokens: 16, messages },
+      );
     expect((await call('5')).status).toBe(508);
     expect((await call('4')).status).toBe(200);
   });
@@ -154,13 +228,20 @@ describe('chains of distinct gateways', () => {
   it('refuses a request carrying more gateway ids than the cap, whatever its hop count says', async () => {
     const server = await started();
     gateways.push(mount(server, testOptions({ maxHops: 3 })));
-    const response = await post(server.url, '/v1/chat/completions', { authorization: `Bearer ${TEST_KEY}`, 'x-rosetta-hops': '0', 'x-rosetta-gateway': 'gw_a, gw_b, gw_c' }, { model: 'rosetta-echo', messages });
+    const response = await post(
+      server.url,
+      '/v1/chat/completions',
+      { authorization: `Bearer ${TEST_KEY}`, 'x-rosetta-hops': '0', 'x-rosetta-gateway': 'gw_a, gw_b, gw_c' },
+      { model: 'rosetta-echo', messages },
+    );
     expect(response.status).toBe(508);
   });
 });
 
 describe('the maxHops option', () => {
   it.each([0, -1, 1.5, '5'])('refuses %p at creation', (maxHops) => {
-    expect(() => createGateway({ ...testOptions(), maxHops: maxHops as number })).toThrow(expect.objectContaining({ code: 'ERR_GATEWAY_INVALID_OPTION', option: 'maxHops' }) as GatewayConfigError);
+    expect(() => createGateway({ ...testOptions(), maxHops: maxHops as number })).toThrow(
+      expect.objectContaining({ code: 'ERR_GATEWAY_INVALID_OPTION', option: 'maxHops' }) as GatewayConfigError,
+    );
   });
 });

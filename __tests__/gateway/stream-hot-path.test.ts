@@ -44,7 +44,10 @@ describe('CoalescingWriter', () => {
     expect(calls).toEqual([['write', 'abc']]);
     writer.write('d');
     await tick();
-    expect(calls).toEqual([['write', 'abc'], ['write', 'd']]);
+    expect(calls).toEqual([
+      ['write', 'abc'],
+      ['write', 'd'],
+    ]);
   });
 
   it('writes at once when a tick queues 16 KiB, so a provider that never waits cannot queue its whole stream', () => {
@@ -97,7 +100,15 @@ describe('an upstream stream that ends after [DONE]', () => {
     server.on('connection', () => state.connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    return { state, url: `http://127.0.0.1:${port}/v1`, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+    return {
+      state,
+      url: `http://127.0.0.1:${port}/v1`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
   }
 
   it('is read to its end, not torn down: its connection is reused by the next call', async () => {
@@ -107,7 +118,10 @@ describe('an upstream stream that ends after [DONE]', () => {
       for (let call = 0; call < 3; call++) {
         const parts: ProviderStreamPart[] = [];
         // As the gateway does: stop at `finish` (the iterator's return() runs at once).
-        for await (const part of provider.stream({ model: 'm', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }, { upstreamModel: 'm', signal: new AbortController().signal, requestId: `req_${call}` })) {
+        for await (const part of provider.stream(
+          { model: 'm', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
+          { upstreamModel: 'm', signal: new AbortController().signal, requestId: `req_${call}` },
+        )) {
           parts.push(part);
           if (part.type === 'finish') break;
         }
@@ -142,7 +156,11 @@ describe('ChatStreamDecoder without upstream usage', () => {
   it('finishes without usage, and the meter counts everything the stream produced: text, a streamed tool call and a held parallel one', () => {
     const decoder = new ChatStreamDecoder('mock');
     const out: ProviderStreamPart[] = [];
-    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ event: '', id: '', data: JSON.stringify({ id: 'c', model: 'm', created: 1, choices: [{ index: 0, delta, finish_reason: finish }] }) });
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      event: '',
+      id: '',
+      data: JSON.stringify({ id: 'c', model: 'm', created: 1, choices: [{ index: 0, delta, finish_reason: finish }] }),
+    });
     const events = [
       chunk({ content: 'Checking. ' }),
       chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'weather', arguments: '{"city":' } }] }),
@@ -155,16 +173,36 @@ describe('ChatStreamDecoder without upstream usage', () => {
     for (const event of events) decoder.accept(event, out);
     expect(decoder.done).toBe(true);
     expect(out.map((part) => part.type)).toEqual([
-      'response-start', 'text-start', 'text-delta', 'text-end',
-      'tool-call-start', 'tool-call-delta', 'tool-call-delta', 'tool-call-end',
-      'tool-call-start', 'tool-call-delta', 'tool-call-end', 'finish',
+      'response-start',
+      'text-start',
+      'text-delta',
+      'text-end',
+      'tool-call-start',
+      'tool-call-delta',
+      'tool-call-delta',
+      'tool-call-end',
+      'tool-call-start',
+      'tool-call-delta',
+      'tool-call-end',
+      'finish',
     ]);
     expect(out.at(-1)).toEqual({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' } });
-    const request: GenerateRequest = { model: 'm', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather and time in Oslo?' }] }] };
+    const request: GenerateRequest = {
+      model: 'm',
+      stream: true,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather and time in Oslo?' }] }],
+    };
     const meter = new StreamMeter(request, 999);
     const relayed = out.map((part) => meter.observe(part));
-    const usage = { inputTokens: countRequestTokens(request), outputTokens: countTextTokens('Checking. weather{"city":"Oslo"}time{"zone":"CET"}') };
-    expect(relayed.at(-1)).toEqual({ type: 'finish', usage, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } });
+    const usage = {
+      inputTokens: countRequestTokens(request),
+      outputTokens: countTextTokens('Checking. weather{"city":"Oslo"}time{"zone":"CET"}'),
+    };
+    expect(relayed.at(-1)).toEqual({
+      type: 'finish',
+      usage,
+      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    });
     expect(meter.usage()).toEqual(usage);
   });
 });
@@ -181,11 +219,25 @@ describe('ChatStreamEncoder', () => {
       { type: 'tool-call-delta', id: 'call_1', delta: '{"a":' },
       { type: 'tool-call-delta', id: 'call_1', delta: '1}' },
       { type: 'tool-call-end', id: 'call_1' },
-      { type: 'finish', usage: { inputTokens: 3, outputTokens: 5, cacheReadTokens: 1 }, finishReason: { unified: 'tool-calls' } },
+      {
+        type: 'finish',
+        usage: { inputTokens: 3, outputTokens: 5, cacheReadTokens: 1 },
+        finishReason: { unified: 'tool-calls' },
+      },
     ];
     const text = parts.map((part) => encoder.encode(part)).join('');
-    const head = { id: 'chatcmpl-abc"1', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'm\u00e9/x', system_fingerprint: null };
-    const chunk = (delta: unknown, finishReason: string | null = null) => ({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], usage: null });
+    const head = {
+      id: 'chatcmpl-abc"1',
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model: 'm\u00e9/x',
+      system_fingerprint: null,
+    };
+    const chunk = (delta: unknown, finishReason: string | null = null) => ({
+      ...head,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      usage: null,
+    });
     const expected = [
       chunk({ role: 'assistant', content: '', refusal: null }),
       chunk({ content: 'Hi "there"\n' }),
@@ -193,7 +245,22 @@ describe('ChatStreamEncoder', () => {
       chunk({ tool_calls: [{ index: 0, function: { arguments: '{"a":' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] }),
       chunk({}, 'tool_calls'),
-      { ...head, choices: [], usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, prompt_tokens_details: { cached_tokens: 1, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 } } },
+      {
+        ...head,
+        choices: [],
+        usage: {
+          prompt_tokens: 3,
+          completion_tokens: 5,
+          total_tokens: 8,
+          prompt_tokens_details: { cached_tokens: 1, audio_tokens: 0 },
+          completion_tokens_details: {
+            reasoning_tokens: 0,
+            audio_tokens: 0,
+            accepted_prediction_tokens: 0,
+            rejected_prediction_tokens: 0,
+          },
+        },
+      },
     ];
     expect(text).toBe(`${expected.map((value) => `data: ${JSON.stringify(value)}\n\n`).join('')}data: [DONE]\n\n`);
   });
@@ -228,7 +295,8 @@ describe('decodeEventStream (the upstream stream driver)', () => {
   }
   const event = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
   const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' };
-  const text = (content: string) => event({ ...head, choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+  const text = (content: string) =>
+    event({ ...head, choices: [{ index: 0, delta: { content }, finish_reason: null }] });
   const decoderFor = () => new ChatStreamDecoder('mock');
   const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -295,7 +363,11 @@ describe('decodeEventStream (the upstream stream driver)', () => {
     broken.fail(new Error('socket hang up'));
     await parts.next();
     await parts.next();
-    await expect(parts.next()).rejects.toMatchObject({ kind: 'upstream', status: 502, code: 'upstream_connection_failed' });
+    await expect(parts.next()).rejects.toMatchObject({
+      kind: 'upstream',
+      status: 502,
+      code: 'upstream_connection_failed',
+    });
 
     const early = fakeUpstream();
     const stopped = decodeEventStream(early.open, decoderFor(), 'mock', new AbortController().signal);

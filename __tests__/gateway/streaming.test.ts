@@ -1,7 +1,18 @@
 /** Streaming through the gateway: OpenAI frames byte by byte, the SDK, errors, aborts, backpressure, quota. */
 import http from 'node:http';
 import OpenAI from 'openai';
-import { builtinCodecs, countTextTokens, GatewayError, LocalProvider, MemoryKeyStore, MemoryQuotaStore, type GenerateRoute, type ProtocolCodec, type Provider, type StreamPart } from '../../lib';
+import {
+  builtinCodecs,
+  countTextTokens,
+  GatewayError,
+  LocalProvider,
+  MemoryKeyStore,
+  MemoryQuotaStore,
+  type GenerateRoute,
+  type ProtocolCodec,
+  type Provider,
+  type StreamPart,
+} from '../../lib';
 import { buildApp, EMPTY_KEY, listen, readJson, TEST_KEY, testOptions, type RunningServer } from '../helpers/app';
 
 const auth = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
@@ -12,32 +23,48 @@ function postStream(url: string, body: unknown, headers: Record<string, string> 
 
 /** `data:` payloads of an SSE body. */
 function dataLines(text: string): string[] {
-  return text.split('\n\n').filter((event) => event.length > 0).map((event) => {
-    expect(event.startsWith('data: ')).toBe(true);
-    return event.slice('data: '.length);
-  });
+  return text
+    .split('\n\n')
+    .filter((event) => event.length > 0)
+    .map((event) => {
+      expect(event.startsWith('data: ')).toBe(true);
+      return event.slice('data: '.length);
+    });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('chat-completions streaming, raw frames', () => {
   let server: RunningServer;
-  beforeAll(async () => { server = await listen(buildApp().app); });
+  beforeAll(async () => {
+    server = await listen(buildApp().app);
+  });
   afterAll(() => server.close());
 
-  it("answers a stream with Connection: keep-alive, or close when the client asked to close", async () => {
-    const body = JSON.stringify({ model: 'rosetta-echo', stream: true, messages: [{ role: 'user', content: 'Stream me, please.' }] });
-    const agent = new http.Agent({ keepAlive: true });
-    const ask = (connection: string) => new Promise<{ header: string | undefined; text: string }>((resolve, reject) => {
-      const call = http.request(`${server.url}/v1/chat/completions`, { method: 'POST', agent, headers: { ...auth, connection } }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => { text += chunk; });
-        response.on('end', () => resolve({ header: response.headers.connection, text }));
-      });
-      call.on('error', reject);
-      call.end(body);
+  it('answers a stream with Connection: keep-alive, or close when the client asked to close', async () => {
+    const body = JSON.stringify({
+      model: 'rosetta-echo',
+      stream: true,
+      messages: [{ role: 'user', content: 'Stream me, please.' }],
     });
+    const agent = new http.Agent({ keepAlive: true });
+    const ask = (connection: string) =>
+      new Promise<{ header: string | undefined; text: string }>((resolve, reject) => {
+        const call = http.request(
+          `${server.url}/v1/chat/completions`,
+          { method: 'POST', agent, headers: { ...auth, connection } },
+          (response) => {
+            let text = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => {
+              text += chunk;
+            });
+            response.on('end', () => resolve({ header: response.headers.connection, text }));
+          },
+        );
+        call.on('error', reject);
+        call.end(body);
+      });
     try {
       const kept = await ask('keep-alive');
       expect(kept.header).toBe('keep-alive');
@@ -51,7 +78,11 @@ describe('chat-completions streaming, raw frames', () => {
   });
 
   it('role first, content deltas, finish chunk, [DONE]; SSE headers', async () => {
-    const response = await postStream(`${server.url}/v1/chat/completions`, { model: 'rosetta-echo', stream: true, messages: [{ role: 'user', content: 'Stream me, please.' }] });
+    const response = await postStream(`${server.url}/v1/chat/completions`, {
+      model: 'rosetta-echo',
+      stream: true,
+      messages: [{ role: 'user', content: 'Stream me, please.' }],
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-cache');
@@ -82,7 +113,10 @@ describe('chat-completions streaming, raw frames', () => {
 
   it('include_usage: usage null on every chunk, then one usage chunk with empty choices before [DONE]', async () => {
     const response = await postStream(`${server.url}/v1/chat/completions`, {
-      model: 'rosetta-echo', stream: true, stream_options: { include_usage: true }, max_tokens: 3,
+      model: 'rosetta-echo',
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 3,
       messages: [{ role: 'user', content: 'one two three four five six' }],
     });
     const payloads = dataLines(await response.text());
@@ -96,12 +130,25 @@ describe('chat-completions streaming, raw frames', () => {
   });
 
   it('errors before the first byte are plain HTTP errors in the envelope', async () => {
-    const unauthenticated = await postStream(`${server.url}/v1/chat/completions`, { model: 'rosetta-echo', stream: true, messages: [{ role: 'user', content: 'x' }] }, { 'content-type': 'application/json' });
+    const unauthenticated = await postStream(
+      `${server.url}/v1/chat/completions`,
+      { model: 'rosetta-echo', stream: true, messages: [{ role: 'user', content: 'x' }] },
+      { 'content-type': 'application/json' },
+    );
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.headers.get('content-type')).toMatch(/application\/json/);
-    const refused = await postStream(`${server.url}/v1/chat/completions`, { model: 'rosetta-echo', stream: true, messages: [{ role: 'user', content: 'x' }] }, { authorization: `Bearer ${EMPTY_KEY}`, 'content-type': 'application/json' });
+    const refused = await postStream(
+      `${server.url}/v1/chat/completions`,
+      { model: 'rosetta-echo', stream: true, messages: [{ role: 'user', content: 'x' }] },
+      { authorization: `Bearer ${EMPTY_KEY}`, 'content-type': 'application/json' },
+    );
     expect(refused.status).toBe(403);
-    const many = await postStream(`${server.url}/v1/chat/completions`, { model: 'rosetta-echo', stream: true, n: 2, messages: [{ role: 'user', content: 'x' }] });
+    const many = await postStream(`${server.url}/v1/chat/completions`, {
+      model: 'rosetta-echo',
+      stream: true,
+      n: 2,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(many.status).toBe(400);
     expect((await readJson(many)).error.param).toBe('n');
   });
@@ -117,7 +164,12 @@ describe('chat-completions streaming with the openai SDK', () => {
   afterAll(() => server.close());
 
   it('async iteration of create({ stream: true })', async () => {
-    const stream = await client.chat.completions.create({ model: 'rosetta-echo', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'Hello SDK stream' }] });
+    const stream = await client.chat.completions.create({
+      model: 'rosetta-echo',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'Hello SDK stream' }],
+    });
     let text = '';
     let finish: string | null = null;
     let usage: OpenAI.CompletionUsage | undefined;
@@ -132,7 +184,10 @@ describe('chat-completions streaming with the openai SDK', () => {
   });
 
   it('the stream() helper and finalChatCompletion()', async () => {
-    const runner = client.chat.completions.stream({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'helper stream' }] });
+    const runner = client.chat.completions.stream({
+      model: 'rosetta-echo',
+      messages: [{ role: 'user', content: 'helper stream' }],
+    });
     const deltas: string[] = [];
     runner.on('content', (delta) => deltas.push(delta));
     const final = await runner.finalChatCompletion();
@@ -163,10 +218,20 @@ function scriptedProvider(script: (signal: AbortSignal) => AsyncGenerator<Stream
   return { provider, record };
 }
 
-function scriptedApp(script: (signal: AbortSignal) => AsyncGenerator<StreamPart>, balance = 1_000_000, options: { chargeFailedStreams?: boolean } = {}) {
+function scriptedApp(
+  script: (signal: AbortSignal) => AsyncGenerator<StreamPart>,
+  balance = 1_000_000,
+  options: { chargeFailedStreams?: boolean } = {},
+) {
   const { provider, record } = scriptedProvider(script);
   const quotaStore = new MemoryQuotaStore({ balances: { k: balance } });
-  const { app } = buildApp({ keyStore: new MemoryKeyStore([{ key: TEST_KEY, id: 'k' }]), quotaStore, providers: [provider], models: [{ id: 'scripted', provider: 'scripted', maxOutputTokens: 100_000 }], ...options });
+  const { app } = buildApp({
+    keyStore: new MemoryKeyStore([{ key: TEST_KEY, id: 'k' }]),
+    quotaStore,
+    providers: [provider],
+    models: [{ id: 'scripted', provider: 'scripted', maxOutputTokens: 100_000 }],
+    ...options,
+  });
   return { app, record, quotaStore };
 }
 
@@ -180,7 +245,11 @@ describe('stream failures, aborts and backpressure', () => {
     });
     const server = await listen(app);
     try {
-      const response = await postStream(`${server.url}/v1/chat/completions`, { model: 'scripted', stream: true, messages: [{ role: 'user', content: 'x' }] });
+      const response = await postStream(`${server.url}/v1/chat/completions`, {
+        model: 'scripted',
+        stream: true,
+        messages: [{ role: 'user', content: 'x' }],
+      });
       expect(response.status).toBe(502);
       expect((await readJson(response)).error.message).toBe('upstream refused');
       expect(quotaStore.getAccount('k')).toMatchObject({ spent: 0, reserved: 0 });
@@ -192,29 +261,40 @@ describe('stream failures, aborts and backpressure', () => {
   it.each([
     [false, 'is charged nothing'],
     [true, 'is charged what was produced (chargeFailedStreams)'],
-  ])('a failure mid-stream becomes an in-stream error event, then a clean end; the stream %s', async (chargeFailedStreams) => {
-    const { app, quotaStore } = scriptedApp(async function* () {
-      yield start;
-      yield { type: 'text-start', id: 't' };
-      yield { type: 'text-delta', id: 't', delta: 'partial answer' };
-      throw new GatewayError('upstream', 'upstream broke');
-    }, 1_000_000, { chargeFailedStreams });
-    const server = await listen(app);
-    try {
-      const response = await postStream(`${server.url}/v1/chat/completions`, { model: 'scripted', stream: true, messages: [{ role: 'user', content: 'x' }] });
-      expect(response.status).toBe(200);
-      const payloads = dataLines(await response.text());
-      expect(payloads).not.toContain('[DONE]');
-      const last = JSON.parse(payloads.at(-1)!);
-      expect(last.error).toMatchObject({ message: 'upstream broke', type: 'server_error' });
-      const account = quotaStore.getAccount('k');
-      expect(account.reserved).toBe(0);
-      if (chargeFailedStreams) expect(account.spent).toBeGreaterThan(countTextTokens('partial answer'));
-      else expect(account).toMatchObject({ spent: 0, balance: 1_000_000 });
-    } finally {
-      await server.close();
-    }
-  });
+  ])(
+    'a failure mid-stream becomes an in-stream error event, then a clean end; the stream %s',
+    async (chargeFailedStreams) => {
+      const { app, quotaStore } = scriptedApp(
+        async function* () {
+          yield start;
+          yield { type: 'text-start', id: 't' };
+          yield { type: 'text-delta', id: 't', delta: 'partial answer' };
+          throw new GatewayError('upstream', 'upstream broke');
+        },
+        1_000_000,
+        { chargeFailedStreams },
+      );
+      const server = await listen(app);
+      try {
+        const response = await postStream(`${server.url}/v1/chat/completions`, {
+          model: 'scripted',
+          stream: true,
+          messages: [{ role: 'user', content: 'x' }],
+        });
+        expect(response.status).toBe(200);
+        const payloads = dataLines(await response.text());
+        expect(payloads).not.toContain('[DONE]');
+        const last = JSON.parse(payloads.at(-1)!);
+        expect(last.error).toMatchObject({ message: 'upstream broke', type: 'server_error' });
+        const account = quotaStore.getAccount('k');
+        expect(account.reserved).toBe(0);
+        if (chargeFailedStreams) expect(account.spent).toBeGreaterThan(countTextTokens('partial answer'));
+        else expect(account).toMatchObject({ spent: 0, balance: 1_000_000 });
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it('an error part ends the stream: nothing the provider yields after it is sent, in any protocol', async () => {
     const script = async function* (): AsyncGenerator<StreamPart> {
@@ -228,12 +308,22 @@ describe('stream failures, aborts and backpressure', () => {
     const { app } = scriptedApp(script);
     const server = await listen(app);
     try {
-      const chat = await (await postStream(`${server.url}/v1/chat/completions`, { model: 'scripted', stream: true, messages: [{ role: 'user', content: 'x' }] })).text();
+      const chat = await (
+        await postStream(`${server.url}/v1/chat/completions`, {
+          model: 'scripted',
+          stream: true,
+          messages: [{ role: 'user', content: 'x' }],
+        })
+      ).text();
       expect(chat).toContain('before');
       expect(chat).not.toContain('after the error');
       expect(JSON.parse(dataLines(chat).at(-1)!).error).toMatchObject({ message: 'upstream broke' });
       const gemini = await (
-        await postStream(`${server.url}/v1beta/models/scripted:streamGenerateContent`, { contents: [{ role: 'user', parts: [{ text: 'x' }] }] }, { 'x-goog-api-key': TEST_KEY, 'content-type': 'application/json' })
+        await postStream(
+          `${server.url}/v1beta/models/scripted:streamGenerateContent`,
+          { contents: [{ role: 'user', parts: [{ text: 'x' }] }] },
+          { 'x-goog-api-key': TEST_KEY, 'content-type': 'application/json' },
+        )
       ).text();
       const elements = JSON.parse(gemini) as Array<{ error?: { message: string } }>;
       expect(elements[elements.length - 1]!.error).toMatchObject({ message: 'upstream broke' });
@@ -243,7 +333,7 @@ describe('stream failures, aborts and backpressure', () => {
     }
   });
 
-  it('a part the caller\'s encoder cannot encode becomes an error event and a clean end, not a caller left waiting', async () => {
+  it("a part the caller's encoder cannot encode becomes an error event and a clean end, not a caller left waiting", async () => {
     // A JavaScript host's provider with a bug: a delta that is not a string.
     const withDelta = (bad: unknown) =>
       scriptedApp(async function* () {
@@ -256,7 +346,11 @@ describe('stream failures, aborts and backpressure', () => {
     const anthropic = withDelta(undefined);
     const server = await listen(anthropic.app);
     try {
-      const response = await postStream(`${server.url}/v1/messages`, { model: 'scripted', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] }, { 'x-api-key': TEST_KEY, 'content-type': 'application/json' });
+      const response = await postStream(
+        `${server.url}/v1/messages`,
+        { model: 'scripted', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] },
+        { 'x-api-key': TEST_KEY, 'content-type': 'application/json' },
+      );
       expect(response.status).toBe(200);
       const text = await response.text();
       expect(text).toContain('fine');
@@ -269,9 +363,19 @@ describe('stream failures, aborts and backpressure', () => {
     const chat = withDelta(42);
     const chatServer = await listen(chat.app);
     try {
-      const text = await (await postStream(`${chatServer.url}/v1/chat/completions`, { model: 'scripted', stream: true, messages: [{ role: 'user', content: 'x' }] })).text();
+      const text = await (
+        await postStream(`${chatServer.url}/v1/chat/completions`, {
+          model: 'scripted',
+          stream: true,
+          messages: [{ role: 'user', content: 'x' }],
+        })
+      ).text();
       const events = dataLines(text).map((payload) => JSON.parse(payload));
-      expect(events.map((event) => event.choices?.[0]?.delta?.content).filter((content) => content !== undefined && content !== '')).toEqual(['fine']);
+      expect(
+        events
+          .map((event) => event.choices?.[0]?.delta?.content)
+          .filter((content) => content !== undefined && content !== ''),
+      ).toEqual(['fine']);
       expect(events.at(-1).error).toMatchObject({ type: 'server_error' });
     } finally {
       await chatServer.close();
@@ -288,7 +392,15 @@ describe('stream failures, aborts and backpressure', () => {
         const route = match.route;
         const encodeStream: GenerateRoute['encodeStream'] = (request, call) => {
           const inner = route.encodeStream!(request, call);
-          return { ...inner, encode: (part) => (part.type === 'response-start' ? inner.encode(part) : (() => { throw new TypeError('broken encoder'); })()) };
+          return {
+            ...inner,
+            encode: (part) =>
+              part.type === 'response-start'
+                ? inner.encode(part)
+                : (() => {
+                    throw new TypeError('broken encoder');
+                  })(),
+          };
         };
         return { ...match, route: { ...route, encodeStream } };
       },
@@ -300,13 +412,26 @@ describe('stream failures, aborts and backpressure', () => {
       yield { type: 'finish', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: { unified: 'stop' } };
     });
     const quotaStore = new MemoryQuotaStore({ balances: { k: 1_000_000 } });
-    const { app } = buildApp({ keyStore: new MemoryKeyStore([{ key: TEST_KEY, id: 'k' }]), quotaStore, providers: [provider], models: [{ id: 'scripted', provider: 'scripted' }], codecs: [broken] });
+    const { app } = buildApp({
+      keyStore: new MemoryKeyStore([{ key: TEST_KEY, id: 'k' }]),
+      quotaStore,
+      providers: [provider],
+      models: [{ id: 'scripted', provider: 'scripted' }],
+      codecs: [broken],
+    });
     const server = await listen(app);
     try {
       // Cut before or after the headers went out (they leave with the first chunk): fetch or the body read fails.
-      const outcome = await postStream(`${server.url}/v1/chat/completions`, { model: 'scripted', stream: true, messages: [{ role: 'user', content: 'x' }] })
+      const outcome = await postStream(`${server.url}/v1/chat/completions`, {
+        model: 'scripted',
+        stream: true,
+        messages: [{ role: 'user', content: 'x' }],
+      })
         .then((response) => response.text())
-        .then(() => 'ended', () => 'cut');
+        .then(
+          () => 'ended',
+          () => 'cut',
+        );
       expect(outcome).toBe('cut');
       await sleep(20);
       expect(quotaStore.getAccount('k').reserved).toBe(0);
@@ -325,8 +450,18 @@ describe('stream failures, aborts and backpressure', () => {
     const server = await listen(app);
     try {
       const client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
-      const stream = await client.chat.completions.create({ model: 'scripted', stream: true, messages: [{ role: 'user', content: 'x' }] });
-      await expect((async () => { for await (const _chunk of stream) { /* read */ } })()).rejects.toThrow(/upstream broke/);
+      const stream = await client.chat.completions.create({
+        model: 'scripted',
+        stream: true,
+        messages: [{ role: 'user', content: 'x' }],
+      });
+      await expect(
+        (async () => {
+          for await (const _chunk of stream) {
+            /* read */
+          }
+        })(),
+      ).rejects.toThrow(/upstream broke/);
     } finally {
       await server.close();
     }
@@ -334,12 +469,24 @@ describe('stream failures, aborts and backpressure', () => {
 
   it('a provider that can only generate is streamed by replay', async () => {
     const local = new LocalProvider();
-    const generateOnly: Provider = { specificationVersion: 'v1', name: 'plain', generate: (request, context) => local.generate(request, context) };
-    const { app } = buildApp(testOptions({ providers: [generateOnly], models: [{ id: 'plain-echo', provider: 'plain' }] }));
+    const generateOnly: Provider = {
+      specificationVersion: 'v1',
+      name: 'plain',
+      generate: (request, context) => local.generate(request, context),
+    };
+    const { app } = buildApp(
+      testOptions({ providers: [generateOnly], models: [{ id: 'plain-echo', provider: 'plain' }] }),
+    );
     const server = await listen(app);
     try {
-      const response = await postStream(`${server.url}/v1/chat/completions`, { model: 'plain-echo', stream: true, messages: [{ role: 'user', content: 'replayed' }] });
-      const chunks = dataLines(await response.text()).slice(0, -1).map((payload) => JSON.parse(payload));
+      const response = await postStream(`${server.url}/v1/chat/completions`, {
+        model: 'plain-echo',
+        stream: true,
+        messages: [{ role: 'user', content: 'replayed' }],
+      });
+      const chunks = dataLines(await response.text())
+        .slice(0, -1)
+        .map((payload) => JSON.parse(payload));
       expect(chunks.map((chunk) => chunk.choices[0].delta.content ?? '').join('')).toBe('replayed');
       expect(chunks[0].model).toBe('plain-echo');
     } finally {
@@ -362,15 +509,19 @@ describe('stream failures, aborts and backpressure', () => {
     const server = await listen(app);
     try {
       await new Promise<void>((resolve) => {
-        const request = http.request(`${server.url}/v1/chat/completions`, { method: 'POST', headers: auth }, (response) => {
-          let seen = 0;
-          response.on('data', () => {
-            if (++seen === 20) {
-              request.destroy();
-              resolve();
-            }
-          });
-        });
+        const request = http.request(
+          `${server.url}/v1/chat/completions`,
+          { method: 'POST', headers: auth },
+          (response) => {
+            let seen = 0;
+            response.on('data', () => {
+              if (++seen === 20) {
+                request.destroy();
+                resolve();
+              }
+            });
+          },
+        );
         request.on('error', () => undefined);
         request.end(JSON.stringify({ model: 'scripted', stream: true, messages: [{ role: 'user', content: 'go' }] }));
       });

@@ -1,5 +1,17 @@
-/** Image inputs through every caller protocol and upstream: inline and by URL, downloaded for Gemini, refused with a 400 where the target cannot take them. */
-import { AnthropicProvider, GatewayConfigError, GatewayError, GeminiProvider, MemoryKeyStore, MemoryQuotaStore, OpenAIProvider, type ModelConfig } from '../../lib';
+/**
+ * Image inputs through every caller protocol and upstream: inline and by URL, downloaded for Gemini, refused with a 400
+ * where the target cannot take them.
+ */
+import {
+  AnthropicProvider,
+  GatewayConfigError,
+  GatewayError,
+  GeminiProvider,
+  MemoryKeyStore,
+  MemoryQuotaStore,
+  OpenAIProvider,
+  type ModelConfig,
+} from '../../lib';
 import { isBlockedAddress, MediaFetcher, mediaUrlKind } from '../../lib/upstream/fetch-media';
 import { encodePng } from '../../lib/providers/local/png';
 import { type Json, serveGateway, type RunningGateway } from '../helpers/app';
@@ -34,7 +46,12 @@ const models: ModelConfig[] = [
 ];
 
 beforeAll(async () => {
-  [media, gemini, openaiMock, anthropicMock] = await Promise.all([startMockMedia(), startMockGemini({ apiKey: GEMINI_KEY }), startMockOpenAI(), startMockAnthropic()]);
+  [media, gemini, openaiMock, anthropicMock] = await Promise.all([
+    startMockMedia(),
+    startMockGemini({ apiKey: GEMINI_KEY }),
+    startMockOpenAI(),
+    startMockAnthropic(),
+  ]);
   const gem = { baseUrl: gemini.url, apiKey: GEMINI_KEY, retries: { max: 0 } };
   server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
@@ -67,14 +84,27 @@ const byUrl = (url: string): Image => ({ kind: 'url', url });
 const PROMPT = 'What is in these pictures?';
 
 function openAIPart(image: Image): Json {
-  return { type: 'image_url', image_url: { url: image.kind === 'inline' ? `data:${image.mediaType};base64,${image.data}` : image.url } };
+  return {
+    type: 'image_url',
+    image_url: { url: image.kind === 'inline' ? `data:${image.mediaType};base64,${image.data}` : image.url },
+  };
 }
 function anthropicBlock(image: Image): Json {
-  return { type: 'image', source: image.kind === 'inline' ? { type: 'base64', media_type: image.mediaType, data: image.data } : { type: 'url', url: image.url } };
+  return {
+    type: 'image',
+    source:
+      image.kind === 'inline'
+        ? { type: 'base64', media_type: image.mediaType, data: image.data }
+        : { type: 'url', url: image.url },
+  };
 }
-/** Gemini callers give a URL as `fileData` with its MIME type (without one the codec reads it as a file, not an image). */
+/**
+ * Gemini callers give a URL as `fileData` with its MIME type (without one the codec reads it as a file, not an image).
+ */
 function geminiPart(image: Image): Json {
-  return image.kind === 'inline' ? { inlineData: { mimeType: image.mediaType, data: image.data } } : { fileData: { fileUri: image.url, mimeType: 'image/png' } };
+  return image.kind === 'inline'
+    ? { inlineData: { mimeType: image.mediaType, data: image.data } }
+    : { fileData: { fileUri: image.url, mimeType: 'image/png' } };
 }
 
 interface Answer {
@@ -85,31 +115,52 @@ interface Answer {
 }
 
 async function post(path: string, headers: Record<string, string>, body: Json): Promise<Answer> {
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json: () => JSON.parse(text) as Json };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text,
+    json: () => JSON.parse(text) as Json,
+  };
 }
 
 /** Sends "PROMPT + images" to `model` as `caller` would. */
 function send(caller: Caller, model: string, images: Image[], stream = false): Promise<Answer> {
   switch (caller) {
     case 'openai':
-      return post('/v1/chat/completions', { authorization: `Bearer ${KEY}` }, {
-        model,
-        stream,
-        messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }, ...images.map(openAIPart)] }],
-      });
+      return post(
+        '/v1/chat/completions',
+        { authorization: `Bearer ${KEY}` },
+        {
+          model,
+          stream,
+          messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }, ...images.map(openAIPart)] }],
+        },
+      );
     case 'anthropic':
-      return post('/v1/messages', { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' }, {
-        model,
-        max_tokens: 100,
-        stream,
-        messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }, ...images.map(anthropicBlock)] }],
-      });
+      return post(
+        '/v1/messages',
+        { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' },
+        {
+          model,
+          max_tokens: 100,
+          stream,
+          messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }, ...images.map(anthropicBlock)] }],
+        },
+      );
     case 'gemini':
-      return post(`/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`, { 'x-goog-api-key': KEY }, {
-        contents: [{ role: 'user', parts: [{ text: PROMPT }, ...images.map(geminiPart)] }],
-      });
+      return post(
+        `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+        { 'x-goog-api-key': KEY },
+        {
+          contents: [{ role: 'user', parts: [{ text: PROMPT }, ...images.map(geminiPart)] }],
+        },
+      );
   }
 }
 
@@ -122,11 +173,17 @@ function upstreamImages(upstream: Upstream): Json[] {
   const body = requestsOf(upstream).at(-1)!.body as Json;
   switch (upstream) {
     case 'openai':
-      return (body.messages as Json[]).flatMap((message) => (Array.isArray(message.content) ? (message.content as Json[]) : [])).filter((part) => part.type === 'image_url');
+      return (body.messages as Json[])
+        .flatMap((message) => (Array.isArray(message.content) ? (message.content as Json[]) : []))
+        .filter((part) => part.type === 'image_url');
     case 'anthropic':
-      return (body.messages as Json[]).flatMap((message) => (Array.isArray(message.content) ? (message.content as Json[]) : [])).filter((block) => block.type === 'image');
+      return (body.messages as Json[])
+        .flatMap((message) => (Array.isArray(message.content) ? (message.content as Json[]) : []))
+        .filter((block) => block.type === 'image');
     case 'gemini':
-      return (body.contents as Json[]).flatMap((content) => content.parts as Json[]).filter((part) => part.inlineData || part.fileData);
+      return (body.contents as Json[])
+        .flatMap((content) => content.parts as Json[])
+        .filter((part) => part.inlineData || part.fileData);
   }
 }
 
@@ -196,11 +253,17 @@ describe.each(CALLERS)('%s caller: an inline image and a URL image', (caller) =>
       case 'gemini':
         if (caller === 'gemini') {
           // Same protocol: the caller's own body goes through, fileData and all.
-          expect(images).toEqual([{ inlineData: { mimeType: 'image/png', data: INLINE_B64 } }, { fileData: { fileUri: pixelUrl(), mimeType: 'image/png' } }]);
+          expect(images).toEqual([
+            { inlineData: { mimeType: 'image/png', data: INLINE_B64 } },
+            { fileData: { fileUri: pixelUrl(), mimeType: 'image/png' } },
+          ]);
           expect(media.requests.length).toBe(downloadsBefore);
         } else {
           // Downloaded by the gateway and inlined, byte for byte, under the served media type.
-          expect(images).toEqual([{ inlineData: { mimeType: 'image/png', data: INLINE_B64 } }, { inlineData: { mimeType: 'image/png', data: PIXEL_B64 } }]);
+          expect(images).toEqual([
+            { inlineData: { mimeType: 'image/png', data: INLINE_B64 } },
+            { inlineData: { mimeType: 'image/png', data: PIXEL_B64 } },
+          ]);
           expect(media.requests.slice(downloadsBefore)).toEqual(['/pixel.png']);
         }
         break;
@@ -223,7 +286,10 @@ describe('URL images to a Gemini upstream', () => {
     const before = media.requests.length;
     expect((await send('openai', 'to-gemini', [byUrl(pixelUrl()), byUrl(pixelUrl())])).status).toBe(200);
     expect(media.requests.slice(before)).toEqual(['/pixel.png']);
-    expect(upstreamImages('gemini')).toEqual([{ inlineData: { mimeType: 'image/png', data: PIXEL_B64 } }, { inlineData: { mimeType: 'image/png', data: PIXEL_B64 } }]);
+    expect(upstreamImages('gemini')).toEqual([
+      { inlineData: { mimeType: 'image/png', data: PIXEL_B64 } },
+      { inlineData: { mimeType: 'image/png', data: PIXEL_B64 } },
+    ]);
   });
 
   it('follows up to 3 redirects', async () => {
@@ -234,18 +300,36 @@ describe('URL images to a Gemini upstream', () => {
   });
 
   it('inlines an image inside an Anthropic tool result', async () => {
-    const answer = await post('/v1/messages', { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' }, {
-      model: 'to-gemini',
-      max_tokens: 100,
-      messages: [
-        { role: 'user', content: 'Take a screenshot.' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'screenshot', input: {} }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'done' }, { type: 'image', source: { type: 'url', url: pixelUrl() } }] }] },
-      ],
-    });
+    const answer = await post(
+      '/v1/messages',
+      { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' },
+      {
+        model: 'to-gemini',
+        max_tokens: 100,
+        messages: [
+          { role: 'user', content: 'Take a screenshot.' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'screenshot', input: {} }] },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 'toolu_1',
+                content: [
+                  { type: 'text', text: 'done' },
+                  { type: 'image', source: { type: 'url', url: pixelUrl() } },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    );
     expect(answer.status).toBe(200);
     const body = gemini.requests.at(-1)!.body as Json;
-    const response = (body.contents as Json[]).flatMap((content) => content.parts as Json[]).find((part) => part.functionResponse)!;
+    const response = (body.contents as Json[])
+      .flatMap((content) => content.parts as Json[])
+      .find((part) => part.functionResponse)!;
     expect(response.functionResponse.parts).toEqual([{ inlineData: { mimeType: 'image/png', data: PIXEL_B64 } }]);
   });
 
@@ -268,34 +352,66 @@ describe('URL images to a Gemini upstream', () => {
 
 describe('refusals: a 400 in the caller’s envelope naming the part, the upstream never called, the quota released', () => {
   /** Sends, expects the refusal, and checks the upstream mock saw nothing. */
-  async function refused(caller: Caller, model: string, images: Image[], reasons: RegExp[], options: { stream?: boolean; upstream?: Upstream } = {}): Promise<void> {
+  async function refused(
+    caller: Caller,
+    model: string,
+    images: Image[],
+    reasons: RegExp[],
+    options: { stream?: boolean; upstream?: Upstream } = {},
+  ): Promise<void> {
     const upstream = options.upstream ?? 'gemini';
     const upstreamBefore = requestsOf(upstream).length;
     // The refused image is the last part (the text is part 0).
-    expectRefused(caller, await send(caller, model, images, options.stream), reasons, `messages[0].content[${images.length}]`);
+    expectRefused(
+      caller,
+      await send(caller, model, images, options.stream),
+      reasons,
+      `messages[0].content[${images.length}]`,
+    );
     expect(requestsOf(upstream).length).toBe(upstreamBefore);
   }
 
   describe.each<Caller>(['openai', 'anthropic'])('%s caller → Gemini', (caller) => {
     it.each([false, true])('a private address (127.0.0.1) without allowPrivateNetworks, stream %s', async (stream) => {
       const before = media.requests.length;
-      await refused(caller, 'to-gemini-strict', [inline(), byUrl(pixelUrl())], [/127\.0\.0\.1 is a private or local network address/, /refuses to fetch/], { stream });
+      await refused(
+        caller,
+        'to-gemini-strict',
+        [inline(), byUrl(pixelUrl())],
+        [/127\.0\.0\.1 is a private or local network address/, /refuses to fetch/],
+        { stream },
+      );
       expect(media.requests.length).toBe(before);
     });
 
     it('the cloud metadata address 169.254.169.254, by the literal-IP check before any connection', async () => {
-      await refused(caller, 'to-gemini-strict', [inline(), byUrl('http://169.254.169.254/latest/meta-data/iam/security-credentials/')], [/169\.254\.169\.254 is a private or local network address/]);
+      await refused(
+        caller,
+        'to-gemini-strict',
+        [inline(), byUrl('http://169.254.169.254/latest/meta-data/iam/security-credentials/')],
+        [/169\.254\.169\.254 is a private or local network address/],
+      );
     });
 
     it('an IPv4-mapped IPv6 loopback literal', async () => {
       const port = new URL(media.url).port;
-      await refused(caller, 'to-gemini-strict', [inline(), byUrl(`http://[::ffff:127.0.0.1]:${port}/pixel.png`)], [/private or local network address/]);
+      await refused(
+        caller,
+        'to-gemini-strict',
+        [inline(), byUrl(`http://[::ffff:127.0.0.1]:${port}/pixel.png`)],
+        [/private or local network address/],
+      );
     });
 
     it('a host name that resolves to loopback, by the address checked when the socket connects', async () => {
       const before = media.requests.length;
       const port = new URL(media.url).port;
-      await refused(caller, 'to-gemini-strict', [inline(), byUrl(`http://localhost:${port}/pixel.png`)], [/localhost resolves to 127\.0\.0\.1, a private or local network address/]);
+      await refused(
+        caller,
+        'to-gemini-strict',
+        [inline(), byUrl(`http://localhost:${port}/pixel.png`)],
+        [/localhost resolves to 127\.0\.0\.1, a private or local network address/],
+      );
       expect(media.requests.length).toBe(before);
     });
 
@@ -311,7 +427,12 @@ describe('refusals: a 400 in the caller’s envelope naming the part, the upstre
     });
 
     it('an unreachable host', async () => {
-      await refused(caller, 'to-gemini', [inline(), byUrl(`http://127.0.0.1:${await closedPort()}/pixel.png`)], [/not reachable \(ECONNREFUSED\)/]);
+      await refused(
+        caller,
+        'to-gemini',
+        [inline(), byUrl(`http://127.0.0.1:${await closedPort()}/pixel.png`)],
+        [/not reachable \(ECONNREFUSED\)/],
+      );
     });
 
     it('a URL the server answers with 404', async () => {
@@ -323,7 +444,9 @@ describe('refusals: a 400 in the caller’s envelope naming the part, the upstre
     });
 
     it('a streamed call, before the stream starts', async () => {
-      await refused(caller, 'to-gemini', [inline(), byUrl(`${media.url}/page.html`)], [/not an image/], { stream: true });
+      await refused(caller, 'to-gemini', [inline(), byUrl(`${media.url}/page.html`)], [/not an image/], {
+        stream: true,
+      });
     });
   });
 
@@ -334,14 +457,26 @@ describe('refusals: a 400 in the caller’s envelope naming the part, the upstre
     ['openai', 'anthropic', byUrl('gs://my-bucket/photo.png')],
     ['gemini', 'anthropic', byUrl('gs://my-bucket/photo.png')],
   ])('a %s caller’s Gemini file URI to the %s upstream', async (caller, upstream, image) => {
-    await refused(caller, MODEL_OF[upstream], [inline(), image], [/Gemini Files API or gs:\/\/ URI/, /can only be sent to a Gemini upstream/], { upstream });
+    await refused(
+      caller,
+      MODEL_OF[upstream],
+      [inline(), image],
+      [/Gemini Files API or gs:\/\/ URI/, /can only be sent to a Gemini upstream/],
+      { upstream },
+    );
   });
 
   it.each<[Caller, string]>([
     ['openai', 'image/bmp'],
     ['gemini', 'image/heic'],
   ])('a %s caller’s %s image to Anthropic (JPEG, PNG, GIF and WebP only)', async (caller, mediaType) => {
-    await refused(caller, 'to-anthropic', [inline(), inline(INLINE_B64, mediaType)], [/image\/jpeg, image\/png, image\/gif and image\/webp/, new RegExp(mediaType)], { upstream: 'anthropic' });
+    await refused(
+      caller,
+      'to-anthropic',
+      [inline(), inline(INLINE_B64, mediaType)],
+      [/image\/jpeg, image\/png, image\/gif and image\/webp/, new RegExp(mediaType)],
+      { upstream: 'anthropic' },
+    );
   });
 });
 
@@ -349,12 +484,36 @@ describe('refusals: a 400 in the caller’s envelope naming the part, the upstre
 
 describe('the media fetcher (unit)', () => {
   it.each([
-    ['127.0.0.1', true], ['127.255.0.9', true], ['10.1.2.3', true], ['172.16.0.1', true], ['172.31.255.255', true], ['192.168.1.1', true],
-    ['169.254.169.254', true], ['0.0.0.0', true], ['100.64.0.1', true], ['224.0.0.251', true], ['255.255.255.255', true],
-    ['::1', true], ['::', true], ['fe80::1', true], ['fe80::1%eth0', true], ['fd12:3456::1', true], ['fc00::1', true], ['ff02::1', true],
-    ['::ffff:127.0.0.1', true], ['::ffff:a9fe:a9fe', true], ['64:ff9b::10.0.0.1', true], ['2002:c0a8:0101::1', true], ['[::1]', true],
+    ['127.0.0.1', true],
+    ['127.255.0.9', true],
+    ['10.1.2.3', true],
+    ['172.16.0.1', true],
+    ['172.31.255.255', true],
+    ['192.168.1.1', true],
+    ['169.254.169.254', true],
+    ['0.0.0.0', true],
+    ['100.64.0.1', true],
+    ['224.0.0.251', true],
+    ['255.255.255.255', true],
+    ['::1', true],
+    ['::', true],
+    ['fe80::1', true],
+    ['fe80::1%eth0', true],
+    ['fd12:3456::1', true],
+    ['fc00::1', true],
+    ['ff02::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['::ffff:a9fe:a9fe', true],
+    ['64:ff9b::10.0.0.1', true],
+    ['2002:c0a8:0101::1', true],
+    ['[::1]', true],
     ['not-an-ip', true],
-    ['8.8.8.8', false], ['172.32.0.1', false], ['192.169.0.1', false], ['1.1.1.1', false], ['2001:4860:4860::8888', false], ['::ffff:8.8.8.8', false],
+    ['8.8.8.8', false],
+    ['172.32.0.1', false],
+    ['192.169.0.1', false],
+    ['1.1.1.1', false],
+    ['2001:4860:4860::8888', false],
+    ['::ffff:8.8.8.8', false],
   ])('isBlockedAddress(%s) is %s', (address, blocked) => {
     expect(isBlockedAddress(address)).toBe(blocked);
   });
@@ -371,8 +530,14 @@ describe('the media fetcher (unit)', () => {
   it('accepts a body served as octet-stream only under the declared media type', async () => {
     const fetcher = new MediaFetcher({ allowPrivateNetworks: true });
     try {
-      await expect(fetcher.fetch({ url: `${media.url}/pixel.bin`, declaredType: 'image/png', at: 'x' })).resolves.toEqual({ mediaType: 'image/png', data: PIXEL_B64 });
-      await expect(fetcher.fetch({ url: `${media.url}/pixel.bin`, at: 'x' })).rejects.toMatchObject({ kind: 'invalid_request', code: 'media_not_an_image', param: 'x' });
+      await expect(
+        fetcher.fetch({ url: `${media.url}/pixel.bin`, declaredType: 'image/png', at: 'x' }),
+      ).resolves.toEqual({ mediaType: 'image/png', data: PIXEL_B64 });
+      await expect(fetcher.fetch({ url: `${media.url}/pixel.bin`, at: 'x' })).rejects.toMatchObject({
+        kind: 'invalid_request',
+        code: 'media_not_an_image',
+        param: 'x',
+      });
     } finally {
       await fetcher.close();
     }
@@ -383,7 +548,11 @@ describe('the media fetcher (unit)', () => {
     try {
       const failure = fetcher.fetch({ url: 'file:///etc/passwd', at: 'messages[2].content[0]' });
       await expect(failure).rejects.toBeInstanceOf(GatewayError);
-      await expect(failure).rejects.toMatchObject({ status: 400, code: 'media_invalid_url', param: 'messages[2].content[0]' });
+      await expect(failure).rejects.toMatchObject({
+        status: 400,
+        code: 'media_invalid_url',
+        param: 'messages[2].content[0]',
+      });
     } finally {
       await fetcher.close();
     }
@@ -396,6 +565,8 @@ describe('the media fetcher (unit)', () => {
     // @ts-expect-error a string instead of a boolean
     expect(() => new GeminiProvider({ inlineImageUrls: 'yes' })).toThrow(/inlineImageUrls must be a boolean/);
     // @ts-expect-error a string instead of a boolean
-    expect(() => new GeminiProvider({ allowPrivateNetworks: 'true' })).toThrow(/allowPrivateNetworks must be a boolean/);
+    expect(() => new GeminiProvider({ allowPrivateNetworks: 'true' })).toThrow(
+      /allowPrivateNetworks must be a boolean/,
+    );
   });
 });

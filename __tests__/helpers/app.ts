@@ -22,7 +22,10 @@ export function testOptions(overrides: Partial<GatewayOptions> = {}): GatewayOpt
 }
 
 /** An app with the gateway mounted at `mountPath` (default: the root). */
-export function buildApp(options: GatewayOptions = testOptions(), mountPath?: string): { app: Express; gateway: Gateway } {
+export function buildApp(
+  options: GatewayOptions = testOptions(),
+  mountPath?: string,
+): { app: Express; gateway: Gateway } {
   const app = express();
   const gateway = createGateway(options);
   if (mountPath) app.use(mountPath, gateway);
@@ -84,7 +87,12 @@ export function dataEvents(text: string): Json[] {
   return text
     .split('\n\n')
     .filter((frame) => frame.trim().length > 0)
-    .map((frame) => frame.split('\n').find((line) => line.startsWith('data: '))!.slice('data: '.length))
+    .map((frame) =>
+      frame
+        .split('\n')
+        .find((line) => line.startsWith('data: '))!
+        .slice('data: '.length),
+    )
     .filter((data) => data !== '[DONE]')
     .map((data) => JSON.parse(data) as Json);
 }
@@ -93,7 +101,10 @@ export function dataEvents(text: string): Json[] {
  * How many `AbortController`s a chat-completions call to `model` makes, non-streamed then streamed
  * (each call checked for success): `send` posts a body to the gateway's `/v1/chat/completions`.
  */
-export async function abortControllersOfChatCalls(send: (body: Record<string, unknown>) => PromiseLike<{ status: number; text: string }>, model: string): Promise<number> {
+export async function abortControllersOfChatCalls(
+  send: (body: Record<string, unknown>) => PromiseLike<{ status: number; text: string }>,
+  model: string,
+): Promise<number> {
   return countAbortControllers(async () => {
     const messages = [{ role: 'user', content: 'no controller' }];
     const plain = await send({ model, messages });
@@ -104,7 +115,10 @@ export async function abortControllersOfChatCalls(send: (body: Record<string, un
   });
 }
 
-/** Runs `calls` and returns how many `AbortController`s were made meanwhile (the global is swapped for a counting subclass, then restored). */
+/**
+ * Runs `calls` and returns how many `AbortController`s were made meanwhile (the global is swapped for a counting
+ * subclass, then restored).
+ */
 export async function countAbortControllers(calls: () => Promise<void>): Promise<number> {
   const Original = globalThis.AbortController;
   let made = 0;

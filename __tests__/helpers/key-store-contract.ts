@@ -20,16 +20,34 @@ export function describeKeyStoreContract(name: string, harness: KeyStoreHarness)
   describe(`${name} keeps the KeyStore contract`, () => {
     it('returns the principal of a known key: id, allowedModels and metadata', async () => {
       const store = await harness.create([
-        { key: ALICE, id: 'alice', allowedModels: ['rosetta-echo', 'openai/*'], metadata: { plan: 'pro', seats: 3, tags: ['a'] } },
+        {
+          key: ALICE,
+          id: 'alice',
+          allowedModels: ['rosetta-echo', 'openai/*'],
+          metadata: { plan: 'pro', seats: 3, tags: ['a'] },
+        },
         { key: BOB, id: 'bob' },
       ]);
-      expect(await store.authenticate(ALICE)).toEqual({ id: 'alice', allowedModels: ['rosetta-echo', 'openai/*'], metadata: { plan: 'pro', seats: 3, tags: ['a'] } });
+      expect(await store.authenticate(ALICE)).toEqual({
+        id: 'alice',
+        allowedModels: ['rosetta-echo', 'openai/*'],
+        metadata: { plan: 'pro', seats: 3, tags: ['a'] },
+      });
       expect(await store.authenticate(BOB)).toEqual({ id: 'bob' });
     });
 
     it('returns undefined for unknown keys, near misses included', async () => {
       const store = await harness.create([{ key: ALICE, id: 'alice' }]);
-      for (const attempt of ['sk-unknown', ALICE.slice(0, -1), `${ALICE}0`, ALICE.toUpperCase(), ` ${ALICE}`, ALICE.replace('a', 'b'), 'alice', '']) {
+      for (const attempt of [
+        'sk-unknown',
+        ALICE.slice(0, -1),
+        `${ALICE}0`,
+        ALICE.toUpperCase(),
+        ` ${ALICE}`,
+        ALICE.replace('a', 'b'),
+        'alice',
+        '',
+      ]) {
         expect(await store.authenticate(attempt)).toBeUndefined();
       }
     });
@@ -49,7 +67,10 @@ export function describeKeyStoreContract(name: string, harness: KeyStoreHarness)
     });
 
     it('removeById removes the key; removing an unknown id reports false', async () => {
-      const store = await harness.create([{ key: ALICE, id: 'alice' }, { key: BOB, id: 'bob' }]);
+      const store = await harness.create([
+        { key: ALICE, id: 'alice' },
+        { key: BOB, id: 'bob' },
+      ]);
       expect(await store.removeById('alice')).toBe(true);
       expect(await store.authenticate(ALICE)).toBeUndefined();
       expect(await store.authenticate(BOB)).toEqual({ id: 'bob' });
@@ -65,9 +86,16 @@ export function describeKeyStoreContract(name: string, harness: KeyStoreHarness)
     });
 
     it('answers many concurrent lookups correctly', async () => {
-      const entries = Array.from({ length: 50 }, (_, index) => ({ key: `sk-many-${index}-secret`, id: `many-${index}` }));
+      const entries = Array.from({ length: 50 }, (_, index) => ({
+        key: `sk-many-${index}-secret`,
+        id: `many-${index}`,
+      }));
       const store = await harness.create(entries);
-      const answers = await Promise.all(Array.from({ length: 300 }, (_, index) => store.authenticate(index % 60 < 50 ? `sk-many-${index % 60}-secret` : `sk-none-${index}`)));
+      const answers = await Promise.all(
+        Array.from({ length: 300 }, (_, index) =>
+          store.authenticate(index % 60 < 50 ? `sk-many-${index % 60}-secret` : `sk-none-${index}`),
+        ),
+      );
       answers.forEach((principal, index) => {
         expect(principal).toEqual(index % 60 < 50 ? { id: `many-${index % 60}` } : undefined);
       });

@@ -15,7 +15,9 @@ export interface RecordedRequest {
 /** What the `extras` model adds to its answer, and to its usage. */
 export const EXTRAS = {
   container: { id: 'container_mock', expires_at: '2026-11-21T18:00:00Z' },
-  context_management: { applied_edits: [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 2, cleared_input_tokens: 120 }] },
+  context_management: {
+    applied_edits: [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 2, cleared_input_tokens: 120 }],
+  },
   stop_details: { type: 'mock_detail' },
   future_field: { from: 'a newer API' },
 };
@@ -78,27 +80,42 @@ function blocksOf(turn: Turn): Block[] {
 function thinkingRefusal(body: Record<string, unknown>, messages: Turn[]): string | undefined {
   const thinking = body.thinking as { type?: string; budget_tokens?: number } | undefined;
   for (const [index, turn] of messages.entries()) {
-    const unsigned = blocksOf(turn).findIndex((block) => block.type === 'thinking' && (typeof block.signature !== 'string' || block.signature.length === 0));
+    const unsigned = blocksOf(turn).findIndex(
+      (block) => block.type === 'thinking' && (typeof block.signature !== 'string' || block.signature.length === 0),
+    );
     if (unsigned !== -1) return `messages.${index}.content.${unsigned}.thinking.signature: Field required`;
   }
   if (thinking?.type !== 'enabled' && thinking?.type !== 'adaptive') {
     const edits = (body.context_management as { edits?: Array<{ type?: string }> } | undefined)?.edits ?? [];
-    return edits.some((edit) => edit.type?.startsWith('clear_thinking')) ? 'context_management: the clear_thinking strategy requires thinking to be enabled' : undefined;
+    return edits.some((edit) => edit.type?.startsWith('clear_thinking'))
+      ? 'context_management: the clear_thinking strategy requires thinking to be enabled'
+      : undefined;
   }
   if (thinking.type === 'enabled') {
     const budget = thinking.budget_tokens;
-    if (typeof budget !== 'number' || budget < 1024) return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
+    if (typeof budget !== 'number' || budget < 1024)
+      return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
     if (budget >= (body.max_tokens as number)) return '`max_tokens` must be greater than `thinking.budget_tokens`';
   }
-  if (body.temperature !== undefined && body.temperature !== 1) return '`temperature` may only be set to 1 when thinking is enabled';
-  if (body.top_p !== undefined && (body.top_p as number) < 0.95) return '`top_p` must be greater than or equal to 0.95 when thinking is enabled';
+  if (body.temperature !== undefined && body.temperature !== 1)
+    return '`temperature` may only be set to 1 when thinking is enabled';
+  if (body.top_p !== undefined && (body.top_p as number) < 0.95)
+    return '`top_p` must be greater than or equal to 0.95 when thinking is enabled';
   if (body.top_k !== undefined) return '`top_k` cannot be set when thinking is enabled';
   const choice = (body.tool_choice as { type?: string } | undefined)?.type;
   if (choice === 'any' || choice === 'tool') return 'Thinking may not be enabled when tool_choice forces tool use.';
   const [assistant, results] = messages.slice(-2);
-  if (assistant?.role === 'assistant' && results?.role === 'user' && blocksOf(results).some((block) => block.type === 'tool_result')) {
+  if (
+    assistant?.role === 'assistant' &&
+    results?.role === 'user' &&
+    blocksOf(results).some((block) => block.type === 'tool_result')
+  ) {
     const blocks = blocksOf(assistant);
-    if (blocks.some((block) => block.type === 'tool_use') && blocks[0]!.type !== 'thinking' && blocks[0]!.type !== 'redacted_thinking') {
+    if (
+      blocks.some((block) => block.type === 'tool_use') &&
+      blocks[0]!.type !== 'thinking' &&
+      blocks[0]!.type !== 'redacted_thinking'
+    ) {
       return `Expected \`thinking\` or \`redacted_thinking\`, but found \`${blocks[0]!.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`;
     }
   }
@@ -116,24 +133,35 @@ function refusal(body: Record<string, unknown>, betas: string): string | undefin
   let pending: string[] = [];
   for (const [index, turn] of messages.entries()) {
     if (turn.role === 'system' && systemRole) continue;
-    if (turn.role !== 'user' && turn.role !== 'assistant') return `messages.${index}.role: Input should be 'user' or 'assistant'`;
-    if (index > 0 && messages[index - 1]!.role === turn.role) return `messages.${index}: roles must alternate between "user" and "assistant"`;
+    if (turn.role !== 'user' && turn.role !== 'assistant')
+      return `messages.${index}.role: Input should be 'user' or 'assistant'`;
+    if (index > 0 && messages[index - 1]!.role === turn.role)
+      return `messages.${index}: roles must alternate between "user" and "assistant"`;
     const blocks = blocksOf(turn);
     if (blocks.length === 0) return `messages.${index}: all messages must have non-empty content`;
     for (const [position, block] of blocks.entries()) {
-      if (block.type === 'text' && String(block.text).trim() === '') return `messages.${index}.content.${position}: text content blocks must contain non-whitespace text`;
-      if (block.type === 'tool_use' && !TOOL_ID.test(String(block.id))) return `messages.${index}.content.${position}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`;
-      if (block.type === 'tool_use' && (typeof block.input !== 'object' || block.input === null || Array.isArray(block.input))) return `messages.${index}.content.${position}.tool_use.input: Input should be an object`;
+      if (block.type === 'text' && String(block.text).trim() === '')
+        return `messages.${index}.content.${position}: text content blocks must contain non-whitespace text`;
+      if (block.type === 'tool_use' && !TOOL_ID.test(String(block.id)))
+        return `messages.${index}.content.${position}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`;
+      if (
+        block.type === 'tool_use' &&
+        (typeof block.input !== 'object' || block.input === null || Array.isArray(block.input))
+      )
+        return `messages.${index}.content.${position}.tool_use.input: Input should be an object`;
     }
     if (turn.role === 'user') {
       const answered = blocks.filter((block) => block.type === 'tool_result').map((block) => String(block.tool_use_id));
       const missing = pending.filter((id) => !answered.includes(id));
-      if (missing.length > 0) return `messages.${index}: tool_use ids were found without tool_result blocks immediately after: ${missing.join(', ')}`;
+      if (missing.length > 0)
+        return `messages.${index}: tool_use ids were found without tool_result blocks immediately after: ${missing.join(', ')}`;
       const unknown = answered.filter((id) => !pending.includes(id));
-      if (unknown.length > 0) return `messages.${index}.content: unexpected tool_use_id found in tool_result blocks: ${unknown.join(', ')}`;
+      if (unknown.length > 0)
+        return `messages.${index}.content: unexpected tool_use_id found in tool_result blocks: ${unknown.join(', ')}`;
       pending = [];
     } else {
-      if (pending.length > 0) return `messages.${index}: tool_use ids were found without tool_result blocks immediately after: ${pending.join(', ')}`;
+      if (pending.length > 0)
+        return `messages.${index}: tool_use ids were found without tool_result blocks immediately after: ${pending.join(', ')}`;
       pending = blocks.filter((block) => block.type === 'tool_use').map((block) => String(block.id));
     }
   }
@@ -144,10 +172,20 @@ function lastUserText(body: Record<string, unknown>): string {
   const messages = (body.messages as Turn[] | undefined) ?? [];
   const last = [...messages].reverse().find((turn) => turn.role === 'user');
   if (!last) return '';
-  return blocksOf(last).filter((block) => block.type === 'text').map((block) => String(block.text)).join('');
+  return blocksOf(last)
+    .filter((block) => block.type === 'text')
+    .map((block) => String(block.text))
+    .join('');
 }
 
-const STOP_REASONS: Readonly<Record<string, string>> = { 'stop-seq': 'stop_sequence', max: 'max_tokens', refusal: 'refusal', pause: 'pause_turn', tools: 'tool_use', 'thinking-tools': 'tool_use' };
+const STOP_REASONS: Readonly<Record<string, string>> = {
+  'stop-seq': 'stop_sequence',
+  max: 'max_tokens',
+  refusal: 'refusal',
+  pause: 'pause_turn',
+  tools: 'tool_use',
+  'thinking-tools': 'tool_use',
+};
 const PREAMBLE = 'Let me check.';
 const TOOL_USES = [
   { type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Oslo' } },
@@ -167,7 +205,9 @@ function resultText(block: Block): string {
   return Array.isArray(content) ? (content as Block[]).map((inner) => String(inner.text ?? '')).join('') : '';
 }
 
-/** The `exec-command` model's blocks for this body: thinking and the call, or (once its result came back) the answer. */
+/**
+ * The `exec-command` model's blocks for this body: thinking and the call, or (once its result came back) the answer.
+ */
 function execCommandBlocks(body: Record<string, unknown>): { content: Block[]; stopReason: string } {
   const messages = (body.messages as Turn[] | undefined) ?? [];
   const last = messages.at(-1);
@@ -188,12 +228,36 @@ function answerExecCommand(body: Record<string, unknown>, response: http.ServerR
   const usage = { input_tokens: 6, output_tokens: 9 };
   if (!body.stream) {
     response.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_mock' });
-    response.end(JSON.stringify({ id: 'msg_exec', type: 'message', role: 'assistant', model: 'exec-command', content, stop_reason: stopReason, stop_sequence: null, usage }));
+    response.end(
+      JSON.stringify({
+        id: 'msg_exec',
+        type: 'message',
+        role: 'assistant',
+        model: 'exec-command',
+        content,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage,
+      }),
+    );
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_mock' });
-  const event = (payload: { type: string } & Record<string, unknown>) => response.write(`event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`);
-  event({ type: 'message_start', message: { id: 'msg_exec', type: 'message', role: 'assistant', model: 'exec-command', content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+  const event = (payload: { type: string } & Record<string, unknown>) =>
+    response.write(`event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`);
+  event({
+    type: 'message_start',
+    message: {
+      id: 'msg_exec',
+      type: 'message',
+      role: 'assistant',
+      model: 'exec-command',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
+  });
   content.forEach((block, index) => {
     if (block.type === 'thinking') {
       event({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
@@ -201,14 +265,22 @@ function answerExecCommand(body: Record<string, unknown>, response: http.ServerR
       event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
     } else if (block.type === 'tool_use') {
       event({ type: 'content_block_start', index, content_block: { ...block, input: {} } });
-      event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      event({
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
     } else {
       event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
     }
     event({ type: 'content_block_stop', index });
   });
-  event({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  event({
+    type: 'message_delta',
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
   event({ type: 'message_stop' });
   response.end();
 }
@@ -217,99 +289,168 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
   const requests: RecordedRequest[] = [];
   const seen = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
-  const server = await startMockServer((body, request, response) => {
-    requests.push({ method: request.method!, url: request.url!, headers: request.headers, body });
-    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_mock', ...headers });
-      response.end(JSON.stringify(payload));
-    };
-    const error = (status: number, type: string, message: string, headers: Record<string, string> = {}) => send(status, { type: 'error', error: { type, message }, request_id: 'req_mock' }, headers);
-    if (request.method !== 'POST' || (request.url !== '/v1/messages' && request.url !== '/v1/messages?beta=true')) return error(404, 'not_found_error', `no route ${request.method} ${request.url}`);
-    if (request.headers['x-api-key'] !== MOCK_ANTHROPIC_KEY) return error(401, 'authentication_error', 'invalid x-api-key');
-    if (request.headers['anthropic-version'] !== '2023-06-01') return error(400, 'invalid_request_error', 'anthropic-version: header is required');
-    const model = String(body.model ?? '');
-    const failure = /^fail-(\d{3})$/.exec(model);
-    if (failure) {
-      const status = Number(failure[1]);
-      return error(status, status === 529 ? 'overloaded_error' : 'mock_error', `mock failure ${status} for key ${MOCK_ANTHROPIC_KEY}`, status === 429 ? { 'retry-after': '0' } : {});
-    }
-    if (model === 'reset') return request.socket.destroy();
-    if (model === 'garbage') {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      return response.end('{"content": [ not json');
-    }
-    const invalid = refusal(body, String(request.headers['anthropic-beta'] ?? ''));
-    if (invalid) return error(400, 'invalid_request_error', invalid);
-    if (model === 'exec-command') return answerExecCommand(body, response);
-    const text = `upstream says: ${lastUserText(body)}`;
-    if (model === 'flaky-500' && !seen.has(text)) {
-      seen.add(text);
-      return error(500, 'api_error', 'flaky');
-    }
-    const words = text.split(/(?= )/);
-    const thinking = model === 'thinking' || model === 'thinking-tools';
-    const toolUses = model === 'tools' || model === 'thinking-tools';
-    const outputTokens = words.length + (thinking ? 5 : 0);
-    const inputUsage = { input_tokens: 6, cache_read_input_tokens: 3, cache_creation_input_tokens: 2 };
-    const stopReason = STOP_REASONS[model] ?? 'end_turn';
-    const stopSequence = model === 'stop-seq' ? 'END' : null;
-    const details = thinking ? { output_tokens_details: { thinking_tokens: 5 } } : {};
-    const answer = () => {
-      if (!body.stream) {
-        const thought = thinking ? [{ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE }] : [];
-        const content = model === 'tools' ? TOOL_USES : model === 'thinking-tools' ? [...thought, { type: 'text', text: PREAMBLE, citations: null }, ...TOOL_USES] : [...thought, { type: 'text', text, citations: null }];
-        const extras = model === 'extras' ? EXTRAS : {};
-        return send(200, {
-          id: 'msg_mock', type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: stopSequence,
-          ...extras,
-          usage: { ...inputUsage, output_tokens: outputTokens, ...details, service_tier: 'standard', ...(model === 'extras' ? EXTRA_USAGE : {}) },
+  const server = await startMockServer(
+    (body, request, response) => {
+      requests.push({ method: request.method!, url: request.url!, headers: request.headers, body });
+      const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+        response.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_mock', ...headers });
+        response.end(JSON.stringify(payload));
+      };
+      const error = (status: number, type: string, message: string, headers: Record<string, string> = {}) =>
+        send(status, { type: 'error', error: { type, message }, request_id: 'req_mock' }, headers);
+      if (request.method !== 'POST' || (request.url !== '/v1/messages' && request.url !== '/v1/messages?beta=true'))
+        return error(404, 'not_found_error', `no route ${request.method} ${request.url}`);
+      if (request.headers['x-api-key'] !== MOCK_ANTHROPIC_KEY)
+        return error(401, 'authentication_error', 'invalid x-api-key');
+      if (request.headers['anthropic-version'] !== '2023-06-01')
+        return error(400, 'invalid_request_error', 'anthropic-version: header is required');
+      const model = String(body.model ?? '');
+      const failure = /^fail-(\d{3})$/.exec(model);
+      if (failure) {
+        const status = Number(failure[1]);
+        return error(
+          status,
+          status === 529 ? 'overloaded_error' : 'mock_error',
+          `mock failure ${status} for key ${MOCK_ANTHROPIC_KEY}`,
+          status === 429 ? { 'retry-after': '0' } : {},
+        );
+      }
+      if (model === 'reset') return request.socket.destroy();
+      if (model === 'garbage') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        return response.end('{"content": [ not json');
+      }
+      const invalid = refusal(body, String(request.headers['anthropic-beta'] ?? ''));
+      if (invalid) return error(400, 'invalid_request_error', invalid);
+      if (model === 'exec-command') return answerExecCommand(body, response);
+      const text = `upstream says: ${lastUserText(body)}`;
+      if (model === 'flaky-500' && !seen.has(text)) {
+        seen.add(text);
+        return error(500, 'api_error', 'flaky');
+      }
+      const words = text.split(/(?= )/);
+      const thinking = model === 'thinking' || model === 'thinking-tools';
+      const toolUses = model === 'tools' || model === 'thinking-tools';
+      const outputTokens = words.length + (thinking ? 5 : 0);
+      const inputUsage = { input_tokens: 6, cache_read_input_tokens: 3, cache_creation_input_tokens: 2 };
+      const stopReason = STOP_REASONS[model] ?? 'end_turn';
+      const stopSequence = model === 'stop-seq' ? 'END' : null;
+      const details = thinking ? { output_tokens_details: { thinking_tokens: 5 } } : {};
+      const answer = () => {
+        if (!body.stream) {
+          const thought = thinking ? [{ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE }] : [];
+          const content =
+            model === 'tools'
+              ? TOOL_USES
+              : model === 'thinking-tools'
+                ? [...thought, { type: 'text', text: PREAMBLE, citations: null }, ...TOOL_USES]
+                : [...thought, { type: 'text', text, citations: null }];
+          const extras = model === 'extras' ? EXTRAS : {};
+          return send(200, {
+            id: 'msg_mock',
+            type: 'message',
+            role: 'assistant',
+            model,
+            content,
+            stop_reason: stopReason,
+            stop_sequence: stopSequence,
+            ...extras,
+            usage: {
+              ...inputUsage,
+              output_tokens: outputTokens,
+              ...details,
+              service_tier: 'standard',
+              ...(model === 'extras' ? EXTRA_USAGE : {}),
+            },
+          });
+        }
+        response.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_mock' });
+        const event = (payload: { type: string } & Record<string, unknown>) =>
+          response.write(`event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`);
+        const startUsage =
+          model === 'late-usage'
+            ? { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }
+            : inputUsage;
+        event({
+          type: 'message_start',
+          message: {
+            id: 'msg_mock',
+            type: 'message',
+            role: 'assistant',
+            model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { ...startUsage, output_tokens: 1 },
+          },
         });
-      }
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_mock' });
-      const event = (payload: { type: string } & Record<string, unknown>) => response.write(`event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`);
-      const startUsage = model === 'late-usage' ? { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } : inputUsage;
-      event({ type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...startUsage, output_tokens: 1 } } });
-      let index = 0;
-      if (thinking) {
-        event({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-        event({ type: 'ping' });
-        event({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: THOUGHT } });
-        event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: SIGNATURE } });
-        event({ type: 'content_block_stop', index: index++ });
-      }
-      if (model === 'thinking-tools') {
-        event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-        event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: PREAMBLE } });
-        event({ type: 'content_block_stop', index: index++ });
-      }
-      if (toolUses) {
-        for (const tool of TOOL_USES) {
-          event({ type: 'content_block_start', index, content_block: { ...tool, input: {} } });
-          const json = JSON.stringify(tool.input);
-          for (const piece of ['', json.slice(0, 5), json.slice(5)]) event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
+        let index = 0;
+        if (thinking) {
+          event({
+            type: 'content_block_start',
+            index,
+            content_block: { type: 'thinking', thinking: '', signature: '' },
+          });
+          event({ type: 'ping' });
+          event({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: THOUGHT } });
+          event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: SIGNATURE } });
           event({ type: 'content_block_stop', index: index++ });
         }
-      } else {
-        event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-        if (!thinking) event({ type: 'ping' });
-        for (const word of words) {
-          event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: word } });
-          if (model === 'cut') return response.end();
-          if (model === 'overloaded') {
-            event({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
-            return response.end();
-          }
+        if (model === 'thinking-tools') {
+          event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+          event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: PREAMBLE } });
+          event({ type: 'content_block_stop', index: index++ });
         }
-        event({ type: 'content_block_stop', index });
-      }
-      const finalUsage = model === 'late-usage' ? { ...inputUsage, output_tokens: outputTokens } : { output_tokens: outputTokens, ...details };
-      event({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: finalUsage });
-      event({ type: 'message_stop' });
-      response.end();
-    };
-    if (model !== 'slow') return answer();
-    const timer = setTimeout(() => { timers.delete(timer); answer(); }, 2000);
-    timers.add(timer);
-  }, () => { for (const timer of timers) clearTimeout(timer); });
-  return { url: server.origin, requests, get aborted() { return server.aborted; }, close: () => server.close() };
+        if (toolUses) {
+          for (const tool of TOOL_USES) {
+            event({ type: 'content_block_start', index, content_block: { ...tool, input: {} } });
+            const json = JSON.stringify(tool.input);
+            for (const piece of ['', json.slice(0, 5), json.slice(5)])
+              event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
+            event({ type: 'content_block_stop', index: index++ });
+          }
+        } else {
+          event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+          if (!thinking) event({ type: 'ping' });
+          for (const word of words) {
+            event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: word } });
+            if (model === 'cut') return response.end();
+            if (model === 'overloaded') {
+              event({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+              return response.end();
+            }
+          }
+          event({ type: 'content_block_stop', index });
+        }
+        const finalUsage =
+          model === 'late-usage'
+            ? { ...inputUsage, output_tokens: outputTokens }
+            : { output_tokens: outputTokens, ...details };
+        event({
+          type: 'message_delta',
+          delta: { stop_reason: stopReason, stop_sequence: stopSequence },
+          usage: finalUsage,
+        });
+        event({ type: 'message_stop' });
+        response.end();
+      };
+      if (model !== 'slow') return answer();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        answer();
+      }, 2000);
+      timers.add(timer);
+    },
+    () => {
+      for (const timer of timers) clearTimeout(timer);
+    },
+  );
+  return {
+    url: server.origin,
+    requests,
+    get aborted() {
+      return server.aborted;
+    },
+    close: () => server.close(),
+  };
 }

@@ -1,4 +1,7 @@
-/** A mock Gemini Developer API on 127.0.0.1 (plain node:http) speaking generateContent and streamGenerateContent?alt=sse. */
+/**
+ * A mock Gemini Developer API on 127.0.0.1 (plain node:http) speaking generateContent and
+ * streamGenerateContent?alt=sse.
+ */
 import type http from 'node:http';
 import { EXEC_THOUGHT, EXEC_TOOL, execAnswer, execArguments } from './exec-command';
 import { startMockServer } from './mock-server';
@@ -34,7 +37,8 @@ export interface RecordedGeminiRequest {
  *   and usage's `promptTokensDetails` and `toolUsePromptTokenCount`. Streamed, `promptFeedback`
  *   comes on the first event and the candidate's fields on the last.
  * - any id containing `loop`: a two-step function-calling loop, counted by the steps (runs of model
- *   contents) with calls since the last user turn that is not only function responses: step 1 calls get_weather, step 2 get_time, each
+ * contents) with calls since the last user turn that is not only function responses: step 1 calls get_weather, step 2
+ *   get_time, each
  *   signed with its own {@link LOOP_SIGNATURES} entry (and led by a thought part signed with
  *   {@link LOOP_THOUGHT_SIGNATURES} when `includeThoughts` is on); then text signed {@link FINAL_TEXT_SIGNATURE}.
  * - any id containing `parallel`: two parallel calls (streamed in one event), only the first signed
@@ -73,7 +77,17 @@ export const EXEC_THOUGHT_SIGNATURE = 'Ct0BAY89exec+command/thought';
 /** Google's documented placeholder for history the model did not sign. */
 export const PLACEHOLDER_SIGNATURE = 'skip_thought_signature_validator';
 
-const MINTED: ReadonlySet<string> = new Set(['sig-weather', 'sig-text', ...LOOP_SIGNATURES, ...LOOP_THOUGHT_SIGNATURES, FINAL_TEXT_SIGNATURE, PARALLEL_SIGNATURE, EXEC_SIGNATURE, EXEC_THOUGHT_SIGNATURE, PLACEHOLDER_SIGNATURE]);
+const MINTED: ReadonlySet<string> = new Set([
+  'sig-weather',
+  'sig-text',
+  ...LOOP_SIGNATURES,
+  ...LOOP_THOUGHT_SIGNATURES,
+  FINAL_TEXT_SIGNATURE,
+  PARALLEL_SIGNATURE,
+  EXEC_SIGNATURE,
+  EXEC_THOUGHT_SIGNATURE,
+  PLACEHOLDER_SIGNATURE,
+]);
 
 type Part = Json & { functionCall?: Json; functionResponse?: Json; thoughtSignature?: string };
 type Content = { role?: string; parts?: Part[] };
@@ -110,35 +124,49 @@ function signatureRefusal(model: string, body: Json): string | undefined {
   for (const [index, content] of contents.entries()) {
     for (const part of content.parts ?? []) {
       const signature = signatureOf(part);
-      if (signature !== undefined && !MINTED.has(String(signature))) return `Thought signature is not valid (contents[${index}]).`;
+      if (signature !== undefined && !MINTED.has(String(signature)))
+        return `Thought signature is not valid (contents[${index}]).`;
     }
   }
   if (!model.startsWith('gemini-3')) return undefined;
   for (const step of currentTurnSteps(body)) {
     const first = step.find(isCall);
-    if (first && signatureOf(first) === undefined) return 'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.';
+    if (first && signatureOf(first) === undefined)
+      return 'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.';
   }
   return undefined;
 }
 
 function includesThoughts(body: Json): boolean {
-  const config = (body.generationConfig ?? body.generation_config) as { thinkingConfig?: { includeThoughts?: boolean } } | undefined;
+  const config = (body.generationConfig ?? body.generation_config) as
+    | { thinkingConfig?: { includeThoughts?: boolean } }
+    | undefined;
   return config?.thinkingConfig?.includeThoughts === true;
 }
 
 /** The loop models' answer for the step the body has reached. */
 function loopAnswer(body: Json): { parts: Json[]; finishReason: string } {
   const step = currentTurnSteps(body).filter((parts) => parts.some(isCall)).length;
-  const calls = [{ name: 'get_weather', args: { city: 'Oslo' } }, { name: 'get_time', args: { zone: 'CET' } }];
+  const calls = [
+    { name: 'get_weather', args: { city: 'Oslo' } },
+    { name: 'get_time', args: { zone: 'CET' } },
+  ];
   const call = calls[step];
-  if (!call) return { parts: [{ text: `Done after ${calls.length} steps.`, thoughtSignature: FINAL_TEXT_SIGNATURE }], finishReason: 'STOP' };
-  const thought = includesThoughts(body) ? [{ text: `Step ${step + 1}: call ${call.name}.`, thought: true, thoughtSignature: LOOP_THOUGHT_SIGNATURES[step] }] : [];
+  if (!call)
+    return {
+      parts: [{ text: `Done after ${calls.length} steps.`, thoughtSignature: FINAL_TEXT_SIGNATURE }],
+      finishReason: 'STOP',
+    };
+  const thought = includesThoughts(body)
+    ? [{ text: `Step ${step + 1}: call ${call.name}.`, thought: true, thoughtSignature: LOOP_THOUGHT_SIGNATURES[step] }]
+    : [];
   return { parts: [...thought, { functionCall: call, thoughtSignature: LOOP_SIGNATURES[step] }], finishReason: 'STOP' };
 }
 
 /** The parallel model's answer: two calls (the first signed), then, once answered, text. */
 function parallelAnswer(body: Json): { parts: Json[]; finishReason: string } {
-  if (currentTurnSteps(body).some((parts) => parts.some(isCall))) return { parts: [{ text: 'Both answered.', thoughtSignature: FINAL_TEXT_SIGNATURE }], finishReason: 'STOP' };
+  if (currentTurnSteps(body).some((parts) => parts.some(isCall)))
+    return { parts: [{ text: 'Both answered.', thoughtSignature: FINAL_TEXT_SIGNATURE }], finishReason: 'STOP' };
   return {
     parts: [
       { functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: PARALLEL_SIGNATURE },
@@ -148,26 +176,58 @@ function parallelAnswer(body: Json): { parts: Json[]; finishReason: string } {
   };
 }
 
-/** The `exec-command` model's answer: the signed call, or (once its function response came back) text quoting that response. */
+/**
+ * The `exec-command` model's answer: the signed call, or (once its function response came back) text quoting that
+ * response.
+ */
 function execCommandAnswer(body: Json): { parts: Json[]; finishReason: string } {
   const contents = (body.contents as Content[]) ?? [];
-  const response = contents.at(-1)?.parts?.find((part) => (part.functionResponse ?? part.function_response) !== undefined);
-  if (response) return { parts: [{ text: execAnswer(JSON.stringify(response.functionResponse ?? response.function_response)) }], finishReason: 'STOP' };
-  const thought = includesThoughts(body) ? [{ text: EXEC_THOUGHT, thought: true, thoughtSignature: EXEC_THOUGHT_SIGNATURE }] : [];
-  return { parts: [...thought, { functionCall: { name: EXEC_TOOL, args: execArguments(lastUserText(body)) }, thoughtSignature: EXEC_SIGNATURE }], finishReason: 'STOP' };
+  const response = contents
+    .at(-1)
+    ?.parts?.find((part) => (part.functionResponse ?? part.function_response) !== undefined);
+  if (response)
+    return {
+      parts: [{ text: execAnswer(JSON.stringify(response.functionResponse ?? response.function_response)) }],
+      finishReason: 'STOP',
+    };
+  const thought = includesThoughts(body)
+    ? [{ text: EXEC_THOUGHT, thought: true, thoughtSignature: EXEC_THOUGHT_SIGNATURE }]
+    : [];
+  return {
+    parts: [
+      ...thought,
+      { functionCall: { name: EXEC_TOOL, args: execArguments(lastUserText(body)) }, thoughtSignature: EXEC_SIGNATURE },
+    ],
+    finishReason: 'STOP',
+  };
 }
 
-const STATUS_NAMES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
+const STATUS_NAMES: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
 
 function lastUserText(body: Json): string {
   const contents = (body.contents as Array<{ role?: string; parts?: Array<{ text?: string }> }>) ?? [];
-  const last = [...contents].reverse().find((content) => (content.role ?? 'user') === 'user' && content.parts?.some((part) => typeof part.text === 'string'));
+  const last = [...contents]
+    .reverse()
+    .find(
+      (content) => (content.role ?? 'user') === 'user' && content.parts?.some((part) => typeof part.text === 'string'),
+    );
   return last?.parts?.flatMap((part) => (typeof part.text === 'string' ? [part.text] : [])).join('') ?? '';
 }
 
 /** What the `extras` model adds to its candidate, and to its usage. */
 export const CANDIDATE_EXTRAS = {
-  groundingMetadata: { webSearchQueries: ['mock query'], groundingChunks: [{ web: { uri: 'https://example.com/', title: 'Example' } }] },
+  groundingMetadata: {
+    webSearchQueries: ['mock query'],
+    groundingChunks: [{ web: { uri: 'https://example.com/', title: 'Example' } }],
+  },
   citationMetadata: { citationSources: [{ startIndex: 0, endIndex: 8, uri: 'https://example.com/' }] },
   avgLogprobs: -0.25,
   safetyRatings: [{ category: 'HARM_CATEGORY_HARASSMENT', probability: 'NEGLIGIBLE' }],
@@ -175,7 +235,14 @@ export const CANDIDATE_EXTRAS = {
 export const USAGE_EXTRAS = { promptTokensDetails: [{ modality: 'TEXT', tokenCount: 11 }], toolUsePromptTokenCount: 4 };
 
 function usage(candidates: number, extra: Json = {}): Json {
-  return { promptTokenCount: 11, cachedContentTokenCount: 2, candidatesTokenCount: candidates, thoughtsTokenCount: 5, totalTokenCount: 16 + candidates, ...extra };
+  return {
+    promptTokenCount: 11,
+    cachedContentTokenCount: 2,
+    candidatesTokenCount: candidates,
+    thoughtsTokenCount: 5,
+    totalTokenCount: 16 + candidates,
+    ...extra,
+  };
 }
 
 /** The parts and finish reason a model answers with. */
@@ -193,9 +260,18 @@ function answerFor(model: string, text: string, body: Json): { parts: Json[]; fi
         finishReason: 'STOP',
       };
     case 'tools-id':
-      return { parts: [{ functionCall: { id: 'fc-1', name: 'get_weather', args: { city: 'Bergen' } } }], finishReason: 'STOP' };
+      return {
+        parts: [{ functionCall: { id: 'fc-1', name: 'get_weather', args: { city: 'Bergen' } } }],
+        finishReason: 'STOP',
+      };
     case 'thinking':
-      return { parts: [{ text: 'Let me think.', thought: true }, { text: 'The answer.', thoughtSignature: 'sig-text' }], finishReason: 'STOP' };
+      return {
+        parts: [
+          { text: 'Let me think.', thought: true },
+          { text: 'The answer.', thoughtSignature: 'sig-text' },
+        ],
+        finishReason: 'STOP',
+      };
     case 'max-tokens':
       return { parts: [{ text }], finishReason: 'MAX_TOKENS' };
     case 'safety':
@@ -205,9 +281,16 @@ function answerFor(model: string, text: string, body: Json): { parts: Json[]; fi
   }
 }
 
-/** Splits text parts into one part per word, so a stream carries several events; with `groupCalls`, parallel calls share one event. */
+/**
+ * Splits text parts into one part per word, so a stream carries several events; with `groupCalls`, parallel calls share
+ * one event.
+ */
 function streamedParts(parts: Json[], groupCalls = false): Json[][] {
-  const events = parts.flatMap((part) => (typeof part.text === 'string' && !part.thoughtSignature ? (part.text as string).split(/(?= )/).map((word) => [{ ...part, text: word }]) : [[part]]));
+  const events = parts.flatMap((part) =>
+    typeof part.text === 'string' && !part.thoughtSignature
+      ? (part.text as string).split(/(?= )/).map((word) => [{ ...part, text: word }])
+      : [[part]],
+  );
   if (!groupCalls) return events;
   return events.reduce<Json[][]>((grouped, event) => {
     const last = grouped.at(-1);
@@ -230,18 +313,32 @@ export async function startMockGemini(options: { apiKey: string }): Promise<Mock
       response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
       response.end(JSON.stringify(payload));
     };
-    const rpcError = (status: number, message: string, details?: Json[]) => ({ error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN', ...(details ? { details } : {}) } });
+    const rpcError = (status: number, message: string, details?: Json[]) => ({
+      error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN', ...(details ? { details } : {}) },
+    });
     if (!match || request.method !== 'POST') return send(404, rpcError(404, `Unknown path ${url.pathname}`));
     const key = request.headers['x-goog-api-key'];
     if (key !== options.apiKey) {
-      return send(400, rpcError(400, 'API key not valid. Please pass a valid API key.', [
-        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } },
-      ]));
+      return send(
+        400,
+        rpcError(400, 'API key not valid. Please pass a valid API key.', [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'API_KEY_INVALID',
+            domain: 'googleapis.com',
+            metadata: { service: 'generativelanguage.googleapis.com' },
+          },
+        ]),
+      );
     }
     const failure = /^fail-(\d{3})$/.exec(model);
     if (failure) {
       const status = Number(failure[1]);
-      return send(status, rpcError(status, `mock failure ${status} for key ${String(key)}`), status === 429 ? { 'retry-after': '0' } : {});
+      return send(
+        status,
+        rpcError(status, `mock failure ${status} for key ${String(key)}`),
+        status === 429 ? { 'retry-after': '0' } : {},
+      );
     }
     const refusal = signatureRefusal(model, body);
     if (refusal) return send(400, rpcError(400, refusal));
@@ -259,33 +356,69 @@ export async function startMockGemini(options: { apiKey: string }): Promise<Mock
     const answer = () => {
       const words = text.split(' ').length;
       if (model === 'blocked') {
-        const blocked = { promptFeedback: { blockReason: 'SAFETY', safetyRatings: [] }, usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 }, ...identity };
+        const blocked = {
+          promptFeedback: { blockReason: 'SAFETY', safetyRatings: [] },
+          usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 },
+          ...identity,
+        };
         if (action === 'generateContent') return send(200, blocked);
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         return response.end(`data: ${JSON.stringify(blocked)}\r\n\r\n`);
       }
       const { parts, finishReason } = answerFor(model, text, body);
       if (action === 'generateContent') {
-        if (model === 'extras') return send(200, { candidates: [{ content: { role: 'model', parts }, finishReason, index: 0, ...CANDIDATE_EXTRAS }], usageMetadata: usage(words, USAGE_EXTRAS), promptFeedback: { safetyRatings: [] }, ...identity });
-        return send(200, { candidates: [{ content: { role: 'model', parts }, finishReason, index: 0, safetyRatings: [] }], usageMetadata: usage(words), ...identity });
+        if (model === 'extras')
+          return send(200, {
+            candidates: [{ content: { role: 'model', parts }, finishReason, index: 0, ...CANDIDATE_EXTRAS }],
+            usageMetadata: usage(words, USAGE_EXTRAS),
+            promptFeedback: { safetyRatings: [] },
+            ...identity,
+          });
+        return send(200, {
+          candidates: [{ content: { role: 'model', parts }, finishReason, index: 0, safetyRatings: [] }],
+          usageMetadata: usage(words),
+          ...identity,
+        });
       }
       if (url.searchParams.get('alt') !== 'sse') return send(400, rpcError(400, 'this mock only streams with alt=sse'));
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       const events = streamedParts(parts, model.includes('parallel'));
       events.forEach((eventParts, index) => {
         const last = index === events.length - 1;
-        const extras = model === 'extras' ? { ...(index === 0 ? { promptFeedback: { safetyRatings: [] } } : {}), ...(last ? CANDIDATE_EXTRAS : {}) } : {};
+        const extras =
+          model === 'extras'
+            ? { ...(index === 0 ? { promptFeedback: { safetyRatings: [] } } : {}), ...(last ? CANDIDATE_EXTRAS : {}) }
+            : {};
         const { promptFeedback, ...candidateExtras } = extras as Json;
-        const chunk: Json = { candidates: [{ content: { role: 'model', parts: eventParts }, ...(last ? { finishReason } : {}), index: 0, ...candidateExtras }], ...(promptFeedback ? { promptFeedback } : {}), ...identity };
+        const chunk: Json = {
+          candidates: [
+            {
+              content: { role: 'model', parts: eventParts },
+              ...(last ? { finishReason } : {}),
+              index: 0,
+              ...candidateExtras,
+            },
+          ],
+          ...(promptFeedback ? { promptFeedback } : {}),
+          ...identity,
+        };
         if (model !== 'no-usage') chunk.usageMetadata = usage(Math.ceil(((index + 1) * words) / events.length));
         if ((model === 'cut' || model === 'stream-error') && index > 0) return;
         response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
       });
-      if (model === 'stream-error') response.write(`data: ${JSON.stringify(rpcError(503, 'The model is overloaded.'))}\r\n\r\n`);
+      if (model === 'stream-error')
+        response.write(`data: ${JSON.stringify(rpcError(503, 'The model is overloaded.'))}\r\n\r\n`);
       response.end();
     };
     if (model === 'slow') setTimeout(answer, 2000).unref();
     else answer();
   });
-  return { url: `${server.origin}/v1beta`, requests, get aborted() { return server.aborted; }, close: () => server.close() };
+  return {
+    url: `${server.origin}/v1beta`,
+    requests,
+    get aborted() {
+      return server.aborted;
+    },
+    close: () => server.close(),
+  };
 }

@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { encodePng } from '../../lib/providers/local/png';
 
 /** A 4×3 PNG with a colour gradient: small, but a real file any decoder reads. */
-export const PIXEL_PNG: Buffer = encodePng(4, 3, Buffer.from(Array.from({ length: 4 * 3 * 3 }, (_value, index) => (index * 23) % 256)));
+export const PIXEL_PNG: Buffer = encodePng(
+  4,
+  3,
+  Buffer.from(Array.from({ length: 4 * 3 * 3 }, (_value, index) => (index * 23) % 256)),
+);
 
 /** Bytes of the oversized bodies: more than the test providers' `imageDownload.maxBytes` (64 KiB). */
 export const LARGE_BYTES = 200 * 1024;
@@ -69,7 +73,11 @@ export async function startMockMedia(): Promise<MockMedia> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -1,4 +1,7 @@
-/** A mock OpenAI Responses API upstream on 127.0.0.1 (plain node:http) speaking the real wire format: Response objects and the SSE event sequence. */
+/**
+ * A mock OpenAI Responses API upstream on 127.0.0.1 (plain node:http) speaking the real wire format: Response objects
+ * and the SSE event sequence.
+ */
 import type http from 'node:http';
 import { EXEC_TOOL, execArguments } from './exec-command';
 import { startMockServer } from './mock-server';
@@ -43,7 +46,9 @@ export const EXEC_ENCRYPTED_CONTENT = 'gAAAAABexec-command-encrypted';
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((part: { text?: unknown; output?: unknown }) => (typeof part.text === 'string' ? part.text : '')).join('');
+  return content
+    .map((part: { text?: unknown; output?: unknown }) => (typeof part.text === 'string' ? part.text : ''))
+    .join('');
 }
 
 /** The text the echo answers: the last user message's text, or the last tool output. */
@@ -54,7 +59,8 @@ function lastText(body: Record<string, unknown>): { text: string; toolOutput: bo
   for (let index = items.length - 1; index >= 0; index--) {
     const item = items[index]!;
     if (item.type === 'function_call_output') return { text: textOf(item.output), toolOutput: true };
-    if ((item.type ?? 'message') === 'message' && item.role === 'user') return { text: textOf(item.content), toolOutput: false };
+    if ((item.type ?? 'message') === 'message' && item.role === 'user')
+      return { text: textOf(item.content), toolOutput: false };
   }
   return { text: '', toolOutput: false };
 }
@@ -70,11 +76,23 @@ export async function startMockOpenAIResponses(): Promise<MockOpenAIResponses> {
       response.writeHead(status, { 'content-type': 'application/json', ...headers });
       response.end(JSON.stringify(payload));
     };
-    if (!request.url!.endsWith('/responses')) return send(404, { error: { message: `no route ${request.url}`, type: 'invalid_request_error' } });
+    if (!request.url!.endsWith('/responses'))
+      return send(404, { error: { message: `no route ${request.url}`, type: 'invalid_request_error' } });
     const failure = /^fail-(\d{3})$/.exec(model);
     if (failure) {
       const status = Number(failure[1]);
-      return send(status, { error: { message: `mock failure ${status} for key sk-upstream-secret-123456789`, type: 'mock_error', param: null, code: null } }, status === 429 ? { 'retry-after': '0' } : {});
+      return send(
+        status,
+        {
+          error: {
+            message: `mock failure ${status} for key sk-upstream-secret-123456789`,
+            type: 'mock_error',
+            param: null,
+            code: null,
+          },
+        },
+        status === 429 ? { 'retry-after': '0' } : {},
+      );
     }
     if (model === 'garbage' && !body.stream) {
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -86,14 +104,33 @@ export async function startMockOpenAIResponses(): Promise<MockOpenAIResponses> {
     const id = `resp_mock${number}`;
     const exec = model === 'exec-command';
     const callTurn = (model === 'tools' || exec) && !toolOutput;
-    const reasoningItem = { type: 'reasoning', id: `rs_mock${number}`, summary: [{ type: 'summary_text', text: REASONING_SUMMARY }], encrypted_content: exec ? EXEC_ENCRYPTED_CONTENT : `enc-${number}` };
-    const call = exec ? { call_id: EXEC_RESPONSES_CALL_ID, name: EXEC_TOOL, arguments: JSON.stringify(execArguments(said)) } : { call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Oslo"}' };
+    const reasoningItem = {
+      type: 'reasoning',
+      id: `rs_mock${number}`,
+      summary: [{ type: 'summary_text', text: REASONING_SUMMARY }],
+      encrypted_content: exec ? EXEC_ENCRYPTED_CONTENT : `enc-${number}`,
+    };
+    const call = exec
+      ? { call_id: EXEC_RESPONSES_CALL_ID, name: EXEC_TOOL, arguments: JSON.stringify(execArguments(said)) }
+      : { call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Oslo"}' };
     const callItem = { type: 'function_call', id: `fc_mock${number}`, ...call, status: 'completed' };
-    const messageItem = { type: 'message', id: `msg_mock${number}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
+    const messageItem = {
+      type: 'message',
+      id: `msg_mock${number}`,
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text, annotations: [] }],
+    };
     const output = callTurn ? [reasoningItem, callItem] : [messageItem];
     const reasoningTokens = callTurn ? 4 : 0;
     const outputTokens = (callTurn ? 6 : words.length) + reasoningTokens;
-    const usage = { input_tokens: 11, input_tokens_details: { cached_tokens: 2 }, output_tokens: outputTokens, output_tokens_details: { reasoning_tokens: reasoningTokens }, total_tokens: 11 + outputTokens };
+    const usage = {
+      input_tokens: 11,
+      input_tokens_details: { cached_tokens: 2 },
+      output_tokens: outputTokens,
+      output_tokens_details: { reasoning_tokens: reasoningTokens },
+      total_tokens: 11 + outputTokens,
+    };
     const incomplete = model === 'length';
     const responseObject = (status: string, withOutput: boolean) => ({
       id,
@@ -109,33 +146,70 @@ export async function startMockOpenAIResponses(): Promise<MockOpenAIResponses> {
     });
     const finalStatus = incomplete ? 'incomplete' : 'completed';
     if (!body.stream) {
-      if (model === 'failed') return send(200, { ...responseObject('failed', false), error: { code: 'rate_limit_exceeded', message: 'Slow down' } });
+      if (model === 'failed')
+        return send(200, {
+          ...responseObject('failed', false),
+          error: { code: 'rate_limit_exceeded', message: 'Slow down' },
+        });
       return send(200, responseObject(finalStatus, true));
     }
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     let sequence = 0;
-    const event = (type: string, payload: Record<string, unknown>) => response.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...payload })}\n\n`);
+    const event = (type: string, payload: Record<string, unknown>) =>
+      response.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...payload })}\n\n`);
     if (model === 'garbage') return response.end('event: response.created\ndata: {not json\n\n');
     event('response.created', { response: responseObject('in_progress', false) });
     event('response.in_progress', { response: responseObject('in_progress', false) });
     if (model === 'failed') {
-      event('response.failed', { response: { ...responseObject('failed', false), error: { code: 'rate_limit_exceeded', message: 'Slow down' } } });
+      event('response.failed', {
+        response: { ...responseObject('failed', false), error: { code: 'rate_limit_exceeded', message: 'Slow down' } },
+      });
       return response.end();
     }
     if (callTurn) {
-      event('response.output_item.added', { output_index: 0, item: { type: 'reasoning', id: reasoningItem.id, summary: [] } });
-      event('response.reasoning_summary_part.added', { item_id: reasoningItem.id, output_index: 0, summary_index: 0, part: { type: 'summary_text', text: '' } });
-      for (const piece of [REASONING_SUMMARY.slice(0, 8), REASONING_SUMMARY.slice(8)]) event('response.reasoning_summary_text.delta', { item_id: reasoningItem.id, output_index: 0, summary_index: 0, delta: piece });
-      event('response.reasoning_summary_text.done', { item_id: reasoningItem.id, output_index: 0, summary_index: 0, text: REASONING_SUMMARY });
+      event('response.output_item.added', {
+        output_index: 0,
+        item: { type: 'reasoning', id: reasoningItem.id, summary: [] },
+      });
+      event('response.reasoning_summary_part.added', {
+        item_id: reasoningItem.id,
+        output_index: 0,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      });
+      for (const piece of [REASONING_SUMMARY.slice(0, 8), REASONING_SUMMARY.slice(8)])
+        event('response.reasoning_summary_text.delta', {
+          item_id: reasoningItem.id,
+          output_index: 0,
+          summary_index: 0,
+          delta: piece,
+        });
+      event('response.reasoning_summary_text.done', {
+        item_id: reasoningItem.id,
+        output_index: 0,
+        summary_index: 0,
+        text: REASONING_SUMMARY,
+      });
       event('response.output_item.done', { output_index: 0, item: reasoningItem });
-      event('response.output_item.added', { output_index: 1, item: { ...callItem, arguments: '', status: 'in_progress' } });
+      event('response.output_item.added', {
+        output_index: 1,
+        item: { ...callItem, arguments: '', status: 'in_progress' },
+      });
       const half = Math.ceil(callItem.arguments.length / 2);
-      for (const piece of [callItem.arguments.slice(0, half), callItem.arguments.slice(half)]) event('response.function_call_arguments.delta', { item_id: callItem.id, output_index: 1, delta: piece });
-      event('response.function_call_arguments.done', { item_id: callItem.id, output_index: 1, arguments: callItem.arguments });
+      for (const piece of [callItem.arguments.slice(0, half), callItem.arguments.slice(half)])
+        event('response.function_call_arguments.delta', { item_id: callItem.id, output_index: 1, delta: piece });
+      event('response.function_call_arguments.done', {
+        item_id: callItem.id,
+        output_index: 1,
+        arguments: callItem.arguments,
+      });
       event('response.output_item.done', { output_index: 1, item: callItem });
     } else {
       const at = { item_id: messageItem.id, output_index: 0, content_index: 0 };
-      event('response.output_item.added', { output_index: 0, item: { ...messageItem, status: 'in_progress', content: [] } });
+      event('response.output_item.added', {
+        output_index: 0,
+        item: { ...messageItem, status: 'in_progress', content: [] },
+      });
       event('response.content_part.added', { ...at, part: { type: 'output_text', text: '', annotations: [] } });
       for (const word of words) {
         event('response.output_text.delta', { ...at, delta: word, logprobs: [] });

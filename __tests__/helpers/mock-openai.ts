@@ -57,10 +57,18 @@ function lastUserText(body: Record<string, unknown>): string {
   const last = [...messages].reverse().find((message) => message.role === 'user');
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
-  return (last.content as Array<{ type: string; text?: string }>).filter((part) => part.type === 'text').map((part) => part.text).join('');
+  return (last.content as Array<{ type: string; text?: string }>)
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text)
+    .join('');
 }
 
-const chunkHead = (model: string) => ({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model });
+const chunkHead = (model: string) => ({
+  id: 'chatcmpl-mock',
+  object: 'chat.completion.chunk',
+  created: 1700000000,
+  model,
+});
 
 /** The id of the `exec-command` model's call. */
 export const EXEC_CALL_ID = 'call_exec_1';
@@ -71,10 +79,17 @@ function execCommandMessage(body: Record<string, unknown>): Record<string, unkno
   const lastUser = messages.map((message) => message.role).lastIndexOf('user');
   const result = messages.slice(lastUser + 1).find((message) => message.role === 'tool');
   if (result) {
-    const output = typeof result.content === 'string' ? result.content : (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('');
+    const output =
+      typeof result.content === 'string'
+        ? result.content
+        : (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('');
     return { role: 'assistant', content: execAnswer(output) };
   }
-  const call = { id: EXEC_CALL_ID, type: 'function', function: { name: EXEC_TOOL, arguments: JSON.stringify(execArguments(lastUserText(body))) } };
+  const call = {
+    id: EXEC_CALL_ID,
+    type: 'function',
+    function: { name: EXEC_TOOL, arguments: JSON.stringify(execArguments(lastUserText(body))) },
+  };
   return { role: 'assistant', content: null, reasoning_content: EXEC_THOUGHT, tool_calls: [call] };
 }
 
@@ -85,19 +100,31 @@ function answerExecCommand(body: Record<string, unknown>, response: http.ServerR
   const usage = { prompt_tokens: 11, completion_tokens: 9, total_tokens: 20 };
   if (!body.stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ id: 'chatcmpl-exec', object: 'chat.completion', created: 1700000000, model: 'exec-command', choices: [{ index: 0, message, finish_reason: finish }], usage }));
+    response.end(
+      JSON.stringify({
+        id: 'chatcmpl-exec',
+        object: 'chat.completion',
+        created: 1700000000,
+        model: 'exec-command',
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage,
+      }),
+    );
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-    response.write(`data: ${JSON.stringify({ ...chunkHead('exec-command'), choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
+    response.write(
+      `data: ${JSON.stringify({ ...chunkHead('exec-command'), choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`,
+    );
   chunk({ role: 'assistant', content: '' });
   if (message.reasoning_content) chunk({ reasoning_content: message.reasoning_content });
   if (message.content) chunk({ content: message.content });
   const calls = (message.tool_calls as Array<Record<string, unknown>> | undefined) ?? [];
   for (const [index, call] of calls.entries()) chunk({ tool_calls: [{ index, ...call }] });
   chunk({}, finish);
-  if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) response.write(`data: ${JSON.stringify({ ...chunkHead('exec-command'), choices: [], usage })}\n\n`);
+  if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage)
+    response.write(`data: ${JSON.stringify({ ...chunkHead('exec-command'), choices: [], usage })}\n\n`);
   response.end('data: [DONE]\n\n');
 }
 
@@ -116,14 +143,20 @@ function fragments(args: string): string[] {
 
 /** The stream deltas (each one chunk's `delta`) of the scripted models, or undefined for the others. */
 function scriptedDeltas(model: string, text: string): Array<Record<string, unknown>> | undefined {
-  const start = (call: (typeof PARALLEL_CALLS)[number], index: number) => ({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+  const start = (call: (typeof PARALLEL_CALLS)[number], index: number) => ({
+    tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+  });
   const piece = (index: number, args: string) => ({ tool_calls: [{ index, function: { arguments: args } }] });
   switch (model) {
     case 'text-tools':
       return [
-        { reasoning: REASONING_TEXT.slice(0, 9) }, { reasoning: REASONING_TEXT.slice(9) },
+        { reasoning: REASONING_TEXT.slice(0, 9) },
+        { reasoning: REASONING_TEXT.slice(9) },
         { content: PREAMBLE },
-        ...PARALLEL_CALLS.flatMap((call, index) => [start(call, index), ...fragments(call.arguments).map((args) => piece(index, args))]),
+        ...PARALLEL_CALLS.flatMap((call, index) => [
+          start(call, index),
+          ...fragments(call.arguments).map((args) => piece(index, args)),
+        ]),
       ];
     case 'interleaved-tools': {
       const pieces = PARALLEL_CALLS.map((call) => fragments(call.arguments));
@@ -134,7 +167,9 @@ function scriptedDeltas(model: string, text: string): Array<Record<string, unkno
       ];
     }
     case 'no-index-tools':
-      return PARALLEL_CALLS.map((call) => ({ tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] }));
+      return PARALLEL_CALLS.map((call) => ({
+        tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }],
+      }));
     case 'reasoning':
       return [{ reasoning_content: REASONING_TEXT }, ...text.split(/(?= )/).map((word) => ({ content: word }))];
     case 'refusal':
@@ -146,10 +181,15 @@ function scriptedDeltas(model: string, text: string): Array<Record<string, unkno
 
 /** The non-streamed message of the scripted models. */
 function scriptedMessage(model: string, text: string): Record<string, unknown> {
-  const toolCalls = PARALLEL_CALLS.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  const toolCalls = PARALLEL_CALLS.map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
   if (model === 'reasoning') return { role: 'assistant', content: text, reasoning_content: REASONING_TEXT };
   if (model === 'refusal') return { role: 'assistant', content: null, refusal: "I can't help with that." };
-  if (model === 'text-tools') return { role: 'assistant', content: PREAMBLE, reasoning: REASONING_TEXT, tool_calls: toolCalls };
+  if (model === 'text-tools')
+    return { role: 'assistant', content: PREAMBLE, reasoning: REASONING_TEXT, tool_calls: toolCalls };
   return { role: 'assistant', content: model === 'interleaved-tools' ? PREAMBLE : null, tool_calls: toolCalls };
 }
 
@@ -166,10 +206,32 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     const failure = /^fail-(\d{3})$/.exec(model);
     if (failure) {
       const status = Number(failure[1]);
-      return send(status, { error: { message: `mock failure ${status} for key sk-upstream-secret-123456789`, type: 'mock_error', param: null, code: null } }, status === 429 ? { 'retry-after': '0' } : {});
+      return send(
+        status,
+        {
+          error: {
+            message: `mock failure ${status} for key sk-upstream-secret-123456789`,
+            type: 'mock_error',
+            param: null,
+            code: null,
+          },
+        },
+        status === 429 ? { 'retry-after': '0' } : {},
+      );
     }
     if (model === 'rate-limited') {
-      return send(429, { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, { 'retry-after': '30' });
+      return send(
+        429,
+        {
+          error: {
+            message: 'Rate limit reached for requests',
+            type: 'requests',
+            param: null,
+            code: 'rate_limit_exceeded',
+          },
+        },
+        { 'retry-after': '30' },
+      );
     }
     if (model === 'reset') return request.socket.destroy();
     if (model === 'exec-command') return answerExecCommand(body, response);
@@ -189,10 +251,20 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     }
     if (request.url!.endsWith('/images/generations')) {
       const n = Number(body.n ?? 1);
-      return send(200, { created: 1700000000, data: Array.from({ length: n }, () => ({ b64_json: Buffer.from('not really a png').toString('base64') })), usage: { input_tokens: 5, output_tokens: 100 } });
+      return send(200, {
+        created: 1700000000,
+        data: Array.from({ length: n }, () => ({ b64_json: Buffer.from('not really a png').toString('base64') })),
+        usage: { input_tokens: 5, output_tokens: 100 },
+      });
     }
     const completionTokens = text.split(' ').length;
-    const usage = { prompt_tokens: 11, completion_tokens: completionTokens, total_tokens: 11 + completionTokens, prompt_tokens_details: { cached_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 0 } };
+    const usage = {
+      prompt_tokens: 11,
+      completion_tokens: completionTokens,
+      total_tokens: 11 + completionTokens,
+      prompt_tokens_details: { cached_tokens: 2 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    };
     const toolCalls = [
       { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
       { id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{"zone":"CET"}' } },
@@ -207,71 +279,172 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     }
     const scriptedFinish = model === 'reasoning' || model === 'refusal' ? 'stop' : 'tool_calls';
     if (scripted && !body.stream) {
-      return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: scriptedMessage(model, text), finish_reason: scriptedFinish }], usage });
+      return send(200, {
+        id: 'chatcmpl-mock',
+        object: 'chat.completion',
+        created: 1700000000,
+        model,
+        choices: [{ index: 0, message: scriptedMessage(model, text), finish_reason: scriptedFinish }],
+        usage,
+      });
     }
     if (model === 'extras' && !body.stream) {
-      const logprobs = body.logprobs ? { content: [{ token: 'upstream', logprob: -0.25, bytes: [...Buffer.from('upstream')], top_logprobs: [] }], refusal: null } : null;
-      const annotations = [{ type: 'url_citation', url_citation: { url: 'https://example.com/', title: 'Example', start_index: 0, end_index: 8 } }];
+      const logprobs = body.logprobs
+        ? {
+            content: [{ token: 'upstream', logprob: -0.25, bytes: [...Buffer.from('upstream')], top_logprobs: [] }],
+            refusal: null,
+          }
+        : null;
+      const annotations = [
+        {
+          type: 'url_citation',
+          url_citation: { url: 'https://example.com/', title: 'Example', start_index: 0, end_index: 8 },
+        },
+      ];
       return send(200, {
         id: 'chatcmpl-extras',
         object: 'chat.completion',
         created: 1700000000,
         model: 'extras-2024',
         provider: 'mock-cloud',
-        choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null, annotations }, logprobs, finish_reason: 'stop', native_finish_reason: 'STOP' }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: text, refusal: null, annotations },
+            logprobs,
+            finish_reason: 'stop',
+            native_finish_reason: 'STOP',
+          },
+        ],
         usage: { ...usage, cost: 0.00042 },
         service_tier: 'flex',
         system_fingerprint: 'fp_mock',
       });
     }
     if (model === 'length' && !body.stream) {
-      return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'length' }], usage });
+      return send(200, {
+        id: 'chatcmpl-mock',
+        object: 'chat.completion',
+        created: 1700000000,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'length' }],
+        usage,
+      });
     }
     if (body.stream && (scripted || streamError || model === 'length' || model === 'done-no-finish')) {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       const event = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
-      const delta = (payload: Record<string, unknown>, finish: string | null = null) => event({ ...chunkHead(model), choices: [{ index: 0, delta: payload, finish_reason: finish }] });
+      const delta = (payload: Record<string, unknown>, finish: string | null = null) =>
+        event({ ...chunkHead(model), choices: [{ index: 0, delta: payload, finish_reason: finish }] });
       delta({ role: 'assistant', content: '' });
       if (streamError) {
         delta({ content: 'partial ' });
-        event({ ...chunkHead(model), error: { code: Number(streamError[1]), message: 'Provider returned error: overloaded' }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] });
+        event({
+          ...chunkHead(model),
+          error: { code: Number(streamError[1]), message: 'Provider returned error: overloaded' },
+          choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+        });
         return response.end();
       }
       for (const payload of scripted ?? text.split(/(?= )/).map((word) => ({ content: word }))) delta(payload);
       if (model !== 'done-no-finish') delta({}, scripted ? scriptedFinish : 'length');
-      if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) event({ ...chunkHead(model), choices: [], usage });
+      if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage)
+        event({ ...chunkHead(model), choices: [], usage });
       return response.end('data: [DONE]\n\n');
     }
     const answer = () => {
       if (!body.stream) {
-        const message = model === 'tools' ? { role: 'assistant', content: null, tool_calls: toolCalls } : { role: 'assistant', content: text };
-        return send(200, { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message, finish_reason: model === 'tools' ? 'tool_calls' : 'stop' }], usage });
+        const message =
+          model === 'tools'
+            ? { role: 'assistant', content: null, tool_calls: toolCalls }
+            : { role: 'assistant', content: text };
+        return send(200, {
+          id: 'chatcmpl-mock',
+          object: 'chat.completion',
+          created: 1700000000,
+          model,
+          choices: [{ index: 0, message, finish_reason: model === 'tools' ? 'tool_calls' : 'stop' }],
+          usage,
+        });
       }
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       const event = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
-      // `extras` streams as OpenAI does: stream-level fields on every chunk, per-chunk padding, and log-probabilities when asked for.
+      // `extras` streams as OpenAI does: stream-level fields on every chunk, per-chunk padding, and log-probabilities
+      // when asked for.
       let padding = 0;
-      const head = () => (model === 'extras' ? { ...chunkHead('extras-2024'), service_tier: 'flex', system_fingerprint: 'fp_mock', provider: 'mock-cloud', obfuscation: 'x'.repeat(++padding) } : chunkHead(model));
-      const wordLogprobs = (word: string, position: number) => (model === 'extras' && body.logprobs ? { logprobs: { content: [{ token: word, logprob: -0.5 * (position + 1), bytes: [...Buffer.from(word)], top_logprobs: [] }], refusal: null } } : {});
+      const head = () =>
+        model === 'extras'
+          ? {
+              ...chunkHead('extras-2024'),
+              service_tier: 'flex',
+              system_fingerprint: 'fp_mock',
+              provider: 'mock-cloud',
+              obfuscation: 'x'.repeat(++padding),
+            }
+          : chunkHead(model);
+      const wordLogprobs = (word: string, position: number) =>
+        model === 'extras' && body.logprobs
+          ? {
+              logprobs: {
+                content: [
+                  { token: word, logprob: -0.5 * (position + 1), bytes: [...Buffer.from(word)], top_logprobs: [] },
+                ],
+                refusal: null,
+              },
+            }
+          : {};
       event({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
       if (model === 'tools') {
         toolCalls.forEach((call, index) => {
-          event({ ...chunkHead(model), choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }] });
+          event({
+            ...chunkHead(model),
+            choices: [
+              {
+                index: 0,
+                delta: {
+                  tool_calls: [
+                    { index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } },
+                  ],
+                },
+                finish_reason: null,
+              },
+            ],
+          });
           const args = call.function.arguments;
-          for (const piece of [args.slice(0, 5), args.slice(5)]) event({ ...chunkHead(model), choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }] });
+          for (const piece of [args.slice(0, 5), args.slice(5)])
+            event({
+              ...chunkHead(model),
+              choices: [
+                { index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null },
+              ],
+            });
         });
       } else {
         for (const [position, word] of text.split(/(?= )/).entries()) {
-          event({ ...head(), choices: [{ index: 0, delta: { content: word }, ...wordLogprobs(word, position), finish_reason: null }] });
+          event({
+            ...head(),
+            choices: [{ index: 0, delta: { content: word }, ...wordLogprobs(word, position), finish_reason: null }],
+          });
           if (model === 'cut') return response.end();
         }
       }
-      event({ ...head(), choices: [{ index: 0, delta: {}, finish_reason: model === 'tools' ? 'tool_calls' : 'stop' }] });
-      if (model !== 'no-usage' && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) event({ ...head(), choices: [], usage });
+      event({
+        ...head(),
+        choices: [{ index: 0, delta: {}, finish_reason: model === 'tools' ? 'tool_calls' : 'stop' }],
+      });
+      if (model !== 'no-usage' && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage)
+        event({ ...head(), choices: [], usage });
       response.end('data: [DONE]\n\n');
     };
     if (model === 'slow') setTimeout(answer, 2000);
     else answer();
   });
-  return { url: `${server.origin}/v1`, requests, get aborted() { return server.aborted; }, close: () => server.close() };
+  return {
+    url: `${server.origin}/v1`,
+    requests,
+    get aborted() {
+      return server.aborted;
+    },
+    close: () => server.close(),
+  };
 }

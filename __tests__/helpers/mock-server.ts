@@ -1,4 +1,6 @@
-/** The scaffolding every mock upstream shares: a loopback HTTP server that reads JSON bodies and counts aborted answers. */
+/**
+ * The scaffolding every mock upstream shares: a loopback HTTP server that reads JSON bodies and counts aborted answers.
+ */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -17,9 +19,13 @@ export async function startMockServer(
   const state = { aborted: 0 };
   const server = http.createServer((request, response) => {
     let raw = '';
-    request.on('data', (chunk) => { raw += chunk; });
+    request.on('data', (chunk) => {
+      raw += chunk;
+    });
     request.on('end', () => {
-      response.on('close', () => { if (!response.writableFinished) state.aborted++; });
+      response.on('close', () => {
+        if (!response.writableFinished) state.aborted++;
+      });
       handle(raw ? (JSON.parse(raw) as Record<string, unknown>) : {}, request, response);
     });
   });
@@ -27,11 +33,14 @@ export async function startMockServer(
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    get aborted() { return state.aborted; },
-    close: () => new Promise<void>((resolve) => {
-      onClose?.();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    get aborted() {
+      return state.aborted;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        onClose?.();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

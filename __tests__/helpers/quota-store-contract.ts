@@ -63,13 +63,21 @@ export function describeQuotaStoreContract(name: string, harness: QuotaStoreHarn
       const store = await harness.create({ a: 100 });
       expect(held(await store.reserve('a', 60, { minimum: 10, info })).amount).toBe(60);
       expect(held(await store.reserve('a', 60, { minimum: 10, info })).amount).toBe(40);
-      expect(await store.reserve('a', 60, { minimum: 1, info })).toMatchObject({ ok: false, reason: 'insufficient_balance', available: 0 });
+      expect(await store.reserve('a', 60, { minimum: 1, info })).toMatchObject({
+        ok: false,
+        reason: 'insufficient_balance',
+        available: 0,
+      });
       expect(await store.getAccount('a')).toMatchObject({ reserved: 100, available: 0 });
     });
 
     it('refuses a hold below the minimum, holds nothing, and says what is available', async () => {
       const store = await harness.create({ a: 5 });
-      expect(await store.reserve('a', 20, { minimum: 10, info })).toMatchObject({ ok: false, reason: 'insufficient_balance', available: 5 });
+      expect(await store.reserve('a', 20, { minimum: 10, info })).toMatchObject({
+        ok: false,
+        reason: 'insufficient_balance',
+        available: 5,
+      });
       expect(await store.getAccount('a')).toMatchObject({ balance: 5, reserved: 0, spent: 0 });
       expect(held(await store.reserve('a', 20, { minimum: 5, info })).amount).toBe(5);
     });
@@ -121,7 +129,11 @@ export function describeQuotaStoreContract(name: string, harness: QuotaStoreHarn
       const reservation = held(await store.reserve('a', 10, { minimum: 1, info }));
       await store.settle(reservation, 130, { settlement: 'completed', overrun: 120 });
       expect(await store.getAccount('a')).toMatchObject({ balance: -30, reserved: 0, spent: 130, available: -30 });
-      expect(await store.reserve('a', 1, { minimum: 0, info })).toMatchObject({ ok: false, reason: 'insufficient_balance', available: 0 });
+      expect(await store.reserve('a', 1, { minimum: 0, info })).toMatchObject({
+        ok: false,
+        reason: 'insufficient_balance',
+        available: 0,
+      });
       await store.setBalance('a', 50);
       expect(held(await store.reserve('a', 20, { minimum: 1, info })).amount).toBe(20);
     });
@@ -169,7 +181,9 @@ export function describeQuotaStoreContract(name: string, harness: QuotaStoreHarn
 
     it('hundreds of concurrent reserves never hold more than the balance, and their settles charge exactly the usage', async () => {
       const store = await harness.create({ a: 10_000 });
-      const results = await Promise.all(Array.from({ length: 300 }, () => store.reserve('a', 50, { minimum: 50, info })));
+      const results = await Promise.all(
+        Array.from({ length: 300 }, () => store.reserve('a', 50, { minimum: 50, info })),
+      );
       const holds = results.filter((result) => result.ok).map(held);
       expect(holds).toHaveLength(200);
       expect(results.filter((result) => !result.ok)).toHaveLength(100);
@@ -177,14 +191,23 @@ export function describeQuotaStoreContract(name: string, harness: QuotaStoreHarn
       const actuals = holds.map((_, index) => 1 + ((index * 37) % 50));
       await Promise.all(holds.map((reservation, index) => store.settle(reservation, actuals[index]!)));
       const charged = actuals.reduce((sum, actual) => sum + actual, 0);
-      expect(await store.getAccount('a')).toMatchObject({ balance: 10_000 - charged, reserved: 0, spent: charged, available: 10_000 - charged });
+      expect(await store.getAccount('a')).toMatchObject({
+        balance: 10_000 - charged,
+        reserved: 0,
+        spent: charged,
+        available: 10_000 - charged,
+      });
     });
 
     it('hundreds of concurrent reserve → call → settle/release cycles never overspend, and charge exactly what was used', async () => {
       const balance = 5_000;
       const store = await harness.create({ a: balance });
       const random = sequence(7);
-      const plan = Array.from({ length: 400 }, (_, index) => ({ delayMs: Math.floor(random() * 4), use: 5 + Math.floor(random() * 36), fails: index % 9 === 0 }));
+      const plan = Array.from({ length: 400 }, (_, index) => ({
+        delayMs: Math.floor(random() * 4),
+        use: 5 + Math.floor(random() * 36),
+        fails: index % 9 === 0,
+      }));
       let running = true;
       const lowest = { balance: Infinity, available: Infinity };
       const watcher = (async () => {
@@ -195,18 +218,20 @@ export function describeQuotaStoreContract(name: string, harness: QuotaStoreHarn
           await sleep(1);
         }
       })();
-      const outcomes = await Promise.all(plan.map(async (step) => {
-        const result = await store.reserve('a', 40, { minimum: 10, info });
-        if (!result.ok) return { served: false, charged: 0, partial: false };
-        await sleep(step.delayMs);
-        if (step.fails) {
-          await store.release(result.reservation);
-          return { served: false, charged: 0, partial: false };
-        }
-        const charged = Math.min(step.use, result.reservation.amount);
-        await store.settle(result.reservation, charged);
-        return { served: true, charged, partial: result.reservation.amount < 40 };
-      }));
+      const outcomes = await Promise.all(
+        plan.map(async (step) => {
+          const result = await store.reserve('a', 40, { minimum: 10, info });
+          if (!result.ok) return { served: false, charged: 0, partial: false };
+          await sleep(step.delayMs);
+          if (step.fails) {
+            await store.release(result.reservation);
+            return { served: false, charged: 0, partial: false };
+          }
+          const charged = Math.min(step.use, result.reservation.amount);
+          await store.settle(result.reservation, charged);
+          return { served: true, charged, partial: result.reservation.amount < 40 };
+        }),
+      );
       running = false;
       await watcher;
       const charged = outcomes.reduce((sum, outcome) => sum + outcome.charged, 0);
@@ -216,7 +241,9 @@ export function describeQuotaStoreContract(name: string, harness: QuotaStoreHarn
       expect(lowest.balance).toBeGreaterThanOrEqual(0);
       expect(lowest.available).toBeGreaterThanOrEqual(0);
       expect(outcomes.filter((outcome) => outcome.served).length).toBeGreaterThan(0);
-      expect(outcomes.filter((outcome) => !outcome.served && outcome.charged === 0).length).toBeGreaterThan(plan.filter((step) => step.fails).length);
+      expect(outcomes.filter((outcome) => !outcome.served && outcome.charged === 0).length).toBeGreaterThan(
+        plan.filter((step) => step.fails).length,
+      );
     });
 
     if (harness.createExpiring) {

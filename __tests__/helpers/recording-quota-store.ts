@@ -1,5 +1,14 @@
-/** A MemoryQuotaStore that records what the gateway asked of it: each reserve's amount and each settle's charge and info. */
-import { MemoryQuotaStore, type Reservation, type ReservationInfo, type ReserveResult, type SettleInfo } from '../../lib';
+/**
+ * A MemoryQuotaStore that records what the gateway asked of it: each reserve's amount and each settle's charge and
+ * info.
+ */
+import {
+  MemoryQuotaStore,
+  type Reservation,
+  type ReservationInfo,
+  type ReserveResult,
+  type SettleInfo,
+} from '../../lib';
 
 /** One settle as the store received it. */
 export interface RecordedSettle {

@@ -4,7 +4,11 @@
 const { spawnSync } = require('node:child_process');
 
 /** The test files that need a Redis, relative to __tests__/. */
-const REDIS_TEST_FILES = ['stores/redis/redis-store.test.ts', 'stores/redis/redis-multi-instance.test.ts', 'stores/redis/redis-response-store.test.ts'];
+const REDIS_TEST_FILES = [
+  'stores/redis/redis-store.test.ts',
+  'stores/redis/redis-multi-instance.test.ts',
+  'stores/redis/redis-response-store.test.ts',
+];
 
 /** Whether `redis-server --version` runs from the PATH. */
 function redisServerOnPath() {

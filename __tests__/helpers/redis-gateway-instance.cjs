@@ -1,5 +1,6 @@
 // One gateway instance for the multi-instance test: the BUILT package on the Redis stores, served on 127.0.0.1.
-// Env: REDIS_URL, REDIS_PREFIX, RESERVATION_TTL_MS (optional), TOKEN_DELAY_MS (optional). Prints one JSON line: { port, pid }.
+// Env: REDIS_URL, REDIS_PREFIX, RESERVATION_TTL_MS (optional), TOKEN_DELAY_MS (optional). Prints one JSON line: { port,
+// pid }.
 // Commands get 15 s, not the fail-fast 2 s: on a loaded 2-core CI machine, 300 concurrent calls can queue a
 // command past 2 s, and a 503 then is right but is not what the overspend test measures. A stopped Redis
 // still fails at once (no offline queue).

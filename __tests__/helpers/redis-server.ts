@@ -18,7 +18,10 @@ export interface RedisServer {
   options: { host: string; port: number; username?: string; password?: string; db?: number };
   /** The redis-server this helper started; undefined for REDIS_URL, which the tests may not stop. */
   process?: ChildProcess;
-  /** Stops a server this helper started (SIGTERM, then SIGKILL) and waits for it to exit; nothing for REDIS_URL. Safe to call twice. */
+  /**
+   * Stops a server this helper started (SIGTERM, then SIGKILL) and waits for it to exit; nothing for REDIS_URL. Safe to
+   * call twice.
+   */
   stop(): Promise<void>;
 }
 
@@ -77,7 +80,11 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 async function startOn(port: number): Promise<RedisServer | string> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -108,7 +115,10 @@ export async function startRedisServer(): Promise<RedisServer> {
 
 /** Starts redis-server on a free loopback port and waits until it answers PING (for the tests that stop it). */
 export async function startOwnRedisServer(): Promise<RedisServer> {
-  if (!redisServerOnPath()) throw new Error('redis-server is not on the PATH (install it: apt-get install -y redis-server, brew install redis).');
+  if (!redisServerOnPath())
+    throw new Error(
+      'redis-server is not on the PATH (install it: apt-get install -y redis-server, brew install redis).',
+    );
   let failure = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const started = await startOn(await freePort());

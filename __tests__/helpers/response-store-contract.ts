@@ -6,15 +6,38 @@ export interface ResponseStoreHarness {
   create(): Promise<ResponseStore>;
 }
 
-/** A record as the gateway writes one: a Response object, canonical messages with a signed reasoning part, input items. */
+/**
+ * A record as the gateway writes one: a Response object, canonical messages with a signed reasoning part, input items.
+ */
 export function sampleRecord(id: string, text = 'Hello'): StoredResponse {
   return {
-    response: { id, object: 'response', created_at: 1_700_000_000, status: 'completed', output: [{ type: 'message', id: `msg_${id}_0`, role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }] },
+    response: {
+      id,
+      object: 'response',
+      created_at: 1_700_000_000,
+      status: 'completed',
+      output: [
+        {
+          type: 'message',
+          id: `msg_${id}_0`,
+          role: 'assistant',
+          content: [{ type: 'output_text', text, annotations: [] }],
+        },
+      ],
+    },
     messages: [
       { role: 'user', content: [{ type: 'text', text: 'Hi ünïcödé 🔑' }] },
-      { role: 'assistant', content: [{ type: 'reasoning', text: 'think', signature: 'sig==' }, { type: 'text', text }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'think', signature: 'sig==' },
+          { type: 'text', text },
+        ],
+      },
     ],
-    inputItems: [{ type: 'message', id: `msg_${id}_in0`, role: 'user', content: [{ type: 'input_text', text: 'Hi ünïcödé 🔑' }] }],
+    inputItems: [
+      { type: 'message', id: `msg_${id}_in0`, role: 'user', content: [{ type: 'input_text', text: 'Hi ünïcödé 🔑' }] },
+    ],
     createdAt: 1_700_000_000,
   };
 }

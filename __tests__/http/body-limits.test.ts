@@ -20,15 +20,34 @@ const geminiAuth = { 'x-goog-api-key': TEST_KEY };
 const chatMessages = [{ role: 'user', content: 'hi' }];
 const geminiContents = [{ role: 'user', parts: [{ text: 'hi' }] }];
 
-/** Each inbound route and the places a deep value can hide in its body; `expectError` checks the protocol's envelope. */
-const ROUTES: Array<{ name: string; path: string; headers: Record<string, string>; places: Record<string, Json>; expectError(body: Json): void }> = [
+/**
+ * Each inbound route and the places a deep value can hide in its body; `expectError` checks the protocol's envelope.
+ */
+const ROUTES: Array<{
+  name: string;
+  path: string;
+  headers: Record<string, string>;
+  places: Record<string, Json>;
+  expectError(body: Json): void;
+}> = [
   {
     name: 'chat completions',
     path: '/v1/chat/completions',
     headers: openaiAuth,
     places: {
-      'tool parameters': { model: 'rosetta-echo', messages: chatMessages, tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { x: DEEP } } } }] },
-      'response_format schema': { model: 'rosetta-echo', messages: chatMessages, response_format: { type: 'json_schema', json_schema: { name: 's', schema: { type: 'object', properties: { x: DEEP } } } } },
+      'tool parameters': {
+        model: 'rosetta-echo',
+        messages: chatMessages,
+        tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { x: DEEP } } } }],
+      },
+      'response_format schema': {
+        model: 'rosetta-echo',
+        messages: chatMessages,
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 's', schema: { type: 'object', properties: { x: DEEP } } },
+        },
+      },
       metadata: { model: 'rosetta-echo', messages: chatMessages, metadata: { x: DEEP } },
       'an unknown field': { model: 'rosetta-echo', messages: chatMessages, made_up: DEEP },
     },
@@ -39,7 +58,12 @@ const ROUTES: Array<{ name: string; path: string; headers: Record<string, string
     path: '/v1/messages',
     headers: anthropicAuth,
     places: {
-      'tool input_schema': { model: 'rosetta-echo', max_tokens: 16, messages: chatMessages, tools: [{ name: 'f', input_schema: { type: 'object', properties: { x: DEEP } } }] },
+      'tool input_schema': {
+        model: 'rosetta-echo',
+        max_tokens: 16,
+        messages: chatMessages,
+        tools: [{ name: 'f', input_schema: { type: 'object', properties: { x: DEEP } } }],
+      },
       metadata: { model: 'rosetta-echo', max_tokens: 16, messages: chatMessages, metadata: { x: DEEP } },
       'an unknown field': { model: 'rosetta-echo', max_tokens: 16, messages: chatMessages, made_up: DEEP },
     },
@@ -50,7 +74,11 @@ const ROUTES: Array<{ name: string; path: string; headers: Record<string, string
     path: '/v1/messages/count_tokens',
     headers: anthropicAuth,
     places: {
-      'tool input_schema': { model: 'rosetta-echo', messages: chatMessages, tools: [{ name: 'f', input_schema: { type: 'object', properties: { x: DEEP } } }] },
+      'tool input_schema': {
+        model: 'rosetta-echo',
+        messages: chatMessages,
+        tools: [{ name: 'f', input_schema: { type: 'object', properties: { x: DEEP } } }],
+      },
       'an unknown field': { model: 'rosetta-echo', messages: chatMessages, made_up: DEEP },
     },
     expectError: (body) => expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } }),
@@ -60,8 +88,17 @@ const ROUTES: Array<{ name: string; path: string; headers: Record<string, string
     path: '/v1beta/models/rosetta-echo:generateContent',
     headers: geminiAuth,
     places: {
-      'function parameters': { contents: geminiContents, tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'object', properties: { x: DEEP } } }] }] },
-      'responseSchema': { contents: geminiContents, generationConfig: { responseMimeType: 'application/json', responseJsonSchema: { type: 'object', properties: { x: DEEP } } } },
+      'function parameters': {
+        contents: geminiContents,
+        tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'object', properties: { x: DEEP } } }] }],
+      },
+      responseSchema: {
+        contents: geminiContents,
+        generationConfig: {
+          responseMimeType: 'application/json',
+          responseJsonSchema: { type: 'object', properties: { x: DEEP } },
+        },
+      },
       'an unknown field': { contents: geminiContents, madeUp: DEEP },
     },
     expectError: (body) => expect(body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' }),
@@ -85,8 +122,16 @@ const ROUTES: Array<{ name: string; path: string; headers: Record<string, string
   },
 ];
 
-async function post(url: string, headers: Record<string, string>, text: string): Promise<{ status: number; body: Json }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
+async function post(
+  url: string,
+  headers: Record<string, string>,
+  text: string,
+): Promise<{ status: number; body: Json }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: text,
+  });
   return { status: response.status, body: await readJson(response) };
 }
 
@@ -122,7 +167,9 @@ describe('JSON nested past the depth limit (default 128 levels)', () => {
       const deep = await post(`${running.url}/v1/chat/completions`, openaiAuth, withDeep(body, nested(100_000)));
       expect(deep.status).toBe(400);
       expect(deep.body.error.code).toBe('json_too_deep');
-      expect((await post(`${running.url}/v1/chat/completions`, openaiAuth, withDeep(body, nestedObjects(100)))).status).toBe(200);
+      expect(
+        (await post(`${running.url}/v1/chat/completions`, openaiAuth, withDeep(body, nestedObjects(100)))).status,
+      ).toBe(200);
     } finally {
       await running.close();
     }
@@ -130,7 +177,9 @@ describe('JSON nested past the depth limit (default 128 levels)', () => {
 
   it('maxJsonDepth sets the limit, and must be a positive integer', async () => {
     for (const bad of [0, -1, 1.5, '128']) {
-      expect(() => createGateway(testOptions({ maxJsonDepth: bad as number }))).toThrow(expect.objectContaining({ code: 'ERR_GATEWAY_INVALID_OPTION', option: 'maxJsonDepth' }));
+      expect(() => createGateway(testOptions({ maxJsonDepth: bad as number }))).toThrow(
+        expect.objectContaining({ code: 'ERR_GATEWAY_INVALID_OPTION', option: 'maxJsonDepth' }),
+      );
     }
     const shallow = await serveGateway(testOptions({ maxJsonDepth: 8 }));
     try {
@@ -138,7 +187,9 @@ describe('JSON nested past the depth limit (default 128 levels)', () => {
       const over = await post(`${shallow.url}/v1/chat/completions`, openaiAuth, withDeep(body, nestedObjects(7)));
       expect(over.status).toBe(400);
       expect(over.body.error.message).toMatch(/limit of 8 levels/);
-      expect((await post(`${shallow.url}/v1/chat/completions`, openaiAuth, withDeep(body, nestedObjects(6)))).status).toBe(200);
+      expect(
+        (await post(`${shallow.url}/v1/chat/completions`, openaiAuth, withDeep(body, nestedObjects(6)))).status,
+      ).toBe(200);
     } finally {
       await shallow.close();
     }
@@ -183,9 +234,21 @@ interface EndlessOutcome {
  * writing, honouring backpressure, until the answer comes; `declare` sends a Content-Length,
  * otherwise the body is chunked.
  */
-function postEndlessly(url: string, headers: Record<string, string>, total: number, declare: boolean): Promise<EndlessOutcome> {
+function postEndlessly(
+  url: string,
+  headers: Record<string, string>,
+  total: number,
+  declare: boolean,
+): Promise<EndlessOutcome> {
   return new Promise((resolve) => {
-    const call = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers, ...(declare ? { 'content-length': String(total) } : {}) } });
+    const call = http.request(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...headers,
+        ...(declare ? { 'content-length': String(total) } : {}),
+      },
+    });
     const prefix = Buffer.from('{"model":"rosetta-echo","max_tokens":5,"messages":[{"role":"user","content":"hi"}]');
     const filler = Buffer.alloc(64 * 1024, 0x20);
     let written = 0;
@@ -193,7 +256,12 @@ function postEndlessly(url: string, headers: Record<string, string>, total: numb
     const pump = () => {
       while (!answered && written < total) {
         const left = total - written;
-        const piece = written === 0 ? prefix : left === 1 ? Buffer.from('}') : filler.subarray(0, Math.min(filler.length, left - 1));
+        const piece =
+          written === 0
+            ? prefix
+            : left === 1
+              ? Buffer.from('}')
+              : filler.subarray(0, Math.min(filler.length, left - 1));
         written += piece.length;
         if (!call.write(piece)) {
           call.once('drain', pump);
@@ -219,8 +287,13 @@ function postEndlessly(url: string, headers: Record<string, string>, total: numb
   });
 }
 
-/** A gateway whose app notes the socket of the last request, so a test can read how much of a body the server took off it. */
-async function serveWatchingSockets(options: Partial<GatewayOptions> = {}): Promise<{ server: RunningGateway; bytesRead: () => number }> {
+/**
+ * A gateway whose app notes the socket of the last request, so a test can read how much of a body the server took off
+ * it.
+ */
+async function serveWatchingSockets(
+  options: Partial<GatewayOptions> = {},
+): Promise<{ server: RunningGateway; bytesRead: () => number }> {
   let socket: import('node:net').Socket | undefined;
   const app = express();
   app.use((request, _response, next) => {
@@ -230,7 +303,14 @@ async function serveWatchingSockets(options: Partial<GatewayOptions> = {}): Prom
   const gateway = createGateway(testOptions(options));
   app.use(gateway);
   const running = await listen(app);
-  const server = { ...running, gateway, close: async () => { await running.close(); await gateway.close(); } };
+  const server = {
+    ...running,
+    gateway,
+    close: async () => {
+      await running.close();
+      await gateway.close();
+    },
+  };
   return { server, bytesRead: () => socket!.bytesRead };
 }
 
@@ -259,7 +339,10 @@ describe('a body over maxBodyBytes, sent by a client that keeps writing', () => 
     expect(outcome.error).toBeUndefined();
     expect(outcome.status).toBe(413);
     expect(outcome.headers!.connection).toBe('close');
-    expect(outcome.body!.error).toMatchObject({ type: 'invalid_request_error', message: expect.stringMatching(/larger than the limit of 100000 bytes/) });
+    expect(outcome.body!.error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringMatching(/larger than the limit of 100000 bytes/),
+    });
     expect(bytesRead()).toBeLessThan(LIMIT + 2 * 1024 * 1024);
   });
 
@@ -271,11 +354,22 @@ describe('a body over maxBodyBytes, sent by a client that keeps writing', () => 
 
   it('a 405 with a large body: answered with connection: close, without reading it all', async () => {
     const outcome = await new Promise<EndlessOutcome>((resolve) => {
-      const call = http.request(`${server.url}/v1/models`, { method: 'POST', headers: { ...openaiAuth, 'content-length': String(50 * 1024 * 1024) } });
+      const call = http.request(`${server.url}/v1/models`, {
+        method: 'POST',
+        headers: { ...openaiAuth, 'content-length': String(50 * 1024 * 1024) },
+      });
       call.on('response', (response) => {
         let text = '';
         response.on('data', (chunk: Buffer) => (text += chunk));
-        response.on('end', () => { resolve({ status: response.statusCode, headers: response.headers, body: JSON.parse(text) as Json, written: 0 }); call.destroy(); });
+        response.on('end', () => {
+          resolve({
+            status: response.statusCode,
+            headers: response.headers,
+            body: JSON.parse(text) as Json,
+            written: 0,
+          });
+          call.destroy();
+        });
       });
       call.on('error', () => undefined);
       call.write(Buffer.alloc(1024, 0x20));
@@ -296,20 +390,43 @@ describe('a caller without a valid key: refused before its body is read', () => 
 
   const BODY = 20 * 1024 * 1024; // under the default maxBodyBytes (32 MiB): a keyed caller's body would be read whole
   it.each([
-    ['an unknown key, OpenAI', '/v1/chat/completions', { authorization: 'Bearer sk-not-a-key-000000000000' }, { error: { type: 'invalid_request_error', code: 'invalid_api_key' } }],
-    ['no key, Anthropic', '/v1/messages', { 'anthropic-version': '2023-06-01' }, { type: 'error', error: { type: 'authentication_error' } }],
-    ['an unknown key, Gemini', '/v1beta/models/rosetta-echo:generateContent', { 'x-goog-api-key': 'not-a-key-000000000000' }, { error: { code: 401 } }],
-  ])('%s: 401 in the envelope with at most 1 MiB of a 20 MB body read, and connection: close', async (_name, path, headers, envelope) => {
-    const outcome = await postEndlessly(`${server.url}${path}`, headers, BODY, true);
-    expect(outcome.error).toBeUndefined();
-    expect(outcome.status).toBe(401);
-    expect(outcome.body).toMatchObject(envelope);
-    expect(outcome.headers!.connection).toBe('close');
-    expect(bytesRead()).toBeLessThan(2 * 1024 * 1024);
-  });
+    [
+      'an unknown key, OpenAI',
+      '/v1/chat/completions',
+      { authorization: 'Bearer sk-not-a-key-000000000000' },
+      { error: { type: 'invalid_request_error', code: 'invalid_api_key' } },
+    ],
+    [
+      'no key, Anthropic',
+      '/v1/messages',
+      { 'anthropic-version': '2023-06-01' },
+      { type: 'error', error: { type: 'authentication_error' } },
+    ],
+    [
+      'an unknown key, Gemini',
+      '/v1beta/models/rosetta-echo:generateContent',
+      { 'x-goog-api-key': 'not-a-key-000000000000' },
+      { error: { code: 401 } },
+    ],
+  ])(
+    '%s: 401 in the envelope with at most 1 MiB of a 20 MB body read, and connection: close',
+    async (_name, path, headers, envelope) => {
+      const outcome = await postEndlessly(`${server.url}${path}`, headers, BODY, true);
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.status).toBe(401);
+      expect(outcome.body).toMatchObject(envelope);
+      expect(outcome.headers!.connection).toBe('close');
+      expect(bytesRead()).toBeLessThan(2 * 1024 * 1024);
+    },
+  );
 
   it('a small body with a bad key is drained: the 401 keeps the connection alive', async () => {
-    const outcome = await postEndlessly(`${server.url}/v1/chat/completions`, { authorization: 'Bearer sk-not-a-key-000000000000' }, 2_000, true);
+    const outcome = await postEndlessly(
+      `${server.url}/v1/chat/completions`,
+      { authorization: 'Bearer sk-not-a-key-000000000000' },
+      2_000,
+      true,
+    );
     expect(outcome.status).toBe(401);
     expect(outcome.headers!.connection).not.toBe('close');
   });

@@ -12,15 +12,28 @@ import { inputTokenBound, measureInput, DEFAULT_MAX_IMAGE_TOKENS } from '../../l
 import { RecordingQuotaStore } from '../helpers/recording-quota-store';
 
 const principal = { id: 'caller' };
-const request: GenerateRequest = { model: 'cheap', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello there, how are you?' }] }] };
+const request: GenerateRequest = {
+  model: 'cheap',
+  stream: false,
+  messages: [{ role: 'user', content: [{ type: 'text', text: 'hello there, how are you?' }] }],
+};
 const bound = inputTokenBound(measureInput(request), DEFAULT_MAX_IMAGE_TOKENS);
 
 function provider(countTokens?: number): Provider {
-  return { specificationVersion: 'v1', name: 'fake', ...(countTokens === undefined ? {} : { countTokens: () => countTokens }) };
+  return {
+    specificationVersion: 'v1',
+    name: 'fake',
+    ...(countTokens === undefined ? {} : { countTokens: () => countTokens }),
+  };
 }
 
 /** A model whose chain is itself and then `fallbacks`. */
-function model(id: string, pricing: { input: number; output: number }, fallbacks: ResolvedModel[] = [], counts?: number): ResolvedModel {
+function model(
+  id: string,
+  pricing: { input: number; output: number },
+  fallbacks: ResolvedModel[] = [],
+  counts?: number,
+): ResolvedModel {
   const resolved = {
     id,
     type: 'text',
@@ -53,14 +66,25 @@ describe('TextHold.reserveText', () => {
   it('a partial hold caps the output at what it pays for', async () => {
     const held = bound + 10 * 2 + 1;
     const store = new RecordingQuotaStore({ balances: { caller: held } });
-    const hold = await TextHold.reserveText(store, { ...request, maxOutputTokens: 50 }, model('cheap', { input: 1, output: 2 }), principal, 'req_2');
+    const hold = await TextHold.reserveText(
+      store,
+      { ...request, maxOutputTokens: 50 },
+      model('cheap', { input: 1, output: 2 }),
+      principal,
+      'req_2',
+    );
     expect(hold.reservation.amount).toBe(held);
     expect(hold.request.maxOutputTokens).toBe(10);
   });
 
-  it('sizes the hold on the largest count of the chain, and keeps the requested model\'s own count', async () => {
+  it("sizes the hold on the largest count of the chain, and keeps the requested model's own count", async () => {
     const store = new RecordingQuotaStore();
-    const requested = model('counted', { input: 1, output: 1 }, [model('counts-more', { input: 1, output: 1 }, [], bound * 4)], 7);
+    const requested = model(
+      'counted',
+      { input: 1, output: 1 },
+      [model('counts-more', { input: 1, output: 1 }, [], bound * 4)],
+      7,
+    );
     const hold = await TextHold.reserveText(store, request, requested, principal, 'req_3');
     expect(store.reserves).toEqual([bound * 4 + 100]);
     expect(hold.countedInput).toBe(7);
@@ -68,7 +92,9 @@ describe('TextHold.reserveText', () => {
 
   it('refuses a key that cannot pay the minimum with insufficient_quota', async () => {
     const store = new RecordingQuotaStore({ balances: { caller: 1 } });
-    await expect(TextHold.reserveText(store, request, model('cheap', { input: 1, output: 1 }), principal, 'req_4')).rejects.toMatchObject({ kind: 'insufficient_quota' });
+    await expect(
+      TextHold.reserveText(store, request, model('cheap', { input: 1, output: 1 }), principal, 'req_4'),
+    ).rejects.toMatchObject({ kind: 'insufficient_quota' });
   });
 });
 
@@ -117,20 +143,27 @@ describe('QuotaHold settle and release', () => {
     ['failed', false, false, 'failed-free', 0],
     ['failed', false, true, 'failed-charged', 7 + 2 * 5],
     [undefined, false, false, 'failed-free', 0],
-  ] as const)('a stream that ended %s (aborted: %s, chargeFailedStreams: %s) settles %s for %d', async (ended, aborted, chargeFailed, settlement, charge) => {
-    const store = new RecordingQuotaStore();
-    const text = model('text', { input: 1, output: 2 });
-    const hold = await TextHold.reserveText(store, request, text, principal, 'req_9');
-    await hold.settleStream(ended, aborted, meter({ inputTokens: 7, outputTokens: 5 }), text, chargeFailed);
-    expect(store.settles.map(({ actual, info }) => ({ actual, settlement: info?.settlement }))).toEqual([{ actual: charge, settlement }]);
-  });
+  ] as const)(
+    'a stream that ended %s (aborted: %s, chargeFailedStreams: %s) settles %s for %d',
+    async (ended, aborted, chargeFailed, settlement, charge) => {
+      const store = new RecordingQuotaStore();
+      const text = model('text', { input: 1, output: 2 });
+      const hold = await TextHold.reserveText(store, request, text, principal, 'req_9');
+      await hold.settleStream(ended, aborted, meter({ inputTokens: 7, outputTokens: 5 }), text, chargeFailed);
+      expect(store.settles.map(({ actual, info }) => ({ actual, settlement: info?.settlement }))).toEqual([
+        { actual: charge, settlement },
+      ]);
+    },
+  );
 });
 
 describe('requireBalance', () => {
   it('refuses a key with nothing to spend, and leaves no hold open for one that has', async () => {
     const store = new RecordingQuotaStore({ balances: { caller: 0, rich: 10 } });
     const text = model('text', { input: 1, output: 1 });
-    await expect(requireBalance(store, principal, text, 'req_10')).rejects.toMatchObject({ kind: 'insufficient_quota' });
+    await expect(requireBalance(store, principal, text, 'req_10')).rejects.toMatchObject({
+      kind: 'insufficient_quota',
+    });
     await requireBalance(store, { id: 'rich' }, text, 'req_11');
     expect(store.releases).toHaveLength(1);
     expect(store.getAccount('rich')).toMatchObject({ balance: 10, reserved: 0 });

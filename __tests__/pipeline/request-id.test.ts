@@ -1,4 +1,6 @@
-/** Request ids: `req_` and 32 hex digits, unique, drawn from a pool of random bytes that each gateway keeps to itself. */
+/**
+ * Request ids: `req_` and 32 hex digits, unique, drawn from a pool of random bytes that each gateway keeps to itself.
+ */
 import crypto from 'node:crypto';
 import request from 'supertest';
 import { RequestIds } from '../../lib/pipeline/request-id';
@@ -6,7 +8,10 @@ import { buildApp } from '../helpers/app';
 
 /** Makes `randomBytes` return the same bytes (0, 1, 2, …) on every call while `body` runs. */
 async function withFixedRandomBytes<T>(body: () => Promise<T>): Promise<T> {
-  const spy = jest.spyOn(crypto, 'randomBytes').mockImplementation(((size: number) => Buffer.from(Array.from({ length: size }, (_, index) => index & 0xff))) as never);
+  const spy = jest
+    .spyOn(crypto, 'randomBytes')
+    .mockImplementation(((size: number) =>
+      Buffer.from(Array.from({ length: size }, (_, index) => index & 0xff))) as never);
   try {
     return await body();
   } finally {

@@ -4,7 +4,11 @@ import { countRequestTokens, countTextTokens, GatewayError, type Provider } from
 import { resolveProvider } from '../../lib/pipeline/resolved-provider';
 import { DEFAULT_MAX_IMAGE_TOKENS } from '../../lib/token-bound';
 
-const request: GenerateRequest = { model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }] };
+const request: GenerateRequest = {
+  model: 'm',
+  stream: false,
+  messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }],
+};
 const context = { upstreamModel: 'm', signal: new AbortController().signal, requestId: 'req_1' };
 
 async function collect(parts: AsyncIterable<ProviderStreamPart>): Promise<ProviderStreamPart[]> {
@@ -19,7 +23,13 @@ describe('resolveProvider', () => {
       specificationVersion: 'v1',
       name: 'streamer',
       async *stream() {
-        yield { type: 'response-start', id: 'r1', model: 'm', created: 1, usage: { inputTokens: 12 } } satisfies StreamPart;
+        yield {
+          type: 'response-start',
+          id: 'r1',
+          model: 'm',
+          created: 1,
+          usage: { inputTokens: 12 },
+        } satisfies StreamPart;
         yield { type: 'text-start', id: '0' };
         yield { type: 'text-delta', id: '0', delta: 'Hello there' };
         yield { type: 'text-end', id: '0' };
@@ -37,16 +47,30 @@ describe('resolveProvider', () => {
     const generateOnly: Provider = {
       specificationVersion: 'v1',
       name: 'plain',
-      generate: () => ({ id: 'r1', model: 'm', created: 1, choices: [{ index: 0, content: [{ type: 'text', text: 'Hi' }], finishReason: { unified: 'stop' } }], usage: { inputTokens: 3, outputTokens: 1 } }),
+      generate: () => ({
+        id: 'r1',
+        model: 'm',
+        created: 1,
+        choices: [{ index: 0, content: [{ type: 'text', text: 'Hi' }], finishReason: { unified: 'stop' } }],
+        usage: { inputTokens: 3, outputTokens: 1 },
+      }),
     };
     const resolved = resolveProvider(generateOnly);
     const parts = await collect(resolved.stream(request, context));
-    expect(parts.map((part) => part.type)).toEqual(['response-start', 'text-start', 'text-delta', 'text-end', 'finish']);
+    expect(parts.map((part) => part.type)).toEqual([
+      'response-start',
+      'text-start',
+      'text-delta',
+      'text-end',
+      'finish',
+    ]);
     expect(parts.at(-1)).toMatchObject({ usage: { inputTokens: 3, outputTokens: 1 } });
     expect(resolved.countsInput).toBe(false);
     expect(await resolved.countInput(request, context)).toBe(countRequestTokens(request));
     expect(resolved.maxImageTokens('m')).toBe(DEFAULT_MAX_IMAGE_TOKENS);
-    expect(() => resolved.generateImage({ model: 'm', prompt: 'x', n: 1, width: 1, height: 1 } as never, context)).toThrow(GatewayError);
+    expect(() =>
+      resolved.generateImage({ model: 'm', prompt: 'x', n: 1, width: 1, height: 1 } as never, context),
+    ).toThrow(GatewayError);
   });
 
   it("uses a provider's own countTokens, called on the provider", async () => {
@@ -54,7 +78,9 @@ describe('resolveProvider', () => {
       specificationVersion: 'v1' as const,
       name: 'counter',
       tokens: 42,
-      generate: () => { throw new Error('not called'); },
+      generate: () => {
+        throw new Error('not called');
+      },
       countTokens(this: { tokens: number }) {
         return this.tokens;
       },

@@ -1,4 +1,7 @@
-/** After `gateway.close()` a model list is refused like a model call: 503 `shutting_down`, not served from stores being closed. */
+/**
+ * After `gateway.close()` a model list is refused like a model call: 503 `shutting_down`, not served from stores being
+ * closed.
+ */
 import request from 'supertest';
 import { buildApp, TEST_KEY, testOptions } from '../helpers/app';
 

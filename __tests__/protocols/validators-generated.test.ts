@@ -18,18 +18,24 @@ const { VALIDATORS, validatorPath, validatorSource } = require('../../scripts/va
 };
 
 describe('generated validators', () => {
-  it.each(VALIDATORS.map((entry) => [entry.dir, entry]))('%s/schema.validator.ts is up to date with schema.ts', (_dir, entry) => {
-    const schema = (require(join(root, entry.dir, 'schema')) as Record<string, unknown>)[entry.schemaExport];
-    expect(schema).toBeDefined();
-    const checkedIn = readFileSync(join(root, validatorPath(entry)), 'utf8');
-    if (checkedIn !== validatorSource(schema, entry)) {
-      throw new Error(`${validatorPath(entry)} is stale: run \`node scripts/generate-validators.cjs\` and commit the result.`);
-    }
-  });
+  it.each(VALIDATORS.map((entry) => [entry.dir, entry]))(
+    '%s/schema.validator.ts is up to date with schema.ts',
+    (_dir, entry) => {
+      const schema = (require(join(root, entry.dir, 'schema')) as Record<string, unknown>)[entry.schemaExport];
+      expect(schema).toBeDefined();
+      const checkedIn = readFileSync(join(root, validatorPath(entry)), 'utf8');
+      if (checkedIn !== validatorSource(schema, entry)) {
+        throw new Error(
+          `${validatorPath(entry)} is stale: run \`node scripts/generate-validators.cjs\` and commit the result.`,
+        );
+      }
+    },
+  );
 
   it('the built gateway validates a chat body without loading ajv or any other protocol validator', () => {
     const built = join(root, 'dist/cjs/protocols/openai-chat/schema.validator.js');
-    if (!existsSync(built)) throw new Error('dist/ has no generated validators: run `npm run build` first (npm test does).');
+    if (!existsSync(built))
+      throw new Error('dist/ has no generated validators: run `npm run build` first (npm test does).');
     const script = `
       const express = require('express');
       const { createGateway } = require('./dist/cjs/index.js');
@@ -65,7 +71,8 @@ describe('generated validators', () => {
       message: 'messages[0].role: must be one of "system", "developer", "user", "assistant", "tool", "function"',
       param: 'messages[0].role',
     });
-    // The generated code needs only ajv's small runtime helpers (ucs2length for minLength/maxLength), never the compiler.
+    // The generated code needs only ajv's small runtime helpers (ucs2length for minLength/maxLength), never the
+    // compiler.
     expect(result.ajv.filter((file) => !file.startsWith('ajv/dist/runtime/'))).toEqual([]);
     expect(result.validators).toEqual(['protocols/openai-chat/schema.validator.js']);
   });

@@ -61,10 +61,18 @@ describe('a call that is answered', () => {
       name: 'watched',
       async generate(request, context): Promise<GenerateResponse> {
         signals.push(context.signal);
-        return { id: 'r1', model: request.model, created: 1, choices: [{ index: 0, content: [{ type: 'text', text: 'hi' }], finishReason: { unified: 'stop' } }], usage: { inputTokens: 1, outputTokens: 1 } };
+        return {
+          id: 'r1',
+          model: request.model,
+          created: 1,
+          choices: [{ index: 0, content: [{ type: 'text', text: 'hi' }], finishReason: { unified: 'stop' } }],
+          usage: { inputTokens: 1, outputTokens: 1 },
+        };
       },
     };
-    const running = await serveGateway(testOptions({ providers: [provider], models: [{ id: 'watched', provider: 'watched' }] }));
+    const running = await serveGateway(
+      testOptions({ providers: [provider], models: [{ id: 'watched', provider: 'watched' }] }),
+    );
     try {
       for (const stream of [false, true]) {
         const response = await fetch(`${running.url}/v1/chat/completions`, {

@@ -1,4 +1,7 @@
-/** The shared store contracts, run against the in-memory defaults (the Redis adapters run the same suites in stores/redis/redis-store.test.ts). */
+/**
+ * The shared store contracts, run against the in-memory defaults (the Redis adapters run the same suites in
+ * stores/redis/redis-store.test.ts).
+ */
 import { MemoryKeyStore, MemoryQuotaStore } from '../../lib';
 import { describeKeyStoreContract } from '../helpers/key-store-contract';
 import { describeQuotaStoreContract } from '../helpers/quota-store-contract';
@@ -15,14 +18,20 @@ describeKeyStoreContract('MemoryKeyStore', {
 
 describe('MemoryKeyStore digests', () => {
   it('gives the same key id and match with the one-shot crypto.hash as with createHash (older Node 20 releases have no crypto.hash)', () => {
-    const withHash = jest.requireActual<typeof import('../../lib/stores/memory-key-store')>('../../lib/stores/memory-key-store');
+    const withHash = jest.requireActual<typeof import('../../lib/stores/memory-key-store')>(
+      '../../lib/stores/memory-key-store',
+    );
     let withoutHash!: typeof import('../../lib/stores/memory-key-store');
     jest.isolateModules(() => {
       jest.doMock('node:crypto', () => {
-        const { hash: _hash, ...rest } = jest.requireActual<typeof import('node:crypto') & { hash?: unknown }>('node:crypto');
+        const { hash: _hash, ...rest } = jest.requireActual<typeof import('node:crypto') & { hash?: unknown }>(
+          'node:crypto',
+        );
         return rest;
       });
-      withoutHash = jest.requireActual<typeof import('../../lib/stores/memory-key-store')>('../../lib/stores/memory-key-store');
+      withoutHash = jest.requireActual<typeof import('../../lib/stores/memory-key-store')>(
+        '../../lib/stores/memory-key-store',
+      );
     });
     jest.dontMock('node:crypto');
     expect(typeof (jest.requireActual('node:crypto') as { hash?: unknown }).hash).toBe('function');

@@ -1,4 +1,7 @@
-/** MemoryResponseStore: the shared contract, its TTL, its caps on entries and bytes (least recently used evicted first), its options. */
+/**
+ * MemoryResponseStore: the shared contract, its TTL, its caps on entries and bytes (least recently used evicted first),
+ * its options.
+ */
 import { GatewayConfigError, MemoryResponseStore } from '../../lib';
 import { describeResponseStoreContract, sampleRecord } from '../helpers/response-store-contract';
 
@@ -97,7 +100,9 @@ describe('MemoryResponseStore size caps', () => {
 
 describe('MemoryResponseStore options', () => {
   it('refuses a misspelt option with a suggestion, and a non-positive number', () => {
-    expect(() => new MemoryResponseStore({ ttlSecond: 5 } as never)).toThrow(/'ttlSecond' is not an option.*ttlSeconds/);
+    expect(() => new MemoryResponseStore({ ttlSecond: 5 } as never)).toThrow(
+      /'ttlSecond' is not an option.*ttlSeconds/,
+    );
     expect(() => new MemoryResponseStore({ maxEntries: 0 })).toThrow(GatewayConfigError);
     expect(() => new MemoryResponseStore({ maxBytes: Number.NaN })).toThrow(/maxBytes/);
   });

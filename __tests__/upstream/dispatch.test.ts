@@ -1,9 +1,18 @@
-/** Upstream responses through undici's dispatch: read whole (non-streamed calls) or handed to a sink (streams); statuses, cuts, backpressure, release and cancellation. */
+/**
+ * Upstream responses through undici's dispatch: read whole (non-streamed calls) or handed to a sink (streams);
+ * statuses, cuts, backpressure, release and cancellation.
+ */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { CallCancellation } from '../../lib/providers/cancellation';
-import { dispatchBuffered, dispatchStreamed, ResponseBodyError, type BodySink, type StreamedBody } from '../../lib/upstream/dispatch';
+import {
+  dispatchBuffered,
+  dispatchStreamed,
+  ResponseBodyError,
+  type BodySink,
+  type StreamedBody,
+} from '../../lib/upstream/dispatch';
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 
@@ -16,7 +25,9 @@ let lastSocket: unknown;
 beforeAll(async () => {
   server = http.createServer((request, response) => {
     lastSocket = request.socket;
-    response.on('close', () => { if (!response.writableFinished) closedEarly++; });
+    response.on('close', () => {
+      if (!response.writableFinished) closedEarly++;
+    });
     request.resume();
     request.on('end', () => handler(request, response));
   });
@@ -29,7 +40,12 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const post = (signal = new CallCancellation()) => dispatchBuffered(pool, { path: '/x', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, signal);
+const post = (signal = new CallCancellation()) =>
+  dispatchBuffered(
+    pool,
+    { path: '/x', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+    signal,
+  );
 
 describe('dispatchBuffered', () => {
   it('joins the chunks once, a character split between two of them included, and drops a byte-order mark', async () => {
@@ -62,10 +78,12 @@ describe('dispatchBuffered', () => {
     await expect(post()).rejects.toBeInstanceOf(ResponseBodyError);
   });
 
-  it('a refused connection rejects with undici\'s own error, not a ResponseBodyError', async () => {
+  it("a refused connection rejects with undici's own error, not a ResponseBodyError", async () => {
     const closed = new Pool('http://127.0.0.1:1');
     try {
-      const error = await dispatchBuffered(closed, { path: '/x', method: 'GET' }, new CallCancellation()).catch((caught: unknown) => caught);
+      const error = await dispatchBuffered(closed, { path: '/x', method: 'GET' }, new CallCancellation()).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).not.toBeInstanceOf(ResponseBodyError);
       expect((error as { code?: string }).code).toBe('ECONNREFUSED');
     } finally {
@@ -73,7 +91,7 @@ describe('dispatchBuffered', () => {
     }
   });
 
-  it('cancelling mid-answer aborts the request and rejects with the cancellation\'s reason', async () => {
+  it("cancelling mid-answer aborts the request and rejects with the cancellation's reason", async () => {
     const reason = new Error('caller went away');
     const cancellation = new CallCancellation();
     const before = closedEarly;
@@ -83,7 +101,8 @@ describe('dispatchBuffered', () => {
       setTimeout(() => cancellation.abort(reason), 10);
     };
     await expect(post(cancellation)).rejects.toBe(reason);
-    for (let waited = 0; waited < 2000 && closedEarly === before; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; waited < 2000 && closedEarly === before; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(closedEarly).toBe(before + 1);
   });
 
@@ -112,7 +131,9 @@ describe('dispatchBuffered', () => {
 function recordingSink(pauseAfter = Infinity) {
   const seen = { chunks: [] as string[], ended: false, error: undefined as unknown };
   let settle: () => void;
-  const done = new Promise<void>((resolve) => { settle = resolve; });
+  const done = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
   const sink: BodySink = {
     onData(chunk) {
       seen.chunks.push(chunk.toString());
@@ -130,11 +151,12 @@ function recordingSink(pauseAfter = Infinity) {
   return { seen, sink, done };
 }
 
-const stream = (sink: BodySink, signal = new CallCancellation()) => dispatchStreamed(pool, { path: '/s', method: 'POST', body: '{}' }, signal, sink);
+const stream = (sink: BodySink, signal = new CallCancellation()) =>
+  dispatchStreamed(pool, { path: '/s', method: 'POST', body: '{}' }, signal, sink);
 const tick = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('dispatchStreamed', () => {
-  it('resolves at a 2xx answer\'s headers and hands the body to the sink, chunk by chunk, to its end', async () => {
+  it("resolves at a 2xx answer's headers and hands the body to the sink, chunk by chunk, to its end", async () => {
     handler = (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write('data: 1\n\n');
@@ -224,7 +246,7 @@ describe('dispatchStreamed', () => {
     expect(closedEarly).toBe(before + 1);
   });
 
-  it('a body that breaks off, or a cancellation after the headers, goes to the sink\'s onError', async () => {
+  it("a body that breaks off, or a cancellation after the headers, goes to the sink's onError", async () => {
     handler = (request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write('data: 1\n\n');

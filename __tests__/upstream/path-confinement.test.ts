@@ -1,4 +1,7 @@
-/** Caller model ids never lead an upstream call outside its base path: refused with a 400 in the caller's envelope, before any upstream call. */
+/**
+ * Caller model ids never lead an upstream call outside its base path: refused with a 400 in the caller's envelope,
+ * before any upstream call.
+ */
 import { AnthropicProvider, GatewayError, GeminiProvider, OpenAIProvider } from '../../lib';
 import { UpstreamClient } from '../../lib/upstream/upstream-client';
 import { serveGateway, TEST_KEY, testOptions, type Json, type RunningGateway } from '../helpers/app';
@@ -15,14 +18,28 @@ beforeAll(async () => {
   upstream = await startMockServer((_body, request, response) => {
     paths.push(request.url!);
     response.writeHead(404, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ error: { message: 'no such model', type: 'not_found_error', code: 404, status: 'NOT_FOUND' } }));
+    response.end(
+      JSON.stringify({ error: { message: 'no such model', type: 'not_found_error', code: 404, status: 'NOT_FOUND' } }),
+    );
   });
   gateway = await serveGateway(
     testOptions({
       providers: [
-        new OpenAIProvider({ baseUrl: `${upstream.origin}${BASES.openai}`, apiKey: 'openai-upstream-key', retries: { max: 0 } }),
-        new AnthropicProvider({ baseUrl: `${upstream.origin}${BASES.anthropic}`, apiKey: 'anthropic-upstream-key', retries: { max: 0 } }),
-        new GeminiProvider({ baseUrl: `${upstream.origin}${BASES.gemini}`, apiKey: 'gemini-upstream-key', retries: { max: 0 } }),
+        new OpenAIProvider({
+          baseUrl: `${upstream.origin}${BASES.openai}`,
+          apiKey: 'openai-upstream-key',
+          retries: { max: 0 },
+        }),
+        new AnthropicProvider({
+          baseUrl: `${upstream.origin}${BASES.anthropic}`,
+          apiKey: 'anthropic-upstream-key',
+          retries: { max: 0 },
+        }),
+        new GeminiProvider({
+          baseUrl: `${upstream.origin}${BASES.gemini}`,
+          apiKey: 'gemini-upstream-key',
+          retries: { max: 0 },
+        }),
       ],
       models: [{ id: 'image-model', provider: 'openai', type: 'image' }],
       providerModelIds: true,
@@ -37,8 +54,16 @@ beforeEach(() => {
   paths.length = 0;
 });
 
-async function post(path: string, headers: Record<string, string>, body: Json): Promise<{ status: number; body: Json; text: string }> {
-  const response = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function post(
+  path: string,
+  headers: Record<string, string>,
+  body: Json,
+): Promise<{ status: number; body: Json; text: string }> {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   let parsed: Json = {};
   try {
@@ -50,11 +75,18 @@ async function post(path: string, headers: Record<string, string>, body: Json): 
 }
 
 const messages = [{ role: 'user', content: 'hello' }];
-const openai = (model: string, stream = false) => post('/v1/chat/completions', { authorization: `Bearer ${TEST_KEY}` }, { model, messages, stream });
-const anthropic = (model: string, stream = false) => post('/v1/messages', { 'x-api-key': TEST_KEY }, { model, max_tokens: 16, messages, stream });
-const images = (model: string) => post('/v1/images/generations', { authorization: `Bearer ${TEST_KEY}` }, { model, prompt: 'a cat' });
+const openai = (model: string, stream = false) =>
+  post('/v1/chat/completions', { authorization: `Bearer ${TEST_KEY}` }, { model, messages, stream });
+const anthropic = (model: string, stream = false) =>
+  post('/v1/messages', { 'x-api-key': TEST_KEY }, { model, max_tokens: 16, messages, stream });
+const images = (model: string) =>
+  post('/v1/images/generations', { authorization: `Bearer ${TEST_KEY}` }, { model, prompt: 'a cat' });
 const geminiPath = (encodedModel: string, action = 'generateContent') =>
-  post(`/v1beta/models/${encodedModel}:${action}`, { 'x-goog-api-key': TEST_KEY }, { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] });
+  post(
+    `/v1beta/models/${encodedModel}:${action}`,
+    { 'x-goog-api-key': TEST_KEY },
+    { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] },
+  );
 
 /** Every path the upstream saw stays below the base path of one provider, with no dot segment. */
 function expectConfined(): void {
@@ -75,32 +107,41 @@ describe('caller model ids that would escape an upstream path', () => {
     'anthropic/../x',
   ];
 
-  it.each(escapes)('the Gemini route refuses %s (percent-encoded in the path) with a 400 and calls no upstream', async (model) => {
-    for (const action of ['generateContent', 'streamGenerateContent']) {
-      const response = await geminiPath(encodeURIComponent(model), action);
-      expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
-    }
-    expect(paths).toEqual([]);
-  });
+  it.each(escapes)(
+    'the Gemini route refuses %s (percent-encoded in the path) with a 400 and calls no upstream',
+    async (model) => {
+      for (const action of ['generateContent', 'streamGenerateContent']) {
+        const response = await geminiPath(encodeURIComponent(model), action);
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+      }
+      expect(paths).toEqual([]);
+    },
+  );
 
-  it.each(escapes)('chat completions, streamed or not, refuse the body model %s with a 400 in the OpenAI envelope', async (model) => {
-    for (const stream of [false, true]) {
-      const response = await openai(model, stream);
-      expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ type: 'invalid_request_error', param: 'model' });
-    }
-    expect(paths).toEqual([]);
-  });
+  it.each(escapes)(
+    'chat completions, streamed or not, refuse the body model %s with a 400 in the OpenAI envelope',
+    async (model) => {
+      for (const stream of [false, true]) {
+        const response = await openai(model, stream);
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatchObject({ type: 'invalid_request_error', param: 'model' });
+      }
+      expect(paths).toEqual([]);
+    },
+  );
 
-  it.each(escapes)('Anthropic messages, streamed or not, refuse the body model %s with a 400 in the Anthropic envelope', async (model) => {
-    for (const stream of [false, true]) {
-      const response = await anthropic(model, stream);
-      expect(response.status).toBe(400);
-      expect(response.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
-    }
-    expect(paths).toEqual([]);
-  });
+  it.each(escapes)(
+    'Anthropic messages, streamed or not, refuse the body model %s with a 400 in the Anthropic envelope',
+    async (model) => {
+      for (const stream of [false, true]) {
+        const response = await anthropic(model, stream);
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+      }
+      expect(paths).toEqual([]);
+    },
+  );
 
   it('the images route refuses an image model id with a .. segment', async () => {
     const response = await images('openai/../../v1/chat/completions');
@@ -175,10 +216,17 @@ describe('UpstreamClient refuses a path that could leave its base path (a defenc
   ])('%s is refused with a 400 and never sent', async (path) => {
     const upstreamClient = client();
     try {
-      const error = await upstreamClient.requestJson({ path, body: {}, signal: new AbortController().signal }).catch((thrown: unknown) => thrown);
+      const error = await upstreamClient
+        .requestJson({ path, body: {}, signal: new AbortController().signal })
+        .catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(GatewayError);
       expect(error).toMatchObject({ kind: 'invalid_request', status: 400 });
-      const streamed = await upstreamClient.stream({ path, body: {}, signal: new AbortController().signal }, { onData: () => true, onEnd: () => undefined, onError: () => undefined }).catch((thrown: unknown) => thrown);
+      const streamed = await upstreamClient
+        .stream(
+          { path, body: {}, signal: new AbortController().signal },
+          { onData: () => true, onEnd: () => undefined, onError: () => undefined },
+        )
+        .catch((thrown: unknown) => thrown);
       expect(streamed).toMatchObject({ kind: 'invalid_request', status: 400 });
       expect(paths).toEqual([]);
     } finally {
@@ -189,7 +237,9 @@ describe('UpstreamClient refuses a path that could leave its base path (a defenc
   it('a path below the base path is sent', async () => {
     const upstreamClient = client();
     try {
-      await upstreamClient.requestJson({ path: '/models/a%2Fb:generateContent', body: {}, signal: new AbortController().signal }).catch(() => undefined);
+      await upstreamClient
+        .requestJson({ path: '/models/a%2Fb:generateContent', body: {}, signal: new AbortController().signal })
+        .catch(() => undefined);
       expect(paths).toEqual(['/base/v1/models/a%2Fb:generateContent']);
     } finally {
       await upstreamClient.close();

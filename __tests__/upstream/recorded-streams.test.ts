@@ -1,4 +1,7 @@
-/** Recorded-shape upstream streams (`fixtures/<protocol>/*.sse`), served byte for byte, relayed by a gateway to a caller of each protocol. */
+/**
+ * Recorded-shape upstream streams (`fixtures/<protocol>/*.sse`), served byte for byte, relayed by a gateway to a caller
+ * of each protocol.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnthropicProvider, GeminiProvider, MemoryKeyStore, OpenAIProvider, type ModelConfig } from '../../lib';
@@ -18,21 +21,31 @@ type Upstream = (typeof UPSTREAMS)[number];
 type Caller = (typeof CALLERS)[number];
 type Scenario = (typeof SCENARIOS)[number];
 
-const fixture = (upstream: Upstream, scenario: string): string => readFileSync(join(FIXTURES, upstream, `${scenario}.sse`), 'utf8');
+const fixture = (upstream: Upstream, scenario: string): string =>
+  readFileSync(join(FIXTURES, upstream, `${scenario}.sse`), 'utf8');
 
 /** The `data:` payloads of an SSE text, whatever its line endings; `[DONE]` left out. */
 function payloads(text: string): Json[] {
   return text
     .split(/\r?\n\r?\n/)
-    .flatMap((frame) => frame.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()))
+    .flatMap((frame) =>
+      frame
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim()),
+    )
     .filter((data) => data.length > 0 && data !== '[DONE]')
     .map((data) => JSON.parse(data) as Json);
 }
 
-/** A signature as the fixture carries it: the Anthropic signature_delta, or Gemini's thoughtSignature on the last part that has one. */
+/**
+ * A signature as the fixture carries it: the Anthropic signature_delta, or Gemini's thoughtSignature on the last part
+ * that has one.
+ */
 function signatureIn(upstream: Upstream, scenario: Scenario): string | undefined {
   const events = payloads(fixture(upstream, scenario));
-  if (upstream === 'anthropic-messages') return events.find((event) => event.delta?.type === 'signature_delta')?.delta.signature;
+  if (upstream === 'anthropic-messages')
+    return events.find((event) => event.delta?.type === 'signature_delta')?.delta.signature;
   if (upstream === 'gemini') {
     const parts = events.flatMap((event) => event.candidates?.[0]?.content?.parts ?? []);
     return parts.filter((part: Json) => part.thoughtSignature).at(-1)?.thoughtSignature;
@@ -64,7 +77,12 @@ const EXPECTED: Record<Upstream, Record<Scenario, Expected>> = {
   },
   'anthropic-messages': {
     'text-usage': { text: ANSWER, finish: 'stop', usage: { input: 24, output: 8 } },
-    'tool-call': { text: "I'll check the weather in Oslo.", toolCall: WEATHER, finish: 'tool', usage: { input: 410, output: 76 } },
+    'tool-call': {
+      text: "I'll check the weather in Oslo.",
+      toolCall: WEATHER,
+      finish: 'tool',
+      usage: { input: 410, output: 76 },
+    },
     thinking: { text: PRODUCT, reasoning: THOUGHT, finish: 'stop', usage: { input: 18, output: 30 } },
     error: { text: 'Once upon a time', error: true },
   },
@@ -72,7 +90,12 @@ const EXPECTED: Record<Upstream, Record<Scenario, Expected>> = {
     'text-usage': { text: ANSWER, finish: 'stop', usage: { input: 24, output: 8 } },
     // Gemini counts thoughts apart from candidates: output is candidates + thoughts.
     'tool-call': { text: '', toolCall: WEATHER, finish: 'tool', usage: { input: 81, output: 21 + 64 } },
-    thinking: { text: PRODUCT, reasoning: `**Multiplying**\n\n${THOUGHT}`, finish: 'stop', usage: { input: 18, output: 8 + 22 } },
+    thinking: {
+      text: PRODUCT,
+      reasoning: `**Multiplying**\n\n${THOUGHT}`,
+      finish: 'stop',
+      usage: { input: 18, output: 8 + 22 },
+    },
     error: { text: 'Once upon a time', error: true },
   },
 };
@@ -149,7 +172,8 @@ function readAnthropic(status: number, body: string): Received {
     if (block.type === 'text') got.text += block.text;
     if (block.type === 'thinking') got.reasoning += block.thinking;
     if (block.signature) got.signatures.push(block.signature);
-    if (block.type === 'tool_use') got.toolCalls.push({ name: block.name, args: JSON.parse(block.json || '{}') as Json });
+    if (block.type === 'tool_use')
+      got.toolCalls.push({ name: block.name, args: JSON.parse(block.json || '{}') as Json });
   }
   if (got.finish) got.usage = { input, output };
   return got;
@@ -173,7 +197,11 @@ function readGemini(status: number, body: string): Received {
       got.ended = true;
     }
     const usage = chunk.usageMetadata;
-    if (usage) got.usage = { input: usage.promptTokenCount, output: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0) };
+    if (usage)
+      got.usage = {
+        input: usage.promptTokenCount,
+        output: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
+      };
   }
   return got;
 }
@@ -218,16 +246,36 @@ beforeAll(async () => {
     response.end(readFileSync(join(FIXTURES, file)));
   });
   const models: ModelConfig[] = UPSTREAMS.flatMap((from) =>
-    SCENARIOS.map((scenario) => ({ id: modelId(from, scenario), provider: from, upstreamModel: scenario, pricing: PRICING })),
+    SCENARIOS.map((scenario) => ({
+      id: modelId(from, scenario),
+      provider: from,
+      upstreamModel: scenario,
+      pricing: PRICING,
+    })),
   );
   const retries = { max: 0 };
   server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
     quotaStore: quota,
     providers: [
-      new OpenAIProvider({ name: 'openai-chat', baseUrl: `${upstream.origin}/v1`, apiKey: 'sk-upstream-openai', retries }),
-      new AnthropicProvider({ name: 'anthropic-messages', baseUrl: upstream.origin, apiKey: 'sk-upstream-anthropic', retries }),
-      new GeminiProvider({ name: 'gemini', baseUrl: `${upstream.origin}/v1beta`, apiKey: 'upstream-gemini-key', retries }),
+      new OpenAIProvider({
+        name: 'openai-chat',
+        baseUrl: `${upstream.origin}/v1`,
+        apiKey: 'sk-upstream-openai',
+        retries,
+      }),
+      new AnthropicProvider({
+        name: 'anthropic-messages',
+        baseUrl: upstream.origin,
+        apiKey: 'sk-upstream-anthropic',
+        retries,
+      }),
+      new GeminiProvider({
+        name: 'gemini',
+        baseUrl: `${upstream.origin}/v1beta`,
+        apiKey: 'upstream-gemini-key',
+        retries,
+      }),
     ],
     models,
   });
@@ -242,11 +290,35 @@ async function call(caller: Caller, model: string): Promise<Received> {
   const question = 'A question the recorded stream answers.';
   const [path, headers, body, read] =
     caller === 'openai'
-      ? ['/v1/chat/completions', { authorization: `Bearer ${KEY}` }, { model, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: question }] }, readOpenAI]
+      ? [
+          '/v1/chat/completions',
+          { authorization: `Bearer ${KEY}` },
+          {
+            model,
+            stream: true,
+            stream_options: { include_usage: true },
+            messages: [{ role: 'user', content: question }],
+          },
+          readOpenAI,
+        ]
       : caller === 'anthropic'
-        ? ['/v1/messages', { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' }, { model, max_tokens: 4096, stream: true, messages: [{ role: 'user', content: question }] }, readAnthropic]
-        : [`/v1beta/models/${model}:streamGenerateContent?alt=sse`, { 'x-goog-api-key': KEY }, { contents: [{ role: 'user', parts: [{ text: question }] }] }, readGemini];
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+        ? [
+            '/v1/messages',
+            { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' },
+            { model, max_tokens: 4096, stream: true, messages: [{ role: 'user', content: question }] },
+            readAnthropic,
+          ]
+        : [
+            `/v1beta/models/${model}:streamGenerateContent?alt=sse`,
+            { 'x-goog-api-key': KEY },
+            { contents: [{ role: 'user', parts: [{ text: question }] }] },
+            readGemini,
+          ];
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return read(response.status, await response.text());
 }
 
@@ -256,7 +328,9 @@ async function settleAfter(count: number) {
   return quota.settles[count];
 }
 
-const cases = UPSTREAMS.flatMap((from) => SCENARIOS.flatMap((scenario) => CALLERS.map((caller) => [from, scenario, caller] as const)));
+const cases = UPSTREAMS.flatMap((from) =>
+  SCENARIOS.flatMap((scenario) => CALLERS.map((caller) => [from, scenario, caller] as const)),
+);
 
 describe.each(cases)('%s/%s.sse to a %s caller', (from, scenario, caller) => {
   const expected = EXPECTED[from][scenario];

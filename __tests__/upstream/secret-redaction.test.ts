@@ -31,16 +31,32 @@ const json = (response: http.ServerResponse, status: number, body: unknown) => {
 };
 
 /** The upstream's message: the key it was sent, quoted back twice (once in the OpenAI wording the issue cites). */
-const leak = (secret: string) => `Incorrect API key provided: ${secret}. The request carried ${secret} (see your account).`;
+const leak = (secret: string) =>
+  `Incorrect API key provided: ${secret}. The request carried ${secret} (see your account).`;
 
-/** Model `fail-<status>`: that status with the key in the message; `stream-fail`: a stream that breaks with the key in its error event. */
+/**
+ * Model `fail-<status>`: that status with the key in the message; `stream-fail`: a stream that breaks with the key in
+ * its error event.
+ */
 function mockOpenAI(): Promise<MockServer> {
   return startMockServer((body, _request, response) => {
     const model = String(body.model);
     const message = leak(SECRETS.openai);
-    if (model.startsWith('fail-')) return json(response, Number(model.slice(5)), { error: { message, type: 'invalid_request_error', code: 'invalid_api_key', note: BODY_ONLY } });
-    const chunk = { id: 'c1', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta: { role: 'assistant', content: 'hi' }, finish_reason: null }] };
-    sse(response, [`data: ${JSON.stringify(chunk)}\n\n`, `data: ${JSON.stringify({ error: { message, type: 'server_error', note: BODY_ONLY } })}\n\n`]);
+    if (model.startsWith('fail-'))
+      return json(response, Number(model.slice(5)), {
+        error: { message, type: 'invalid_request_error', code: 'invalid_api_key', note: BODY_ONLY },
+      });
+    const chunk = {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model,
+      choices: [{ index: 0, delta: { role: 'assistant', content: 'hi' }, finish_reason: null }],
+    };
+    sse(response, [
+      `data: ${JSON.stringify(chunk)}\n\n`,
+      `data: ${JSON.stringify({ error: { message, type: 'server_error', note: BODY_ONLY } })}\n\n`,
+    ]);
   });
 }
 
@@ -48,8 +64,23 @@ function mockAnthropic(): Promise<MockServer> {
   return startMockServer((body, _request, response) => {
     const model = String(body.model);
     const message = leak(SECRETS.anthropic);
-    if (model.startsWith('fail-')) return json(response, Number(model.slice(5)), { type: 'error', error: { type: 'api_error', message, note: BODY_ONLY } });
-    const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: 5, output_tokens: 0 } } };
+    if (model.startsWith('fail-'))
+      return json(response, Number(model.slice(5)), {
+        type: 'error',
+        error: { type: 'api_error', message, note: BODY_ONLY },
+      });
+    const start = {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 5, output_tokens: 0 },
+      },
+    };
     sse(response, [
       `event: message_start\ndata: ${JSON.stringify(start)}\n\n`,
       `event: content_block_start\ndata: ${JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })}\n\n`,
@@ -65,10 +96,18 @@ function mockGemini(): Promise<MockServer> {
     const message = leak(SECRETS.gemini);
     if (model.startsWith('fail-')) {
       const status = Number(model.slice(5));
-      return json(response, status, { error: { code: status, message, status: 'FAILED_PRECONDITION', details: [{ note: BODY_ONLY }] } });
+      return json(response, status, {
+        error: { code: status, message, status: 'FAILED_PRECONDITION', details: [{ note: BODY_ONLY }] },
+      });
     }
-    const chunk = { candidates: [{ content: { role: 'model', parts: [{ text: 'hi' }] }, index: 0 }], modelVersion: model };
-    sse(response, [`data: ${JSON.stringify(chunk)}\n\n`, `data: ${JSON.stringify({ error: { code: 500, message, status: 'INTERNAL', details: [{ note: BODY_ONLY }] } })}\n\n`]);
+    const chunk = {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'hi' }] }, index: 0 }],
+      modelVersion: model,
+    };
+    sse(response, [
+      `data: ${JSON.stringify(chunk)}\n\n`,
+      `data: ${JSON.stringify({ error: { code: 500, message, status: 'INTERNAL', details: [{ note: BODY_ONLY }] } })}\n\n`,
+    ]);
   });
 }
 
@@ -88,7 +127,11 @@ beforeAll(async () => {
         new GeminiProvider({ baseUrl: `${mocks.gemini.origin}/v1beta`, apiKey: SECRETS.gemini, retries }),
       ],
       models: (['openai', 'anthropic', 'gemini'] as const).flatMap((provider) =>
-        [...STATUSES.map((status) => `fail-${status}`), 'stream-fail'].map((upstreamModel) => ({ id: `${provider}-${upstreamModel}`, provider, upstreamModel })),
+        [...STATUSES.map((status) => `fail-${status}`), 'stream-fail'].map((upstreamModel) => ({
+          id: `${provider}-${upstreamModel}`,
+          provider,
+          upstreamModel,
+        })),
       ),
     }),
   );
@@ -105,15 +148,27 @@ async function call(inbound: Inbound, model: string, stream: boolean): Promise<{
   const text = 'hello';
   const target: { path: string; headers: Record<string, string>; body: unknown } =
     inbound === 'openai'
-      ? { path: '/v1/chat/completions', headers: { authorization: `Bearer ${TEST_KEY}` }, body: { model, stream, messages: [{ role: 'user', content: text }] } }
+      ? {
+          path: '/v1/chat/completions',
+          headers: { authorization: `Bearer ${TEST_KEY}` },
+          body: { model, stream, messages: [{ role: 'user', content: text }] },
+        }
       : inbound === 'anthropic'
-        ? { path: '/v1/messages', headers: { 'x-api-key': TEST_KEY }, body: { model, stream, max_tokens: 32, messages: [{ role: 'user', content: text }] } }
+        ? {
+            path: '/v1/messages',
+            headers: { 'x-api-key': TEST_KEY },
+            body: { model, stream, max_tokens: 32, messages: [{ role: 'user', content: text }] },
+          }
         : {
             path: `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
             headers: { 'x-goog-api-key': TEST_KEY },
             body: { contents: [{ role: 'user', parts: [{ text }] }] },
           };
-  const response = await fetch(`${gateway.url}${target.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...target.headers }, body: JSON.stringify(target.body) });
+  const response = await fetch(`${gateway.url}${target.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...target.headers },
+    body: JSON.stringify(target.body),
+  });
   const body = await response.text();
   return { status: response.status, everything: `${JSON.stringify([...response.headers.entries()])}\n${body}` };
 }
@@ -131,22 +186,28 @@ const upstreams: Upstream[] = ['openai', 'anthropic', 'gemini'];
 const inbounds: Inbound[] = ['openai', 'anthropic', 'gemini'];
 
 describe.each(upstreams)('the %s upstream, sending its key back', (upstream) => {
-  it.each(STATUSES.flatMap((status) => inbounds.map((inbound) => [status, inbound] as const)))('HTTP %d, called as %s, streamed and not: the key never reaches the caller', async (status, inbound) => {
-    for (const stream of [false, true]) {
-      const { status: answered, everything } = await call(inbound, `${upstream}-fail-${status}`, stream);
-      expect(answered).toBeGreaterThanOrEqual(400);
+  it.each(STATUSES.flatMap((status) => inbounds.map((inbound) => [status, inbound] as const)))(
+    'HTTP %d, called as %s, streamed and not: the key never reaches the caller',
+    async (status, inbound) => {
+      for (const stream of [false, true]) {
+        const { status: answered, everything } = await call(inbound, `${upstream}-fail-${status}`, stream);
+        expect(answered).toBeGreaterThanOrEqual(400);
+        expectNoSecret(everything);
+        expect(everything).toContain('[redacted]');
+      }
+    },
+  );
+
+  it.each(inbounds)(
+    'an error event inside the stream, called as %s: the key never reaches the caller',
+    async (inbound) => {
+      const { status, everything } = await call(inbound, `${upstream}-stream-fail`, true);
+      expect(status).toBe(200);
+      expect(everything).toContain('hi');
       expectNoSecret(everything);
       expect(everything).toContain('[redacted]');
-    }
-  });
-
-  it.each(inbounds)('an error event inside the stream, called as %s: the key never reaches the caller', async (inbound) => {
-    const { status, everything } = await call(inbound, `${upstream}-stream-fail`, true);
-    expect(status).toBe(200);
-    expect(everything).toContain('hi');
-    expectNoSecret(everything);
-    expect(everything).toContain('[redacted]');
-  });
+    },
+  );
 });
 
 describe('SecretRedactor', () => {

@@ -1,4 +1,7 @@
-/** The upstream server-sent-events parser: the format's rules, and event for event the same as eventsource-parser behind a streaming TextDecoder (what it replaced). */
+/**
+ * The upstream server-sent-events parser: the format's rules, and event for event the same as eventsource-parser behind
+ * a streaming TextDecoder (what it replaced).
+ */
 import { isDeepStrictEqual } from 'node:util';
 import { createParser } from 'eventsource-parser';
 import { SseParser, type SseEvent } from '../../lib/upstream/sse-parser';
@@ -46,7 +49,9 @@ describe('SseParser', () => {
 
   it('skips a byte-order mark at the start of the stream only, even split across reads', () => {
     expect(parse('\uFEFFdata: a\n\n')).toStrictEqual([ev('a')]);
-    expect(parse(Buffer.from([0xef]), Buffer.from([0xbb]), Buffer.from([0xbf]), 'data: a\n\n')).toStrictEqual([ev('a')]);
+    expect(parse(Buffer.from([0xef]), Buffer.from([0xbb]), Buffer.from([0xbf]), 'data: a\n\n')).toStrictEqual([
+      ev('a'),
+    ]);
     // A second one is a character of the first line: here the name of an unknown field.
     expect(parse('\uFEFF\uFEFFdata: a\n\ndata: b\n\n')).toStrictEqual([ev('b')]);
     expect(parse('data: a\n\n', '\uFEFFdata: b\n\n')).toStrictEqual([ev('a')]);
@@ -54,7 +59,9 @@ describe('SseParser', () => {
   });
 
   it('ignores comments, retry and unknown fields', () => {
-    expect(parse(': keep-alive\n:\n\ndata: a\n: between\nretry: 10\nfoo: bar\nData: no\n data: no\ndatum: no\n\n')).toStrictEqual([ev('a')]);
+    expect(
+      parse(': keep-alive\n:\n\ndata: a\n: between\nretry: 10\nfoo: bar\nData: no\n data: no\ndatum: no\n\n'),
+    ).toStrictEqual([ev('a')]);
     expect(parse(': only a comment\n\n')).toStrictEqual([]);
   });
 
@@ -100,7 +107,9 @@ describe('SseParser', () => {
   });
 
   it('decodes invalid UTF-8 as U+FFFD', () => {
-    expect(parse(Buffer.from([0x64, 0x61, 0x74, 0x61, 0x3a, 0xff, 0xe4, 0xb8, 0x0a, 0x0a]))).toStrictEqual([ev('\uFFFD\uFFFD')]);
+    expect(parse(Buffer.from([0x64, 0x61, 0x74, 0x61, 0x3a, 0xff, 0xe4, 0xb8, 0x0a, 0x0a]))).toStrictEqual([
+      ev('\uFFFD\uFFFD'),
+    ]);
   });
 
   it('gives the events of each read as they complete, a line split over many reads included', () => {
@@ -111,7 +120,9 @@ describe('SseParser', () => {
     const perRead = eventsPerRead(reads);
     expect(perRead[0]).toStrictEqual([ev('a')]);
     expect(perRead.flat()).toStrictEqual([ev('a'), ev(long)]);
-    expect(perRead.findIndex((events) => events.some((event) => event.data === long))).toBe(Math.floor(('data: a\n\ndata: '.length + long.length + 1) / 1000)); // the read with the blank line after it
+    expect(perRead.findIndex((events) => events.some((event) => event.data === long))).toBe(
+      Math.floor(('data: a\n\ndata: '.length + long.length + 1) / 1000),
+    ); // the read with the blank line after it
   });
 
   it('reuses its event object and lets go of the values after the call', () => {
@@ -154,11 +165,85 @@ function prng(seed: number) {
 }
 
 // No 'ï', '»' or '¿': eventsource-parser drops those three from the start of its first text (see sse-parser.ts).
-const PIECES = ['a', 'z', 'Q', '0', ' ', '  ', ':', ': ', '{"k":[1,"v"]}', 'é', 'ñ', '中', '文', '😀', '🇫🇷', '\u2028', '\uFEFF', '\u0000', '\t', 'data', 'event', 'id'];
+const PIECES = [
+  'a',
+  'z',
+  'Q',
+  '0',
+  ' ',
+  '  ',
+  ':',
+  ': ',
+  '{"k":[1,"v"]}',
+  'é',
+  'ñ',
+  '中',
+  '文',
+  '😀',
+  '🇫🇷',
+  '\u2028',
+  '\uFEFF',
+  '\u0000',
+  '\t',
+  'data',
+  'event',
+  'id',
+];
 // Bad bytes, among them starts of characters (whole, or cut off by what follows), valid or not.
-const INVALID = [[0xff], [0x80], [0xc1], [0xc3], [0xe4, 0xb8], [0xe0], [0xe0, 0x80], [0xe0, 0xa0], [0xed, 0x9f], [0xed, 0xa0, 0x80], [0xc0, 0x80],
-  [0xe4], [0xf0], [0xf0, 0x80], [0xf0, 0x9f], [0xf0, 0x9f, 0x98], [0xf4], [0xf4, 0x8f], [0xf4, 0x90, 0x80, 0x80], [0xf5]];
-const NAMES = ['data', 'data', 'data', 'data', 'data', 'data', 'data', 'data', 'data', 'event', 'event', 'id', 'id', 'retry', 'foo', 'dat', 'datax', 'Data', ' data', 'data ', 'ev', 'eventx', 'i', 'idx', '\uFEFFdata', 'é', '中', '😀', '', ''];
+const INVALID = [
+  [0xff],
+  [0x80],
+  [0xc1],
+  [0xc3],
+  [0xe4, 0xb8],
+  [0xe0],
+  [0xe0, 0x80],
+  [0xe0, 0xa0],
+  [0xed, 0x9f],
+  [0xed, 0xa0, 0x80],
+  [0xc0, 0x80],
+  [0xe4],
+  [0xf0],
+  [0xf0, 0x80],
+  [0xf0, 0x9f],
+  [0xf0, 0x9f, 0x98],
+  [0xf4],
+  [0xf4, 0x8f],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf5],
+];
+const NAMES = [
+  'data',
+  'data',
+  'data',
+  'data',
+  'data',
+  'data',
+  'data',
+  'data',
+  'data',
+  'event',
+  'event',
+  'id',
+  'id',
+  'retry',
+  'foo',
+  'dat',
+  'datax',
+  'Data',
+  ' data',
+  'data ',
+  'ev',
+  'eventx',
+  'i',
+  'idx',
+  '\uFEFFdata',
+  'é',
+  '中',
+  '😀',
+  '',
+  '',
+];
 const SEPARATORS = [':', ': ', ': ', ':  ', ''];
 const BREAK_STYLES = [['\n'], ['\n'], ['\r\n'], ['\r'], ['\n', '\r\n', '\r']];
 
@@ -199,14 +284,17 @@ function randomStream(random: ReturnType<typeof prng>): Buffer {
   return Buffer.concat(pieces);
 }
 
-/** Cuts a stream into reads: whole, a byte at a time, or at random places (often right after a CR, or 1–3 bytes after). */
+/**
+ * Cuts a stream into reads: whole, a byte at a time, or at random places (often right after a CR, or 1–3 bytes after).
+ */
 function randomReads(stream: Buffer, random: ReturnType<typeof prng>, mode: number): Buffer[] {
   if (mode === 0 || stream.length === 0) return [stream];
   if (mode === 1) return [...stream].map((byte) => Buffer.from([byte]));
   const cuts = new Set<number>();
   const count = 1 + random.below(Math.min(8, stream.length));
   for (let index = 0; index < count; index++) cuts.add(random.below(stream.length + 1));
-  for (let index = 0; index < stream.length; index++) if (stream[index] === 0x0d && random.next() < 0.6) cuts.add(index + 1 + random.below(4));
+  for (let index = 0; index < stream.length; index++)
+    if (stream[index] === 0x0d && random.next() < 0.6) cuts.add(index + 1 + random.below(4));
   const sorted = [...cuts].sort((a, b) => a - b);
   const reads: Buffer[] = [];
   let start = 0;
@@ -217,7 +305,10 @@ function randomReads(stream: Buffer, random: ReturnType<typeof prng>, mode: numb
   return reads;
 }
 
-/** The events each read gives with eventsource-parser behind a streaming TextDecoder, as sse.ts used them; the last entry is the body's end. */
+/**
+ * The events each read gives with eventsource-parser behind a streaming TextDecoder, as sse.ts used them; the last
+ * entry is the body's end.
+ */
 function referencePerRead(reads: Buffer[]): SseEvent[][] {
   let current: SseEvent[] = [];
   const parser = createParser({ onEvent: (event) => current.push(event) });
@@ -253,7 +344,9 @@ describe('SseParser against eventsource-parser', () => {
         const actual = [...eventsPerRead(reads), []];
         if (!isDeepStrictEqual(actual, expected)) {
           const replay = reads.map((read) => read.toString('hex'));
-          throw new Error(`stream ${stream}, cut ${mode}: reads ${JSON.stringify(replay)}\nexpected ${JSON.stringify(expected)}\nactual ${JSON.stringify(actual)}`);
+          throw new Error(
+            `stream ${stream}, cut ${mode}: reads ${JSON.stringify(replay)}\nexpected ${JSON.stringify(expected)}\nactual ${JSON.stringify(actual)}`,
+          );
         }
         cases++;
         events += expected.flat().length;

@@ -85,7 +85,14 @@ export function timedRequest({ agent, port, request, timeoutMs = 10_000 }) {
       resolve(outcome);
     };
     const outgoing = http.request(
-      { host: '127.0.0.1', port, path: request.path, method: 'POST', agent, headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: request.path,
+        method: 'POST',
+        agent,
+        headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) },
+      },
       (response) => {
         const chunks = [];
         response.on('data', (chunk) => {
@@ -96,7 +103,13 @@ export function timedRequest({ agent, port, request, timeoutMs = 10_000 }) {
           const totalMs = performance.now() - started;
           const body = Buffer.concat(chunks).toString('utf8');
           const ok = response.statusCode >= 200 && response.statusCode < 300 && request.verify(body);
-          finish({ ok, status: response.statusCode, firstByteMs, totalMs, error: ok ? undefined : `status ${response.statusCode}: ${body.slice(0, 300)}` });
+          finish({
+            ok,
+            status: response.statusCode,
+            firstByteMs,
+            totalMs,
+            error: ok ? undefined : `status ${response.statusCode}: ${body.slice(0, 300)}`,
+          });
         });
         response.on('error', (error) => finish({ ok: false, status: response.statusCode, error: error.message }));
       },
@@ -136,7 +149,16 @@ export async function sequential({ agent, port, request, count }) {
  * held open at once); the caller decides when the upstream lets them finish. `live.open` follows the
  * number of streams open. Bounded by `deadlineMs`.
  */
-export async function slowStreams({ port, request, count, batch = 100, batchGapMs = 100, deadlineMs = 60_000, onAllOpen, live = {} }) {
+export async function slowStreams({
+  port,
+  request,
+  count,
+  batch = 100,
+  batchGapMs = 100,
+  deadlineMs = 60_000,
+  onAllOpen,
+  live = {},
+}) {
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const started = performance.now();
   let open = 0;
@@ -162,7 +184,14 @@ export async function slowStreams({ port, request, count, batch = 100, batchGapM
         live.open = open;
       };
       const outgoing = http.request(
-        { host: '127.0.0.1', port, path: request.path, method: 'POST', agent, headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) } },
+        {
+          host: '127.0.0.1',
+          port,
+          path: request.path,
+          method: 'POST',
+          agent,
+          headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body) },
+        },
         (response) => {
           const chunks = [];
           response.on('data', (chunk) => {
@@ -184,7 +213,12 @@ export async function slowStreams({ port, request, count, batch = 100, batchGapM
             ended++;
             const body = Buffer.concat(chunks).toString('utf8');
             const ok = response.statusCode === 200 && request.verify(body);
-            resolve({ ok, firstByteMs, totalMs: performance.now() - begun, error: ok ? undefined : `status ${response.statusCode}: ${body.slice(-300)}` });
+            resolve({
+              ok,
+              firstByteMs,
+              totalMs: performance.now() - begun,
+              error: ok ? undefined : `status ${response.statusCode}: ${body.slice(-300)}`,
+            });
           });
           response.on('error', (error) => {
             leave();
@@ -203,7 +237,8 @@ export async function slowStreams({ port, request, count, batch = 100, batchGapM
 
   const pending = [];
   for (let index = 0; index < count; index += batch) {
-    for (let inner = index; inner < Math.min(count, index + batch); inner++) pending.push(one().then((outcome) => outcomes.push(outcome)));
+    for (let inner = index; inner < Math.min(count, index + batch); inner++)
+      pending.push(one().then((outcome) => outcomes.push(outcome)));
     if (index + batch < count) await new Promise((resolve) => setTimeout(resolve, batchGapMs));
   }
   await Promise.all(pending);
@@ -218,9 +253,18 @@ export async function slowStreams({ port, request, count, batch = 100, batchGapM
     failureSamples: [...new Set(failures.map((failure) => failure.error))].slice(0, 5),
     peakOpen,
     allOpenAfterMs: allOpenAt,
-    firstByteP50Ms: percentile(good.map((outcome) => outcome.firstByteMs), 50),
-    firstByteP99Ms: percentile(good.map((outcome) => outcome.firstByteMs), 99),
-    durationP50Ms: percentile(good.map((outcome) => outcome.totalMs), 50),
+    firstByteP50Ms: percentile(
+      good.map((outcome) => outcome.firstByteMs),
+      50,
+    ),
+    firstByteP99Ms: percentile(
+      good.map((outcome) => outcome.firstByteMs),
+      99,
+    ),
+    durationP50Ms: percentile(
+      good.map((outcome) => outcome.totalMs),
+      50,
+    ),
     wallMs: performance.now() - started,
   };
 }

@@ -36,11 +36,16 @@ export const HELD_STREAM_TARGETS = {
 /** Runs the probe once; `{ error }` when it failed. */
 function probe({ streams, promptKb, deltas }, { pin, core }) {
   const nodeArgs = ['--expose-gc', script, String(streams), String(promptKb), ...(deltas ? [String(deltas)] : [])];
-  const [command, args] = pin ? ['taskset', ['-c', String(core), process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  const [command, args] = pin
+    ? ['taskset', ['-c', String(core), process.execPath, ...nodeArgs]]
+    : [process.execPath, nodeArgs];
   const env = { ...process.env };
   delete env.DEBUG;
   const result = spawnSync(command, args, { encoding: 'utf8', env, timeout: 120_000 });
-  if (result.status !== 0) return { error: `exit ${result.status ?? result.signal}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}` };
+  if (result.status !== 0)
+    return {
+      error: `exit ${result.status ?? result.signal}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+    };
   try {
     const output = JSON.parse(result.stdout);
     if (output.open !== streams) return { error: `only ${output.open} of ${streams} streams were held open` };
@@ -99,7 +104,12 @@ export function heldStreamVerdicts(result) {
   };
   return [
     verdict(`held stream, live heap / its prompt (${result.prompt.promptKb} KB)`, 'heapPerPrompt', 3, ' ×'),
-    verdict(`held stream, memory outside the heap / its prompt (${result.prompt.promptKb} KB)`, 'externalPerPrompt', 3, ' ×'),
+    verdict(
+      `held stream, memory outside the heap / its prompt (${result.prompt.promptKb} KB)`,
+      'externalPerPrompt',
+      3,
+      ' ×',
+    ),
     verdict('held stream, live heap per text delta of 12 characters', 'bytesPerDelta', 1, ' bytes'),
   ];
 }

@@ -25,9 +25,14 @@ function parse(text) {
   return counts;
 }
 
-/** Starts counting for `pid`; `stop()` resolves to `{ cycles, instructions }` (user + kernel cycles, user instructions), or undefined. */
+/**
+ * Starts counting for `pid`; `stop()` resolves to `{ cycles, instructions }` (user + kernel cycles, user instructions),
+ * or undefined.
+ */
 export async function countCpu(pid) {
-  const child = spawn('perf', ['stat', '-x,', '-e', EVENTS.join(','), '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('perf', ['stat', '-x,', '-e', EVENTS.join(','), '-p', String(pid)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
     stderr += chunk;

@@ -15,7 +15,8 @@ export function tasksetAvailable() {
 /** Pins this process and all its threads (-a) to one core. */
 export function pinSelf(core) {
   const result = spawnSync('taskset', ['-a', '-cp', String(core), String(process.pid)], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`taskset could not pin the load generator to core ${core}: ${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`taskset could not pin the load generator to core ${core}: ${result.stderr}`);
 }
 
 const children = new Set();
@@ -29,13 +30,17 @@ export function killAll() {
 
 /**
  * Starts a server script and waits for its port.
- * @returns {Promise<{ name: string, port: number, url: string, pid: number, core: number|null, ask: Function, stats: Function, stop: Function, exited: Promise<number|null> }>}
+ * @returns {Promise<{ name: string, port: number, url: string, pid: number, core: number|null, ask: Function, stats:
+ * Function, stop: Function, exited: Promise<number|null> }>}
  */
 export async function startServer({ name, script, core, pin, env = {}, nodeArgs = [], timeoutMs = 30_000 }) {
   const childEnv = { ...process.env, ...env, BENCH_NAME: name };
   delete childEnv.DEBUG; // the gateway must run with its debug logging off
   const args = [...nodeArgs, script];
-  const [command, commandArgs] = pin && core !== null && core !== undefined ? ['taskset', ['-c', String(core), process.execPath, ...args]] : [process.execPath, args];
+  const [command, commandArgs] =
+    pin && core !== null && core !== undefined
+      ? ['taskset', ['-c', String(core), process.execPath, ...args]]
+      : [process.execPath, args];
   const child = spawn(command, commandArgs, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: childEnv });
   children.add(child);
   const exited = once(child, 'exit').then(([code]) => {

@@ -40,7 +40,12 @@ const PROTOCOLS = {
       return {
         path: '/v1/messages',
         headers: { 'content-type': 'application/json', 'x-api-key': GATEWAY_KEY, 'anthropic-version': '2023-06-01' },
-        body: json({ model, max_tokens: 64, messages: [{ role: 'user', content: PROMPT }], ...(stream ? { stream: true } : {}) }),
+        body: json({
+          model,
+          max_tokens: 64,
+          messages: [{ role: 'user', content: PROMPT }],
+          ...(stream ? { stream: true } : {}),
+        }),
         verify: stream
           ? (body) => body.includes(TEXT_END) && body.includes('event: message_stop') && !body.includes('event: error')
           : (body) => body.includes(TEXT_END) && body.includes('"stop_reason":"end_turn"'),
@@ -55,13 +60,23 @@ const PROTOCOLS = {
       return {
         path: '/v1/responses',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${GATEWAY_KEY}` },
-        body: json({ model, input: [{ role: 'user', content: PROMPT }], max_output_tokens: 64, ...(stream ? { stream: true } : {}) }),
+        body: json({
+          model,
+          input: [{ role: 'user', content: PROMPT }],
+          max_output_tokens: 64,
+          ...(stream ? { stream: true } : {}),
+        }),
         // A stream's last event is `response.completed` (a failed or cut one ends with `response.failed`,
         // `response.incomplete`, an `error` event, or nothing); a whole answer has no error and no
         // incomplete_details (an item's `"status":"completed"` alone would not tell).
         verify: stream
-          ? (body) => body.includes(TEXT_END) && body.startsWith('event: response.completed\n', body.lastIndexOf('event: '))
-          : (body) => body.includes(TEXT_END) && body.includes('"status":"completed"') && body.includes('"error":null') && body.includes('"incomplete_details":null'),
+          ? (body) =>
+              body.includes(TEXT_END) && body.startsWith('event: response.completed\n', body.lastIndexOf('event: '))
+          : (body) =>
+              body.includes(TEXT_END) &&
+              body.includes('"status":"completed"') &&
+              body.includes('"error":null') &&
+              body.includes('"incomplete_details":null'),
       };
     },
   },
@@ -71,9 +86,14 @@ const PROTOCOLS = {
     request(mode, model = 'mock-model') {
       const stream = mode === 'stream';
       return {
-        path: stream ? `/v1beta/models/${model}:streamGenerateContent?alt=sse` : `/v1beta/models/${model}:generateContent`,
+        path: stream
+          ? `/v1beta/models/${model}:streamGenerateContent?alt=sse`
+          : `/v1beta/models/${model}:generateContent`,
         headers: { 'content-type': 'application/json', 'x-goog-api-key': GATEWAY_KEY },
-        body: json({ contents: [{ role: 'user', parts: [{ text: PROMPT }] }], generationConfig: { maxOutputTokens: 64 } }),
+        body: json({
+          contents: [{ role: 'user', parts: [{ text: PROMPT }] }],
+          generationConfig: { maxOutputTokens: 64 },
+        }),
         verify: stream
           ? (body) => body.includes(TEXT_END) && body.includes('"finishReason":"STOP"') && !body.includes('"error"')
           : (body) => body.includes(TEXT_END) && body.includes('"finishReason":"STOP"'),

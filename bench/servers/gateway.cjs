@@ -10,13 +10,16 @@ const { createGateway, OpenAIProvider } = require('rosetta-gateway');
 const { serve } = require('./instrument.cjs');
 
 const upstream = process.env.BENCH_UPSTREAM;
-if (!upstream) throw new Error('BENCH_UPSTREAM is required (the mock upstream base URL, e.g. http://127.0.0.1:1234/v1)');
+if (!upstream)
+  throw new Error('BENCH_UPSTREAM is required (the mock upstream base URL, e.g. http://127.0.0.1:1234/v1)');
 const connections = process.env.BENCH_UPSTREAM_CONNECTIONS ? Number(process.env.BENCH_UPSTREAM_CONNECTIONS) : undefined;
 
 const gateway = createGateway({
   // No balance: unmetered (the MemoryQuotaStore still reserves and settles on every call).
   keys: [{ key: 'sk-bench-key', id: 'bench' }],
-  providers: [new OpenAIProvider({ baseUrl: upstream, apiKey: 'sk-upstream-bench', ...(connections ? { connections } : {}) })],
+  providers: [
+    new OpenAIProvider({ baseUrl: upstream, apiKey: 'sk-upstream-bench', ...(connections ? { connections } : {}) }),
+  ],
   models: [
     { id: 'mock-model', provider: 'openai', upstreamModel: 'mock-model' },
     { id: 'mock-slow', provider: 'openai', upstreamModel: 'mock-slow' },

@@ -56,7 +56,9 @@ function serve(server, options) {
       arrayBuffers: memory.arrayBuffers,
       cpuMicros: cpu.user + cpu.system,
       // Committed size of each V8 heap space (new, old, code, large objects…), in bytes.
-      spaces: Object.fromEntries(v8.getHeapSpaceStatistics().map((space) => [space.space_name.replace(/_space$/, ''), space.space_size])),
+      spaces: Object.fromEntries(
+        v8.getHeapSpaceStatistics().map((space) => [space.space_name.replace(/_space$/, ''), space.space_size]),
+      ),
       ...(options.extraStats ? options.extraStats() : {}),
     };
   };

@@ -25,7 +25,14 @@ function completion(model) {
       object: 'chat.completion',
       created: CREATED,
       model,
-      choices: [{ index: 0, message: { role: 'assistant', content: TEXT.join(''), refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: TEXT.join(''), refusal: null },
+          logprobs: null,
+          finish_reason: 'stop',
+        },
+      ],
       usage: USAGE,
       system_fingerprint: null,
     }),
@@ -46,7 +53,13 @@ function fixed(model) {
   if (!entry) {
     entry = {
       completion: completion(model),
-      stream: [chunk(model, { role: 'assistant', content: '' }), ...TEXT.map((text) => chunk(model, { content: text })), chunk(model, {}, 'stop'), usageChunk(model), 'data: [DONE]\n\n'],
+      stream: [
+        chunk(model, { role: 'assistant', content: '' }),
+        ...TEXT.map((text) => chunk(model, { content: text })),
+        chunk(model, {}, 'stop'),
+        usageChunk(model),
+        'data: [DONE]\n\n',
+      ],
       tick: chunk(model, { content: ' tick' }),
       tail: [chunk(model, { content: ' today?' }), chunk(model, {}, 'stop'), usageChunk(model), 'data: [DONE]\n\n'],
     };

@@ -85,7 +85,8 @@ async function makeDispatchRelay() {
           onHeaders(status, _rawHeaders, resume) {
             statusCode = status;
             resumeUpstream = resume;
-            if (stream) response.writeHead(status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+            if (stream)
+              response.writeHead(status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
             return true;
           },
           onData(chunk) {
@@ -109,7 +110,9 @@ async function makeDispatchRelay() {
           onError(error) {
             if (!response.headersSent) {
               response.writeHead(502, { 'content-type': 'application/json' });
-              response.end(JSON.stringify({ error: { message: `relay (${CLIENT}) failed: ${error?.message ?? error}` } }));
+              response.end(
+                JSON.stringify({ error: { message: `relay (${CLIENT}) failed: ${error?.message ?? error}` } }),
+              );
             } else response.destroy();
             resolve();
           },
@@ -129,11 +132,17 @@ app.post(['/v1/chat/completions', '/chat/completions'], express.json({ limit: '3
   try {
     const answer = await send(JSON.stringify(request.body), stream);
     if (!stream) {
-      response.writeHead(answer.statusCode, { 'content-type': answer.contentType ?? 'application/json', 'content-length': answer.body.length });
+      response.writeHead(answer.statusCode, {
+        'content-type': answer.contentType ?? 'application/json',
+        'content-length': answer.body.length,
+      });
       response.end(answer.body);
       return;
     }
-    response.writeHead(answer.statusCode, { 'content-type': answer.contentType ?? 'text/event-stream', 'cache-control': 'no-cache' });
+    response.writeHead(answer.statusCode, {
+      'content-type': answer.contentType ?? 'text/event-stream',
+      'cache-control': 'no-cache',
+    });
     await pipeline(answer.body, response);
   } catch (error) {
     if (!response.headersSent) {

@@ -59,7 +59,9 @@ app.use('/ai', createGateway({ keyStore, quotaStore }));
 const server = app.listen(Number(process.env.PORT ?? 8081), () => {
   const base = `http://localhost:${server.address().port}`;
   console.log(`custom-key-store example on ${base}; the gateway is under ${base}/ai`);
-  console.log(`  curl ${base}/ai/v1/chat/completions -H "Authorization: Bearer alice-secret-key" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","messages":[{"role":"user","content":"hi"}]}'`);
+  console.log(
+    `  curl ${base}/ai/v1/chat/completions -H "Authorization: Bearer alice-secret-key" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","messages":[{"role":"user","content":"hi"}]}'`,
+  );
   console.log(`  curl ${base}/admin/credits/alice`);
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));

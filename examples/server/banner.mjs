@@ -11,7 +11,10 @@ export function bannerLines({ base, keys, models, configured }) {
     `rosetta-gateway listening on ${base}`,
     '',
     'Keys:',
-    ...keys.map((entry) => `  ${entry.key === DEMO_KEY ? `${DEMO_KEY} (demo key)` : maskKey(entry.key)}  balance: ${entry.balance ?? 'unmetered'}`),
+    ...keys.map(
+      (entry) =>
+        `  ${entry.key === DEMO_KEY ? `${DEMO_KEY} (demo key)` : maskKey(entry.key)}  balance: ${entry.balance ?? 'unmetered'}`,
+    ),
     ...(usesDemo ? [] : ['  (your keys are masked; export GATEWAY_KEY=<one of them> to paste the calls below)']),
     '',
     `Upstreams: local${configured.map((name) => `, ${name}`).join('')}`,
@@ -44,7 +47,9 @@ export function bannerLines({ base, keys, models, configured }) {
   ];
 }
 
-/** A Codex CLI config.toml for this server: a model provider speaking the Responses API, its key read from GATEWAY_KEY. */
+/**
+ * A Codex CLI config.toml for this server: a model provider speaking the Responses API, its key read from GATEWAY_KEY.
+ */
 export function codexConfig(base) {
   return [
     'model = "rosetta-echo"',

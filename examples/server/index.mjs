@@ -27,17 +27,31 @@ app.use(gateway);
 // the OpenAI envelope, not Express's HTML page. (The library itself falls through to the host app.)
 app.use((request, response) => {
   response.status(404).json({
-    error: { message: `This server does not serve ${request.method} ${request.path}.`, type: 'invalid_request_error', param: null, code: 'not_found' },
+    error: {
+      message: `This server does not serve ${request.method} ${request.path}.`,
+      type: 'invalid_request_error',
+      param: null,
+      code: 'not_found',
+    },
   });
 });
 
-const server = createServer({ requestTimeout: requestTimeoutMs, headersTimeout: Math.min(10_000, requestTimeoutMs), connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs) }, app);
+const server = createServer(
+  {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.min(10_000, requestTimeoutMs),
+    connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs),
+  },
+  app,
+);
 // Idle keep-alive connections close after 5 s (Node's default, stated here so a host sees it).
 server.keepAliveTimeout = 5_000;
 
 server.on('error', (error) => {
-  if (error.code === 'EADDRINUSE') console.error(`port ${port} is in use; set PORT to another port (PORT=8081 npm start).`);
-  else if (error.code === 'EACCES') console.error(`port ${port} needs privileges this process does not have; set PORT to another port.`);
+  if (error.code === 'EADDRINUSE')
+    console.error(`port ${port} is in use; set PORT to another port (PORT=8081 npm start).`);
+  else if (error.code === 'EACCES')
+    console.error(`port ${port} needs privileges this process does not have; set PORT to another port.`);
   else console.error(`cannot listen on port ${port}: ${error.message}`);
   process.exit(1);
 });
@@ -46,7 +60,9 @@ server.listen(port, () => {
   const listening = server.address().port;
   const loop = selfPointingBaseUrl(process.env, listening);
   if (loop) {
-    console.error(`${loop} points at this server itself (port ${listening}): the gateway would call itself. Point it at the real upstream, or unset it.`);
+    console.error(
+      `${loop} points at this server itself (port ${listening}): the gateway would call itself. Point it at the real upstream, or unset it.`,
+    );
     process.exit(1);
   }
   console.log(bannerLines({ base: `http://localhost:${listening}`, keys, models, configured }).join('\n'));
@@ -66,7 +82,10 @@ async function shutdown(signal) {
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
   await Promise.race([closed, delay(SHUTDOWN_GRACE_MS)]);
-  await Promise.race([gateway.close().catch((error) => console.error(`gateway.close() failed: ${error.message}`)), delay(CLOSE_TIMEOUT_MS)]);
+  await Promise.race([
+    gateway.close().catch((error) => console.error(`gateway.close() failed: ${error.message}`)),
+    delay(CLOSE_TIMEOUT_MS),
+  ]);
   server.closeAllConnections();
   process.exit(0);
 }

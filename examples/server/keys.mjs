@@ -22,7 +22,8 @@ export function parseGatewayKeys(value) {
     if (key.length === 0) throw new Error(`GATEWAY_KEYS entry ${index + 1} has an empty key`);
     if (balanceText === undefined) return { key, id: `key${index + 1}` };
     const balance = Number(balanceText);
-    if (!Number.isFinite(balance) || balance < 0) throw new Error(`GATEWAY_KEYS entry ${index + 1}: balance must be a number >= 0`);
+    if (!Number.isFinite(balance) || balance < 0)
+      throw new Error(`GATEWAY_KEYS entry ${index + 1}: balance must be a number >= 0`);
     return { key, id: `key${index + 1}`, balance };
   });
 }

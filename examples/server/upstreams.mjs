@@ -1,11 +1,14 @@
 // Builds the example server's providers and model table from environment variables.
 // Base URLs come from ROSETTA_<NAME>_BASE_URL, never from the SDKs' own OPENAI_BASE_URL / ANTHROPIC_BASE_URL /
-// GEMINI_BASE_URL: those point clients (Claude Code, the SDKs) at this gateway, and reading them would make it call itself.
+// GEMINI_BASE_URL: those point clients (Claude Code, the SDKs) at this gateway, and reading them would make it call
+// itself.
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { AnthropicProvider, GeminiProvider, LocalProvider, LOCAL_MODELS, OpenAIProvider } from 'rosetta-gateway';
 
-/** Upstreams configured by env: the provider class, its env vars, and the models listed when no models file is given. */
+/**
+ * Upstreams configured by env: the provider class, its env vars, and the models listed when no models file is given.
+ */
 const UPSTREAMS = [
   {
     name: 'openai',
@@ -55,7 +58,8 @@ export function upstreamsFromEnv(env) {
   }
   if (env.MODELS_FILE) {
     models = JSON.parse(readFileSync(env.MODELS_FILE, 'utf8'));
-    if (!Array.isArray(models)) throw new Error(`MODELS_FILE ${env.MODELS_FILE} must hold a JSON array of model entries`);
+    if (!Array.isArray(models))
+      throw new Error(`MODELS_FILE ${env.MODELS_FILE} must hold a JSON array of model entries`);
   }
   return { providers, models, configured };
 }

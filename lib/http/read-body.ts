@@ -86,11 +86,18 @@ function readRaw(request: IncomingMessage, limit: number, keep = true): Promise<
 }
 
 function tooLargeError(limit: number): GatewayError {
-  return new GatewayError('request_too_large', `The request body is larger than the limit of ${limit} bytes.`, { code: 'request_too_large', headers: { connection: 'close' } });
+  return new GatewayError('request_too_large', `The request body is larger than the limit of ${limit} bytes.`, {
+    code: 'request_too_large',
+    headers: { connection: 'close' },
+  });
 }
 
 function tooDeepError(maxDepth: number): GatewayError {
-  return new GatewayError('invalid_request', `The request body nests arrays and objects deeper than the limit of ${maxDepth} levels.`, { code: 'json_too_deep' });
+  return new GatewayError(
+    'invalid_request',
+    `The request body nests arrays and objects deeper than the limit of ${maxDepth} levels.`,
+    { code: 'json_too_deep' },
+  );
 }
 
 /**
@@ -112,16 +119,25 @@ export async function readJsonBody(request: IncomingMessage, limits: BodyLimits)
   const badEncoding = encoding !== undefined && encoding.toLowerCase() !== 'identity';
   const raw = await readRaw(request, limits.maxBytes);
   if (badType) {
-    throw new GatewayError('unsupported_media_type', `Content-Type must be application/json, not '${contentType.split(';', 1)[0]}'.`);
+    throw new GatewayError(
+      'unsupported_media_type',
+      `Content-Type must be application/json, not '${contentType.split(';', 1)[0]}'.`,
+    );
   }
-  if (badEncoding) throw new GatewayError('unsupported_media_type', `Content-Encoding '${encoding}' is not supported; send the body uncompressed.`);
+  if (badEncoding)
+    throw new GatewayError(
+      'unsupported_media_type',
+      `Content-Encoding '${encoding}' is not supported; send the body uncompressed.`,
+    );
   if (raw.length === 0) throw new GatewayError('invalid_request', 'The request body is empty; send a JSON object.');
   if (exceedsJsonDepth(raw, limits.maxDepth)) throw tooDeepError(limits.maxDepth);
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));
   } catch (error) {
-    throw new GatewayError('invalid_request', `The request body is not valid JSON: ${(error as Error).message}`, { code: 'invalid_json' });
+    throw new GatewayError('invalid_request', `The request body is not valid JSON: ${(error as Error).message}`, {
+      code: 'invalid_json',
+    });
   }
   return requireObject(value);
 }

@@ -9,10 +9,17 @@ import type { EncodedResponse } from '../protocols/types';
  * with all the headers costs less than a `setHeader` per header. Headers a host middleware set
  * earlier are kept; a header named again here replaces theirs.
  */
-export function sendJson(response: ServerResponse, encoded: EncodedResponse, extraHeaders?: Record<string, string>): void {
+export function sendJson(
+  response: ServerResponse,
+  encoded: EncodedResponse,
+  extraHeaders?: Record<string, string>,
+): void {
   if (response.headersSent || response.destroyed) return;
   const payload = JSON.stringify(encoded.body);
-  const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) };
+  const headers: Record<string, string | number> = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+  };
   if (extraHeaders) for (const name in extraHeaders) headers[name.toLowerCase()] = extraHeaders[name]!;
   if (encoded.headers) for (const name in encoded.headers) headers[name.toLowerCase()] = encoded.headers[name]!;
   response.writeHead(encoded.status, headers);

@@ -22,7 +22,11 @@ export async function countInput(request: GenerateRequest, model: ResolvedModel,
  * count (docs/stores.md, "Overspend bound") — a provider's own `countTokens` where it has one,
  * else one token per UTF-8 byte plus each image at the provider's `maxImageTokens`.
  */
-export async function boundInput(request: GenerateRequest, model: ResolvedModel, requestId: string): Promise<InputBound> {
+export async function boundInput(
+  request: GenerateRequest,
+  model: ResolvedModel,
+  requestId: string,
+): Promise<InputBound> {
   let size: InputSize | undefined;
   let bound = 0;
   let counted: number | undefined;

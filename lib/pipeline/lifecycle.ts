@@ -37,7 +37,10 @@ export class Lifecycle {
     this.initialized = true;
   }
 
-  /** Waits for init; after a failed init, each request tries it again (one attempt at a time), so a store that comes back is used. */
+  /**
+   * Waits for init; after a failed init, each request tries it again (one attempt at a time), so a store that comes
+   * back is used.
+   */
   async waitReady(): Promise<void> {
     const attempt = this.pendingInit ?? this.ready;
     try {
@@ -50,7 +53,10 @@ export class Lifecycle {
       try {
         await this.pendingInit;
       } catch {
-        throw new GatewayError('unavailable', 'The gateway could not initialize its stores or providers.', { cause: error, retryAfter: 1 });
+        throw new GatewayError('unavailable', 'The gateway could not initialize its stores or providers.', {
+          cause: error,
+          retryAfter: 1,
+        });
       }
     }
   }
@@ -80,11 +86,15 @@ export class Lifecycle {
   }
 
   private async shutdown(): Promise<void> {
-    const reason = new GatewayError('unavailable', 'The gateway is shutting down; try again later.', { code: 'shutting_down', retryAfter: 1 });
+    const reason = new GatewayError('unavailable', 'The gateway is shutting down; try again later.', {
+      code: 'shutting_down',
+      retryAfter: 1,
+    });
     this.shutdownReason = reason;
     for (const cancellation of this.calls.keys()) cancellation.abort(reason);
     await this.whenIdle(CLOSE_GRACE_MS);
-    // Calls still going (a slow client, a slow store): their connections are cut, and their holds get one more grace to settle.
+    // Calls still going (a slow client, a slow store): their connections are cut, and their holds get one more grace to
+    // settle.
     for (const response of this.calls.values()) response.destroy();
     await this.whenIdle(CLOSE_GRACE_MS);
     for (const provider of this.config.providers.values()) await provider.close();

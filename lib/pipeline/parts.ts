@@ -1,4 +1,6 @@
-/** What one gateway's operation handlers share. Each gateway has its own; nothing here is shared with another gateway. */
+/**
+ * What one gateway's operation handlers share. Each gateway has its own; nothing here is shared with another gateway.
+ */
 import type { ModelTable } from '../models';
 import type { ResolvedOptions } from '../options';
 import type { Lifecycle } from './lifecycle';

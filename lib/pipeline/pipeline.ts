@@ -53,7 +53,13 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
   }
 
   /** The one request path of a model call. */
-  async handleCall(codec: ProtocolCodec, match: RouteMatch, request: Request, response: Response, path: string): Promise<void> {
+  async handleCall(
+    codec: ProtocolCodec,
+    match: RouteMatch,
+    request: Request,
+    response: Response,
+    path: string,
+  ): Promise<void> {
     const requestId = this.ids.next();
     const view = requestView(request, path, undefined);
     const call: CallView = { requestId, http: view };
@@ -87,10 +93,24 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
         const dropped = new CallWarnings();
         let decoded = route.decode(view, match.params, (warning) => dropped.add(warning));
         model = decoded.model;
-        // A call that continues a stored answer runs with the conversation before its own input (the hold counts it all).
-        const continued = route.state ? await continueConversation(this.config.responseStore, route, decoded, call, principal) : undefined;
+        // A call that continues a stored answer runs with the conversation before its own input (the hold counts it
+        // all).
+        const continued = route.state
+          ? await continueConversation(this.config.responseStore, route, decoded, call, principal)
+          : undefined;
         if (continued) decoded = continued.request;
-        const answer = await serveGenerate(this, route, call, decoded, principal, cancellation, response, upstreamHeaders, dropped.list, continued?.keeper);
+        const answer = await serveGenerate(
+          this,
+          route,
+          call,
+          decoded,
+          principal,
+          cancellation,
+          response,
+          upstreamHeaders,
+          dropped.list,
+          continued?.keeper,
+        );
         if (answer) {
           encoded = route.encode(answer, decoded, call);
           warned = warningsHeader(answer.warnings);
@@ -103,14 +123,24 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       } else {
         const decoded = route.decode(view, match.params);
         model = decoded.model;
-        encoded = route.encode(await serveImage(this, decoded, principal, requestId, cancellation, upstreamHeaders), decoded, call);
+        encoded = route.encode(
+          await serveImage(this, decoded, principal, requestId, cancellation, upstreamHeaders),
+          decoded,
+          call,
+        );
       }
       if (encoded === undefined) {
-        if (logRequest.enabled) logRequest('%s %s %s stream %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
+        if (logRequest.enabled)
+          logRequest('%s %s %s stream %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
         return;
       }
-      sendJson(response, encoded, warned === undefined ? { 'x-request-id': requestId } : { 'x-request-id': requestId, [WARNINGS_HEADER]: warned });
-      if (logRequest.enabled) logRequest('%s %s %s 200 %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
+      sendJson(
+        response,
+        encoded,
+        warned === undefined ? { 'x-request-id': requestId } : { 'x-request-id': requestId, [WARNINGS_HEADER]: warned },
+      );
+      if (logRequest.enabled)
+        logRequest('%s %s %s 200 %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
     } catch (thrown) {
       // Refused before its body was read (a loop, a shutdown, a bad key): at most a little of it is
       // read and dropped, or the connection is closed after the answer.
@@ -123,7 +153,13 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
   }
 
   /** A stored answer read or deleted. */
-  handleStoredResponse(codec: ProtocolCodec, match: StoredResponseMatch, request: Request, response: Response, path: string): Promise<void> {
+  handleStoredResponse(
+    codec: ProtocolCodec,
+    match: StoredResponseMatch,
+    request: Request,
+    response: Response,
+    path: string,
+  ): Promise<void> {
     return serveStoredResponse(this, codec, match, request, response, path, this.ids.next());
   }
 

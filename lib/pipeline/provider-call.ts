@@ -60,7 +60,13 @@ export function openStream(
     const call = { ...request, model: candidate.id };
     const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders, warnings);
     const provider = candidate.provider;
-    logProvider('%s → %s/%s stream max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
+    logProvider(
+      '%s → %s/%s stream max_output=%d',
+      requestId,
+      provider.name,
+      candidate.upstreamModel,
+      call.maxOutputTokens,
+    );
     const parts = provider.stream(call, context);
     const opened = parts[Symbol.asyncIterator]();
     try {
@@ -76,7 +82,8 @@ export function openStream(
 }
 
 /**
- * Runs `attempt` on a model (with a warning collector of its own), then on each of its fallbacks while the failure is one a fallback may
+ * Runs `attempt` on a model (with a warning collector of its own), then on each of its fallbacks while the failure is
+ * one a fallback may
  * cure (5xx, timeout, connection failure) and the caller is still there.
  */
 async function withFallbacks<T>(
@@ -94,7 +101,13 @@ async function withFallbacks<T>(
     } catch (error) {
       const last = index === chain.length - 1;
       if (last || signal.aborted || !(error instanceof GatewayError) || !FALLBACK_KINDS.has(error.kind)) throw error;
-      logProvider('%s failed (%s %d); falling back to %s', candidate.id, error.kind, error.status, chain[index + 1]!.id);
+      logProvider(
+        '%s failed (%s %d); falling back to %s',
+        candidate.id,
+        error.kind,
+        error.status,
+        chain[index + 1]!.id,
+      );
     }
   }
   throw new GatewayError('internal', 'The model has no provider to try.');

@@ -12,7 +12,10 @@ import type { Principal, QuotaStore, Reservation, ReservationInfo, ReserveResult
 import { boundInput } from './input-tokens';
 import { logQuota } from './log';
 
-/** How a stream ended for its settlement: `finish` reached, an upstream failure, or neither (the caller left, or a write threw). */
+/**
+ * How a stream ended for its settlement: `finish` reached, an upstream failure, or neither (the caller left, or a write
+ * threw).
+ */
 export type StreamEnd = 'completed' | 'failed' | undefined;
 
 /**
@@ -52,11 +55,30 @@ export class QuotaHold {
     try {
       await this.store.settle(reservation, charge, { settlement, overrun });
     } catch (error) {
-      throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', { cause: error, retryAfter: 1 });
+      throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', {
+        cause: error,
+        retryAfter: 1,
+      });
     }
     this.finished = true;
-    if (overrun > 0) logQuota('%s overrun: charged %d, %d beyond the %d held (%s)', this.requestId, charge, overrun, reservation.amount, settlement);
-    else logQuota('%s settled %s: charged %d of %d held (%s)', this.requestId, reservation.id, charge, reservation.amount, settlement);
+    if (overrun > 0)
+      logQuota(
+        '%s overrun: charged %d, %d beyond the %d held (%s)',
+        this.requestId,
+        charge,
+        overrun,
+        reservation.amount,
+        settlement,
+      );
+    else
+      logQuota(
+        '%s settled %s: charged %d of %d held (%s)',
+        this.requestId,
+        reservation.id,
+        charge,
+        reservation.amount,
+        settlement,
+      );
   }
 
   /** Settles after the response has gone out: a failing store is logged, not thrown. */
@@ -64,7 +86,14 @@ export class QuotaHold {
     try {
       await this.settle(charge, settlement);
     } catch (error) {
-      logQuota('%s settle of %s (charge %d, %s) failed: %O', this.requestId, this.reservation.id, charge, settlement, error);
+      logQuota(
+        '%s settle of %s (charge %d, %s) failed: %O',
+        this.requestId,
+        this.reservation.id,
+        charge,
+        settlement,
+        error,
+      );
     }
   }
 
@@ -109,7 +138,13 @@ export class TextHold extends QuotaHold {
       return new TextHold(store, reservation, requestId, { ...request, model: model.id, maxOutputTokens }, counted);
     }
     const affordable = affordableOutputTokens(request, basis, bound, reservation.amount) ?? maxOutputTokens;
-    logQuota('%s partial hold %d of %d: output capped at %d tokens', requestId, reservation.amount, estimate.amount, affordable);
+    logQuota(
+      '%s partial hold %d of %d: output capped at %d tokens',
+      requestId,
+      reservation.amount,
+      estimate.amount,
+      affordable,
+    );
     const capped = { ...request, model: model.id, maxOutputTokens: Math.min(maxOutputTokens, affordable) };
     return new TextHold(store, reservation, requestId, capped, counted);
   }
@@ -140,7 +175,12 @@ export class TextHold extends QuotaHold {
  * Refuses (403 `insufficient_quota`) a key with nothing to spend before work is done for it that
  * no hold pays for (counting tokens): a hold of one credit, minimum 0, released at once.
  */
-export async function requireBalance(store: QuotaStore, principal: Principal, model: ResolvedModel, requestId: string): Promise<void> {
+export async function requireBalance(
+  store: QuotaStore,
+  principal: Principal,
+  model: ResolvedModel,
+  requestId: string,
+): Promise<void> {
   await release(store, await reserve(store, principal, { amount: 1, minimum: 0 }, model, 'count-tokens', requestId));
 }
 
@@ -154,14 +194,25 @@ async function reserve(
 ): Promise<Reservation> {
   let outcome: ReserveResult;
   try {
-    outcome = await store.reserve(principal.id, estimate.amount, { minimum: estimate.minimum, info: { model: model.id, operation, requestId } });
+    outcome = await store.reserve(principal.id, estimate.amount, {
+      minimum: estimate.minimum,
+      info: { model: model.id, operation, requestId },
+    });
   } catch (error) {
-    throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', { cause: error, retryAfter: 1 });
+    throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', {
+      cause: error,
+      retryAfter: 1,
+    });
   }
   if (!outcome.ok) {
     const needs = estimate.minimum > 0 ? `; the request needs at least ${estimate.minimum}` : '';
-    const available = outcome.available === undefined ? '' : ` This key has ${outcome.available} credits available${needs}.`;
-    throw new GatewayError('insufficient_quota', outcome.message ?? `Insufficient balance for this request.${available}`, { code: 'insufficient_quota' });
+    const available =
+      outcome.available === undefined ? '' : ` This key has ${outcome.available} credits available${needs}.`;
+    throw new GatewayError(
+      'insufficient_quota',
+      outcome.message ?? `Insufficient balance for this request.${available}`,
+      { code: 'insufficient_quota' },
+    );
   }
   logQuota('%s reserved %d for %s', requestId, outcome.reservation.amount, principal.id);
   return outcome.reservation;
@@ -182,6 +233,9 @@ async function release(store: QuotaStore, reservation: Reservation): Promise<boo
 /** The model of a fallback chain whose prices (output first, then input) are highest: holds are sized for it. */
 function priciest(chain: readonly ResolvedModel[]): ResolvedModel {
   return chain.reduce((best, model) =>
-    model.pricing.output > best.pricing.output || (model.pricing.output === best.pricing.output && model.pricing.input > best.pricing.input) ? model : best,
+    model.pricing.output > best.pricing.output ||
+    (model.pricing.output === best.pricing.output && model.pricing.input > best.pricing.input)
+      ? model
+      : best,
   );
 }

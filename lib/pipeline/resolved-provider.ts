@@ -50,13 +50,16 @@ export interface ResolvedProvider {
 /** Resolves a provider checked by `resolveOptions` (it implements at least one way to serve a call). */
 export function resolveProvider(provider: Provider): ResolvedProvider {
   const answer = answerOf(provider);
-  const generate = async (request: GenerateRequest, context: ProviderCallContext) => completeResponseUsage(await answer(request, context), request);
+  const generate = async (request: GenerateRequest, context: ProviderCallContext) =>
+    completeResponseUsage(await answer(request, context), request);
   return {
     name: provider.name,
     serves: { text: Boolean(provider.generate ?? provider.stream), image: Boolean(provider.generateImage) },
     defaultModels: provider.defaultModels ?? [],
     generate,
-    stream: provider.stream ? provider.stream.bind(provider) : (request, context) => replayResponse(generate(request, context)),
+    stream: provider.stream
+      ? provider.stream.bind(provider)
+      : (request, context) => replayResponse(generate(request, context)),
     generateImage: provider.generateImage ? provider.generateImage.bind(provider) : unserved(provider, 'image'),
     countsInput: Boolean(provider.countTokens),
     countInput: provider.countTokens ? provider.countTokens.bind(provider) : (request) => countRequestTokens(request),
@@ -68,7 +71,9 @@ export function resolveProvider(provider: Provider): ResolvedProvider {
 }
 
 /** The provider's answer as it gives it, usage possibly partial: `generate`, or its stream collected. */
-function answerOf(provider: Provider): (request: GenerateRequest, context: ProviderCallContext) => MaybePromise<ProviderGenerateResponse> {
+function answerOf(
+  provider: Provider,
+): (request: GenerateRequest, context: ProviderCallContext) => MaybePromise<ProviderGenerateResponse> {
   if (provider.generate) return provider.generate.bind(provider);
   const stream = provider.stream?.bind(provider);
   if (stream) return (request, context) => collectParts(stream(request, context));

@@ -1,4 +1,7 @@
-/** The response store on the generate path: the answer a call continues, found before the quota hold, and the finished answer kept. */
+/**
+ * The response store on the generate path: the answer a call continues, found before the quota hold, and the finished
+ * answer kept.
+ */
 import { randomUUID } from 'node:crypto';
 import type { GenerateRequest, GenerateResponse, StreamPart } from '../canonical';
 import { GatewayError } from '../errors';
@@ -12,7 +15,10 @@ export async function storeCall<T>(call: () => MaybePromise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw new GatewayError('unavailable', 'The response store is unavailable; try again later.', { cause: error, retryAfter: 1 });
+    throw new GatewayError('unavailable', 'The response store is unavailable; try again later.', {
+      cause: error,
+      retryAfter: 1,
+    });
   }
 }
 
@@ -40,11 +46,16 @@ export async function continueConversation(
   let previous: StoredResponse | undefined;
   if (previousId !== undefined) {
     if (!store) {
-      const message = 'This gateway keeps no responses (no responseStore is configured), so previous_response_id cannot be used: send the whole conversation in input (the earlier input items, then the output items of the previous response) instead.';
+      const message =
+        'This gateway keeps no responses (no responseStore is configured), so previous_response_id cannot be used: send the whole conversation in input (the earlier input items, then the output items of the previous response) instead.';
       throw new GatewayError('invalid_request', message, { param: 'previous_response_id' });
     }
     previous = await storeCall(() => store.get(principal.id, previousId));
-    if (!previous) throw new GatewayError('not_found', `Previous response with id '${previousId}' not found.`, { param: 'previous_response_id', code: 'previous_response_not_found' });
+    if (!previous)
+      throw new GatewayError('not_found', `Previous response with id '${previousId}' not found.`, {
+        param: 'previous_response_id',
+        code: 'previous_response_not_found',
+      });
   }
   const stored = store !== undefined && state.wantsStored(request, call);
   const prepared = state.prepare(request, previous, stored);

@@ -16,9 +16,21 @@ export interface ModelListMatch {
 /** What {@link dispatch} hands a routed request to. */
 export interface RouteHandlers {
   /** A codec's POST route: a model call. */
-  handleCall(codec: ProtocolCodec, match: RouteMatch, request: Request, response: Response, path: string): Promise<void>;
+  handleCall(
+    codec: ProtocolCodec,
+    match: RouteMatch,
+    request: Request,
+    response: Response,
+    path: string,
+  ): Promise<void>;
   /** A stored-response route (`GET` / `DELETE`). */
-  handleStoredResponse(codec: ProtocolCodec, match: StoredResponseMatch, request: Request, response: Response, path: string): Promise<void>;
+  handleStoredResponse(
+    codec: ProtocolCodec,
+    match: StoredResponseMatch,
+    request: Request,
+    response: Response,
+    path: string,
+  ): Promise<void>;
   /** A model-list GET route. */
   handleModelList(list: ModelListMatch, request: Request, response: Response, path: string): Promise<void>;
   /** A route of the gateway's asked with the wrong method: a 405 naming the `allowed` one. */
@@ -30,7 +42,13 @@ export interface RouteHandlers {
  * a 405), then the stored-response routes (`GET` / `DELETE`, else a 405), then the model-list
  * routes, else `next()`.
  */
-export function dispatch(codecs: readonly ProtocolCodec[], handlers: RouteHandlers, request: Request, response: Response, next: NextFunction): void {
+export function dispatch(
+  codecs: readonly ProtocolCodec[],
+  handlers: RouteHandlers,
+  request: Request,
+  response: Response,
+  next: NextFunction,
+): void {
   const path = normalizePath(pathOf(request));
   for (const codec of codecs) {
     const match = codec.match(path);
@@ -44,13 +62,15 @@ export function dispatch(codecs: readonly ProtocolCodec[], handlers: RouteHandle
     if (!stored) continue;
     const method = request.method;
     const allowed = stored.resource === 'response' ? 'GET, DELETE' : 'GET';
-    if (method === 'GET' || method === 'HEAD' || (method === 'DELETE' && stored.resource === 'response')) void handlers.handleStoredResponse(codec, stored, request, response, path);
+    if (method === 'GET' || method === 'HEAD' || (method === 'DELETE' && stored.resource === 'response'))
+      void handlers.handleStoredResponse(codec, stored, request, response, path);
     else void handlers.refuseMethod(codec, request, response, allowed);
     return;
   }
   const list = matchModelList(codecs, path, request);
   if (list) {
-    if (request.method !== 'GET' && request.method !== 'HEAD') void handlers.refuseMethod(list.codec, request, response, 'GET');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      void handlers.refuseMethod(list.codec, request, response, 'GET');
     else void handlers.handleModelList(list, request, response, path);
     return;
   }
@@ -61,7 +81,11 @@ export function dispatch(codecs: readonly ProtocolCodec[], handlers: RouteHandle
  * The model-list route of a path: among the codecs listing on it, the first whose `claims` is true,
  * else the one without `claims`.
  */
-export function matchModelList(codecs: readonly ProtocolCodec[], path: string, request: Request): ModelListMatch | undefined {
+export function matchModelList(
+  codecs: readonly ProtocolCodec[],
+  path: string,
+  request: Request,
+): ModelListMatch | undefined {
   let fallback: ModelListMatch | undefined;
   let claimed: ModelListMatch | undefined;
   let view: HttpRequestView | undefined;
@@ -84,7 +108,10 @@ export function matchModelList(codecs: readonly ProtocolCodec[], path: string, r
   return claimed ?? fallback;
 }
 
-/** The view codecs read. Its `query` is parsed on first read: only Gemini's key and stream format, and model-list paging, look at it. */
+/**
+ * The view codecs read. Its `query` is parsed on first read: only Gemini's key and stream format, and model-list
+ * paging, look at it.
+ */
 export function requestView(request: Request, path: string, body: unknown): HttpRequestView {
   const url = request.url;
   let query: URLSearchParams | undefined;

@@ -46,13 +46,17 @@ export async function streamResponse(
   chargeFailedStreams: boolean,
   beforeFinish?: () => Promise<void>,
 ): Promise<void> {
-  const { model, value: { iterator, first } } = opened;
+  const {
+    model,
+    value: { iterator, first },
+  } = opened;
   const meter = new StreamMeter(hold.request, hold.countedInput ?? estimateRequestTokens(hold.request));
   const writer = new CoalescingWriter(response);
   let ended: StreamEnd;
   try {
     const headers: Record<string, string> = Object.assign({ 'x-request-id': requestId }, SSE_HEADERS, encoder.headers);
-    // The warnings known before the first byte: the codec's and the provider's (which encoded its body to open the stream).
+    // The warnings known before the first byte: the codec's and the provider's (which encoded its body to open the
+    // stream).
     const warned = warningsHeader(opened.warnings);
     if (warned !== undefined) headers[WARNINGS_HEADER] = warned;
     response.writeHead(200, headers);
@@ -94,7 +98,8 @@ export async function streamResponse(
       part = next.value;
     }
     const shutdown = lifecycle.shutdownReason;
-    if (shutdown && signal.reason === shutdown && part.type !== 'finish' && part.type !== 'error') writeShutdownEvent(encoder, meter, writer, shutdown);
+    if (shutdown && signal.reason === shutdown && part.type !== 'finish' && part.type !== 'error')
+      writeShutdownEvent(encoder, meter, writer, shutdown);
     writer.end();
   } finally {
     await iterator.return?.()?.catch(() => undefined);
@@ -103,7 +108,12 @@ export async function streamResponse(
 }
 
 /** Ends a stream cut by `close()` with the protocol's error event (nothing, if it cannot be encoded). */
-function writeShutdownEvent(encoder: StreamEncoder, meter: StreamMeter, writer: CoalescingWriter, reason: GatewayError): void {
+function writeShutdownEvent(
+  encoder: StreamEncoder,
+  meter: StreamMeter,
+  writer: CoalescingWriter,
+  reason: GatewayError,
+): void {
   try {
     writer.write(encoder.encode(meter.observe({ type: 'error', error: reason })));
   } catch (error) {

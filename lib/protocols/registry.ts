@@ -8,11 +8,5 @@ import { openAIResponsesCodec } from './openai-responses';
 
 /** A fresh set of the built-in codecs, in match order. */
 export function builtinCodecs(): ProtocolCodec[] {
-  return [
-    geminiCodec(),
-    anthropicMessagesCodec(),
-    openAIChatCodec(),
-    openAIImagesCodec(),
-    openAIResponsesCodec(),
-  ];
+  return [geminiCodec(), anthropicMessagesCodec(), openAIChatCodec(), openAIImagesCodec(), openAIResponsesCodec()];
 }

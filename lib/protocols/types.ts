@@ -1,6 +1,13 @@
 /** The protocol-codec contract: how a wire protocol is decoded into canonical calls and encoded back. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { CallWarning, GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../canonical';
+import type {
+  CallWarning,
+  GenerateRequest,
+  GenerateResponse,
+  ImageRequest,
+  ImageResponse,
+  StreamPart,
+} from '../canonical';
 import type { GatewayError } from '../errors';
 import type { StoredResponse } from '../stores/types';
 
@@ -68,7 +75,10 @@ export interface GenerateRoute {
 export interface ConversationState {
   /** The id of the stored answer this call continues, or undefined. */
   previousId(request: GenerateRequest, call: CallView): string | undefined;
-  /** Whether the caller asks for the answer to be kept, when the gateway has a store (the protocol's default when it says nothing). */
+  /**
+   * Whether the caller asks for the answer to be kept, when the gateway has a store (the protocol's default when it
+   * says nothing).
+   */
   wantsStored(request: GenerateRequest, call: CallView): boolean;
   /**
    * The request the call runs: the previous answer's conversation before the request's own
@@ -76,7 +86,13 @@ export interface ConversationState {
    */
   prepare(request: GenerateRequest, previous: StoredResponse | undefined, stored: boolean): GenerateRequest;
   /** The record of a finished answer, and the id it is read back by. `body` is the encoded answer. */
-  record(request: GenerateRequest, previous: StoredResponse | undefined, answer: GenerateResponse, body: unknown, call: CallView): { id: string; record: StoredResponse };
+  record(
+    request: GenerateRequest,
+    previous: StoredResponse | undefined,
+    answer: GenerateResponse,
+    body: unknown,
+    call: CallView,
+  ): { id: string; record: StoredResponse };
 }
 
 /** What a stored-response path names: one stored answer, or its input items. */
@@ -94,7 +110,10 @@ export interface StoredResponseRoutes {
   match(path: string): StoredResponseMatch | undefined;
   encodeResponse(record: StoredResponse, request: HttpRequestView): EncodedResponse;
   encodeDeleted(id: string, request: HttpRequestView): EncodedResponse;
-  /** A page of the record's input items as the request's query asks; throws `GatewayError` (`invalid_request`) for a bad query. */
+  /**
+   * A page of the record's input items as the request's query asks; throws `GatewayError` (`invalid_request`) for a bad
+   * query.
+   */
   encodeInputItems(record: StoredResponse, request: HttpRequestView): EncodedResponse;
 }
 
@@ -136,7 +155,9 @@ export interface EncodedResponse {
  * little more per chunk than relaying its bytes.
  */
 export interface StreamEncoder {
-  /** Overrides of the defaults (`content-type: text/event-stream`, `cache-control: no-cache`, `x-accel-buffering: no`). */
+  /**
+   * Overrides of the defaults (`content-type: text/event-stream`, `cache-control: no-cache`, `x-accel-buffering: no`).
+   */
   readonly headers?: Record<string, string>;
   /**
    * The text for one part: whole events of the protocol, or `''` when the part adds nothing (yet).
@@ -179,7 +200,10 @@ export interface ModelListRoutes {
 export interface ProtocolCodec {
   /** A unique name, e.g. `openai-chat`. */
   readonly name: string;
-  /** Returns the route this path leads to in this protocol, or undefined. Paths are POST-only (the stored-response routes are `storedResponses`). */
+  /**
+   * Returns the route this path leads to in this protocol, or undefined. Paths are POST-only (the stored-response
+   * routes are `storedResponses`).
+   */
   match(path: string): RouteMatch | undefined;
   /** Where this protocol carries the key, for the 401 message, e.g. `an "Authorization: Bearer <key>" header`. */
   readonly credentialHint?: string;

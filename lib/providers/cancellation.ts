@@ -39,7 +39,10 @@ export class CallCancellation {
     if (listeners) for (const listener of listeners) listener();
   }
 
-  /** The part of the `EventEmitter` interface undici uses on a signal (`'abort'` only, called once): `once` and `removeListener`. */
+  /**
+   * The part of the `EventEmitter` interface undici uses on a signal (`'abort'` only, called once): `once` and
+   * `removeListener`.
+   */
   once(_event: 'abort', listener: AbortListener): this {
     if (this.aborted) return this;
     this.listeners ??= [];

@@ -1,5 +1,13 @@
 /** The upstream-provider contract: what a provider must do for the gateway to route calls to it. */
-import type { CallWarning, GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart, Usage } from '../canonical';
+import type {
+  CallWarning,
+  GenerateRequest,
+  GenerateResponse,
+  ImageRequest,
+  ImageResponse,
+  ProviderStreamPart,
+  Usage,
+} from '../canonical';
 import type { ModelConfig } from '../models';
 import type { MaybePromise } from '../stores/types';
 import type { CallSignal } from './cancellation';
@@ -63,7 +71,10 @@ export interface Provider {
    * this provider's `name`). Optional; default: none.
    */
   readonly defaultModels?: readonly ModelConfig[];
-  /** The call's answer, whole. Its `usage` may leave out figures the upstream did not report ({@link ProviderGenerateResponse}). */
+  /**
+   * The call's answer, whole. Its `usage` may leave out figures the upstream did not report ({@link
+   * ProviderGenerateResponse}).
+   */
   generate?(request: GenerateRequest, context: ProviderCallContext): MaybePromise<ProviderGenerateResponse>;
   /**
    * The call's answer as canonical parts. The `finish` part may leave out usage figures the

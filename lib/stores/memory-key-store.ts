@@ -46,7 +46,8 @@ export class MemoryKeyStore implements KeyStore {
 
   /** Adds (or replaces) a key and returns its principal. */
   add(entry: MemoryKeyEntry): Principal {
-    if (typeof entry.key !== 'string' || entry.key.length === 0) throw new TypeError('MemoryKeyStore: key must be a non-empty string');
+    if (typeof entry.key !== 'string' || entry.key.length === 0)
+      throw new TypeError('MemoryKeyStore: key must be a non-empty string');
     const digest = digestOf(entry.key);
     const principal: Principal = {
       id: entry.id ?? fingerprintKey(entry.key),

@@ -61,7 +61,10 @@ export class MemoryQuotaStore implements QuotaStore {
     return { ok: true, reservation };
   }
 
-  /** Charges `actual` in full, even beyond the hold (the balance may then go below 0, and the key is refused until funded). */
+  /**
+   * Charges `actual` in full, even beyond the hold (the balance may then go below 0, and the key is refused until
+   * funded).
+   */
   settle(reservation: Reservation, actual: number): void {
     if (!this.open.delete(reservation.id)) return;
     const account = this.account(reservation.keyId);

@@ -1,11 +1,17 @@
-/** The in-memory response store: records as JSON, kept for a TTL, within a cap on entries and bytes, least recently used evicted first. */
+/**
+ * The in-memory response store: records as JSON, kept for a TTL, within a cap on entries and bytes, least recently used
+ * evicted first.
+ */
 import { GatewayConfigError } from '../errors';
 import { suggest } from '../suggest';
 import type { ResponseStore, StoredResponse } from './types';
 
 /** Options of {@link MemoryResponseStore} (each a positive number). */
 export interface MemoryResponseStoreOptions {
-  /** How long a record is kept after it was stored, in seconds. Default 30 days, as long as OpenAI keeps a stored response. */
+  /**
+   * How long a record is kept after it was stored, in seconds. Default 30 days, as long as OpenAI keeps a stored
+   * response.
+   */
   ttlSeconds?: number;
   /** The most records kept; past it the least recently used are evicted. Default 10,000. */
   maxEntries?: number;
@@ -36,7 +42,11 @@ function positive(options: MemoryResponseStoreOptions, name: keyof MemoryRespons
   const value = options[name];
   if (value === undefined) return MEMORY_RESPONSE_STORE_DEFAULTS[name];
   if (typeof value !== 'number' || !(value > 0)) {
-    throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', `${STORE}: option '${name}' must be a positive number, not ${String(value)}.`, name);
+    throw new GatewayConfigError(
+      'ERR_GATEWAY_INVALID_OPTION',
+      `${STORE}: option '${name}' must be a positive number, not ${String(value)}.`,
+      name,
+    );
   }
   return value;
 }
@@ -57,9 +67,15 @@ export class MemoryResponseStore implements ResponseStore {
   private readonly maxBytes: number;
 
   constructor(options: MemoryResponseStoreOptions = {}) {
-    if (options === null || typeof options !== 'object') throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTIONS', `${STORE}: options must be an object.`);
+    if (options === null || typeof options !== 'object')
+      throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTIONS', `${STORE}: options must be an object.`);
     for (const name of Object.keys(options)) {
-      if (!OPTION_NAMES.includes(name)) throw new GatewayConfigError('ERR_GATEWAY_UNKNOWN_OPTION', `${STORE}: option '${name}' is not an option${suggest(name, OPTION_NAMES)}.`, name);
+      if (!OPTION_NAMES.includes(name))
+        throw new GatewayConfigError(
+          'ERR_GATEWAY_UNKNOWN_OPTION',
+          `${STORE}: option '${name}' is not an option${suggest(name, OPTION_NAMES)}.`,
+          name,
+        );
     }
     this.ttlMs = positive(options, 'ttlSeconds') * 1000;
     this.maxEntries = positive(options, 'maxEntries');

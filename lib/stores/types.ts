@@ -84,7 +84,11 @@ export type ReserveResult =
  * - `release(reservation)` frees the whole hold without charging (the call failed).
  */
 export interface QuotaStore {
-  reserve(keyId: string, amount: number, options: { minimum: number; info: ReservationInfo }): MaybePromise<ReserveResult>;
+  reserve(
+    keyId: string,
+    amount: number,
+    options: { minimum: number; info: ReservationInfo },
+  ): MaybePromise<ReserveResult>;
   settle(reservation: Reservation, actual: number, info?: SettleInfo): MaybePromise<void>;
   release(reservation: Reservation): MaybePromise<void>;
   init?(): MaybePromise<void>;

@@ -1,5 +1,12 @@
 /** Accumulates a canonical stream into a complete response (for providers that only stream). */
-import type { ContentPart, FinishReason, GenerateRequest, GenerateResponse, ProviderStreamPart, Usage } from '../canonical';
+import type {
+  ContentPart,
+  FinishReason,
+  GenerateRequest,
+  GenerateResponse,
+  ProviderStreamPart,
+  Usage,
+} from '../canonical';
 import { GatewayError } from '../errors';
 import type { ProviderGenerateResponse } from '../providers/types';
 import { completeResponseUsage } from '../tokenizer';
@@ -9,7 +16,10 @@ import { completeResponseUsage } from '../tokenizer';
  * non-streamed response, its usage complete: figures the stream left out are counted
  * ({@link completeResponseUsage}): the output from the content, the input from the request.
  */
-export async function collectStream(parts: AsyncIterable<ProviderStreamPart>, request: GenerateRequest): Promise<GenerateResponse> {
+export async function collectStream(
+  parts: AsyncIterable<ProviderStreamPart>,
+  request: GenerateRequest,
+): Promise<GenerateResponse> {
   return completeResponseUsage(await collectParts(parts), request);
 }
 
@@ -23,7 +33,10 @@ export async function collectParts(parts: AsyncIterable<ProviderStreamPart>): Pr
   return collector.result();
 }
 
-/** Gathers a stream's parts, one at a time, into the equivalent non-streamed answer (for {@link collectParts}, and for a streamed answer the gateway stores). */
+/**
+ * Gathers a stream's parts, one at a time, into the equivalent non-streamed answer (for {@link collectParts}, and for a
+ * streamed answer the gateway stores).
+ */
 export class PartCollector {
   private readonly content: ContentPart[] = [];
   private readonly open = new Map<string, ContentPart>();
@@ -54,7 +67,13 @@ export class PartCollector {
         open.set(part.id, { type: 'reasoning', text: '' });
         break;
       case 'tool-call-start':
-        open.set(part.id, { type: 'tool-call', id: part.id, name: part.name, arguments: '', ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) });
+        open.set(part.id, {
+          type: 'tool-call',
+          id: part.id,
+          name: part.name,
+          arguments: '',
+          ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+        });
         break;
       case 'text-delta':
       case 'reasoning-delta': {
@@ -95,7 +114,14 @@ export class PartCollector {
     const finishReason = this.finishReason;
     if (!finishReason) throw new GatewayError('upstream', 'The upstream stream ended before it finished.');
     let usage = this.usage;
-    if (this.startInput !== undefined && usage?.inputTokens === undefined) usage = { ...usage, inputTokens: this.startInput };
-    return { id: this.id, model: this.model, created: this.created, choices: [{ index: 0, content: this.content, finishReason }], ...(usage ? { usage } : {}) };
+    if (this.startInput !== undefined && usage?.inputTokens === undefined)
+      usage = { ...usage, inputTokens: this.startInput };
+    return {
+      id: this.id,
+      model: this.model,
+      created: this.created,
+      choices: [{ index: 0, content: this.content, finishReason }],
+      ...(usage ? { usage } : {}),
+    };
   }
 }

@@ -51,14 +51,25 @@ export class StreamMeter {
     }
   }
 
-  /** The usage to charge: the `finish` figures (completed) when the stream finished, else input plus what was produced. */
+  /**
+   * The usage to charge: the `finish` figures (completed) when the stream finished, else input plus what was produced.
+   */
   usage(): Usage {
-    return this.finishUsage ?? { inputTokens: this.reportedInput ?? this.inputTokens, outputTokens: countTextTokens(this.produced.text()) };
+    return (
+      this.finishUsage ?? {
+        inputTokens: this.reportedInput ?? this.inputTokens,
+        outputTokens: countTextTokens(this.produced.text()),
+      }
+    );
   }
 
   /** A finish's usage with the figures it lacks counted (the same object when it lacks none). */
   private complete(usage: Partial<Usage> | undefined): Usage {
-    const complete = completeUsage(usage, () => this.reportedInput ?? countRequestTokens(this.request), () => this.produced.text());
+    const complete = completeUsage(
+      usage,
+      () => this.reportedInput ?? countRequestTokens(this.request),
+      () => this.produced.text(),
+    );
     if (complete !== usage) log('the provider did not report every usage figure; the rest counted with the tokenizer');
     return complete;
   }

@@ -3,7 +3,13 @@ import type { GenerateResponse, StreamPart } from '../canonical';
 
 /** The parts a stream of this response would have carried, for its first choice. */
 export function* responseToParts(response: GenerateResponse): Generator<StreamPart> {
-  yield { type: 'response-start', id: response.id, model: response.model, created: response.created, usage: { inputTokens: response.usage.inputTokens } };
+  yield {
+    type: 'response-start',
+    id: response.id,
+    model: response.model,
+    created: response.created,
+    usage: { inputTokens: response.usage.inputTokens },
+  };
   const choice = response.choices[0];
   let block = 0;
   for (const part of choice?.content ?? []) {
@@ -26,7 +32,12 @@ export function* responseToParts(response: GenerateResponse): Generator<StreamPa
         };
         break;
       case 'tool-call':
-        yield { type: 'tool-call-start', id: part.id, name: part.name, ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) };
+        yield {
+          type: 'tool-call-start',
+          id: part.id,
+          name: part.name,
+          ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+        };
         if (part.arguments) yield { type: 'tool-call-delta', id: part.id, delta: part.arguments };
         yield { type: 'tool-call-end', id: part.id };
         break;
@@ -38,6 +49,8 @@ export function* responseToParts(response: GenerateResponse): Generator<StreamPa
 }
 
 /** The same, as an async iterable. */
-export async function* replayResponse(response: Promise<GenerateResponse> | GenerateResponse): AsyncGenerator<StreamPart> {
+export async function* replayResponse(
+  response: Promise<GenerateResponse> | GenerateResponse,
+): AsyncGenerator<StreamPart> {
   yield* responseToParts(await response);
 }

@@ -66,7 +66,8 @@ function retryAfterOf(rawHeaders: (Buffer | string)[] | null | undefined): strin
   if (!rawHeaders) return undefined;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i];
-    if (name.length === RETRY_AFTER.length && name.toString().toLowerCase() === RETRY_AFTER) return rawHeaders[i + 1].toString();
+    if (name.length === RETRY_AFTER.length && name.toString().toLowerCase() === RETRY_AFTER)
+      return rawHeaders[i + 1].toString();
   }
   return undefined;
 }
@@ -152,7 +153,8 @@ class Handler<R = never> {
     }
     if (this.signal.aborted || !this.headersReceived) this.reject(error);
     // A non-2xx answer whose body broke off is still that answer (without its text), as before.
-    else if (this.statusCode >= 300) this.resolve({ statusCode: this.statusCode, text: '', retryAfter: this.retryAfter });
+    else if (this.statusCode >= 300)
+      this.resolve({ statusCode: this.statusCode, text: '', retryAfter: this.retryAfter });
     else this.reject(new ResponseBodyError(error));
   }
 
@@ -168,8 +170,15 @@ class Handler<R = never> {
   }
 }
 
-/** Dispatches `handler` unless the call is already cancelled (then the promise rejects with its reason, nothing sent). */
-function send<T>(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: CallSignal, make: (resolve: (value: T) => void, reject: (error: unknown) => void) => Handler<T>): Promise<T> {
+/**
+ * Dispatches `handler` unless the call is already cancelled (then the promise rejects with its reason, nothing sent).
+ */
+function send<T>(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  signal: CallSignal,
+  make: (resolve: (value: T) => void, reject: (error: unknown) => void) => Handler<T>,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) reject(signal.reason);
     else dispatcher.dispatch(options, make(resolve, reject) as unknown as Dispatcher.DispatchHandler);
@@ -182,8 +191,17 @@ function send<T>(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, si
  * {@link ResponseBodyError} when a 2xx body breaks off, and with the signal's reason when the call
  * is cancelled (the request is aborted).
  */
-export function dispatchBuffered(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: CallSignal): Promise<BufferedResponse> {
-  return send<BufferedResponse>(dispatcher, options, signal, (resolve, reject) => new Handler(signal, options.body, resolve, reject));
+export function dispatchBuffered(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  signal: CallSignal,
+): Promise<BufferedResponse> {
+  return send<BufferedResponse>(
+    dispatcher,
+    options,
+    signal,
+    (resolve, reject) => new Handler(signal, options.body, resolve, reject),
+  );
 }
 
 /** A 2xx answer's body goes to the sink; a non-2xx one is read whole. */
@@ -261,6 +279,16 @@ class StreamingHandler extends Handler<StreamedBody> implements StreamedBody {
  * headers, and with the signal's reason when the call is cancelled before them; afterwards, a
  * failure or a cancellation goes to the sink's `onError`.
  */
-export function dispatchStreamed(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: CallSignal, sink: BodySink): Promise<StreamedBody | BufferedResponse> {
-  return send<StreamedBody | BufferedResponse>(dispatcher, options, signal, (resolve, reject) => new StreamingHandler(signal, options.body, sink, resolve, reject));
+export function dispatchStreamed(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  signal: CallSignal,
+  sink: BodySink,
+): Promise<StreamedBody | BufferedResponse> {
+  return send<StreamedBody | BufferedResponse>(
+    dispatcher,
+    options,
+    signal,
+    (resolve, reject) => new StreamingHandler(signal, options.body, sink, resolve, reject),
+  );
 }

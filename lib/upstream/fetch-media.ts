@@ -1,4 +1,7 @@
-/** Downloads an http(s) image for an upstream that cannot take URLs: GET only, bounded, and never into a private network. */
+/**
+ * Downloads an http(s) image for an upstream that cannot take URLs: GET only, bounded, and never into a private
+ * network.
+ */
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import createDebug from 'debug';
@@ -77,7 +80,8 @@ for (const [network, prefix] of [
   ['198.18.0.0', 15], // benchmarking
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
-] as const) BLOCKED.addSubnet(network, prefix, 'ipv4');
+] as const)
+  BLOCKED.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
@@ -86,7 +90,8 @@ for (const [network, prefix] of [
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
-] as const) BLOCKED.addSubnet(network, prefix, 'ipv6');
+] as const)
+  BLOCKED.addSubnet(network, prefix, 'ipv6');
 
 /** The eight 16-bit groups of an IPv6 address (zone id dropped, `::` expanded, a trailing dotted quad folded in). */
 function ipv6Groups(address: string): number[] | undefined {
@@ -100,8 +105,11 @@ function ipv6Groups(address: string): number[] | undefined {
   const groups = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
   const left = groups(head);
   const right = groups(tail);
-  const filled = tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-  return filled.length === 8 && filled.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? filled : undefined;
+  const filled =
+    tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return filled.length === 8 && filled.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
+    ? filled
+    : undefined;
 }
 
 function ipv4Of(high: number, low: number): string {
@@ -143,7 +151,10 @@ export function isBlockedAddress(address: string): boolean {
 class BlockedAddressError extends Error {
   override readonly name = 'BlockedAddressError';
   readonly code = 'ERR_MEDIA_BLOCKED_ADDRESS';
-  constructor(readonly hostname: string, readonly address: string) {
+  constructor(
+    readonly hostname: string,
+    readonly address: string,
+  ) {
     super(`${hostname} resolves to ${address}, a private or local network address`);
   }
 }
@@ -185,7 +196,12 @@ function acceptedMediaType(served: string | undefined, declared: string | undefi
 /** A failure and its `cause` chain (at most 8 links). */
 function causeChain(error: unknown): unknown[] {
   const chain: unknown[] = [];
-  for (let current = error; current !== undefined && current !== null && chain.length < 8; current = (current as { cause?: unknown }).cause) chain.push(current);
+  for (
+    let current = error;
+    current !== undefined && current !== null && chain.length < 8;
+    current = (current as { cause?: unknown }).cause
+  )
+    chain.push(current);
   return chain;
 }
 
@@ -200,7 +216,12 @@ function codeOf(error: unknown): string | undefined {
 
 function positiveInteger(value: number | undefined, fallback: number, option: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', `${option} must be a positive integer, not ${String(value)}.`, option);
+  if (!Number.isInteger(value) || value < 1)
+    throw new GatewayConfigError(
+      'ERR_GATEWAY_INVALID_OPTION',
+      `${option} must be a positive integer, not ${String(value)}.`,
+      option,
+    );
   return value;
 }
 
@@ -223,9 +244,14 @@ export class MediaFetcher {
   constructor(options: MediaFetchOptions = {}, optionPath = '') {
     this.timeoutMs = positiveInteger(options.timeoutMs, 10_000, `${optionPath}timeoutMs`);
     this.maxBytes = positiveInteger(options.maxBytes, 20 * MEGABYTE, `${optionPath}maxBytes`);
-    this.maxRedirects = options.maxRedirects === 0 ? 0 : positiveInteger(options.maxRedirects, 3, `${optionPath}maxRedirects`);
+    this.maxRedirects =
+      options.maxRedirects === 0 ? 0 : positiveInteger(options.maxRedirects, 3, `${optionPath}maxRedirects`);
     if (options.allowPrivateNetworks !== undefined && typeof options.allowPrivateNetworks !== 'boolean') {
-      throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'allowPrivateNetworks must be a boolean.', 'allowPrivateNetworks');
+      throw new GatewayConfigError(
+        'ERR_GATEWAY_INVALID_OPTION',
+        'allowPrivateNetworks must be a boolean.',
+        'allowPrivateNetworks',
+      );
     }
     this.allowPrivateNetworks = options.allowPrivateNetworks ?? false;
     this.agent = new undici.Agent({
@@ -242,11 +268,15 @@ export class MediaFetcher {
     const deadline = AbortSignal.timeout(this.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
     const refuse = (reason: string, code: string, cause?: unknown) =>
-      new GatewayError('invalid_request', `${request.at}: the image URL could not be downloaded (this upstream takes images inline only, so the gateway fetches them): ${reason}.`, {
-        param: request.at,
-        code,
-        ...(cause === undefined ? {} : { cause }),
-      });
+      new GatewayError(
+        'invalid_request',
+        `${request.at}: the image URL could not be downloaded (this upstream takes images inline only, so the gateway fetches them): ${reason}.`,
+        {
+          param: request.at,
+          code,
+          ...(cause === undefined ? {} : { cause }),
+        },
+      );
     let url = this.checkedUrl(request.url, refuse);
     try {
       for (let redirects = 0; ; redirects++) {
@@ -260,7 +290,8 @@ export class MediaFetcher {
         const location = response.headers.location;
         if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string') {
           await response.body.dump();
-          if (redirects >= this.maxRedirects) throw refuse(`it redirects more than ${this.maxRedirects} times`, 'media_too_many_redirects');
+          if (redirects >= this.maxRedirects)
+            throw refuse(`it redirects more than ${this.maxRedirects} times`, 'media_too_many_redirects');
           url = this.checkedUrl(new URL(location, url).href, refuse);
           log('media %s: redirected to %s', request.at, url.host);
           continue;
@@ -271,9 +302,20 @@ export class MediaFetcher {
       if (error instanceof GatewayError) throw error;
       if (request.signal?.aborted) throw error;
       if (deadline.aborted) throw refuse(`it did not arrive within ${this.timeoutMs / 1000} s`, 'media_timeout', error);
-      const blocked = causeChain(error).find((link): link is BlockedAddressError => link instanceof BlockedAddressError);
-      if (blocked) throw refuse(`${blocked.hostname} resolves to ${blocked.address}, a private or local network address, which the gateway refuses to fetch`, 'media_private_address', error);
-      throw refuse(`${url.host} is not reachable (${codeOf(error) ?? 'connection failed'})`, 'media_unreachable', error);
+      const blocked = causeChain(error).find(
+        (link): link is BlockedAddressError => link instanceof BlockedAddressError,
+      );
+      if (blocked)
+        throw refuse(
+          `${blocked.hostname} resolves to ${blocked.address}, a private or local network address, which the gateway refuses to fetch`,
+          'media_private_address',
+          error,
+        );
+      throw refuse(
+        `${url.host} is not reachable (${codeOf(error) ?? 'connection failed'})`,
+        'media_unreachable',
+        error,
+      );
     }
   }
 
@@ -285,24 +327,39 @@ export class MediaFetcher {
     } catch {
       throw refuse('it is not a valid URL', 'media_invalid_url');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(`only http and https URLs can be fetched, not ${url.protocol}`, 'media_invalid_url');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw refuse(`only http and https URLs can be fetched, not ${url.protocol}`, 'media_invalid_url');
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (!this.allowPrivateNetworks && isIP(host) !== 0 && isBlockedAddress(host)) {
-      throw refuse(`${host} is a private or local network address, which the gateway refuses to fetch`, 'media_private_address');
+      throw refuse(
+        `${host} is a private or local network address, which the gateway refuses to fetch`,
+        'media_private_address',
+      );
     }
     return url;
   }
 
   /** A 2xx image body read within the size cap; anything else refused. */
-  private async readImage(response: Dispatcher.ResponseData, request: MediaFetchRequest, refuse: (reason: string, code: string) => GatewayError): Promise<FetchedMedia> {
+  private async readImage(
+    response: Dispatcher.ResponseData,
+    request: MediaFetchRequest,
+    refuse: (reason: string, code: string) => GatewayError,
+  ): Promise<FetchedMedia> {
     const abandon = async (error: GatewayError): Promise<never> => {
       response.body.on('error', () => undefined).destroy();
       throw error;
     };
-    if (response.statusCode < 200 || response.statusCode >= 300) return abandon(refuse(`the server answered ${response.statusCode}`, 'media_unreachable'));
+    if (response.statusCode < 200 || response.statusCode >= 300)
+      return abandon(refuse(`the server answered ${response.statusCode}`, 'media_unreachable'));
     const served = mediaTypeOf(response.headers['content-type']);
     const mediaType = acceptedMediaType(served, request.declaredType);
-    if (!mediaType) return abandon(refuse(`it is not an image (the server sent ${served ? `'${served}'` : 'no content type'})`, 'media_not_an_image'));
+    if (!mediaType)
+      return abandon(
+        refuse(
+          `it is not an image (the server sent ${served ? `'${served}'` : 'no content type'})`,
+          'media_not_an_image',
+        ),
+      );
     const tooLarge = () => refuse(`it is larger than the ${this.describeLimit()} limit`, 'media_too_large');
     const declaredLength = Number(response.headers['content-length']);
     if (Number.isFinite(declaredLength) && declaredLength > this.maxBytes) return abandon(tooLarge());

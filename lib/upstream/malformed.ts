@@ -1,4 +1,7 @@
-/** An upstream answer or stream event that lacks what its protocol requires: an upstream fault (502 `upstream_malformed`), logged. */
+/**
+ * An upstream answer or stream event that lacks what its protocol requires: an upstream fault (502
+ * `upstream_malformed`), logged.
+ */
 import createDebug from 'debug';
 import { GatewayError } from '../errors';
 import { isJsonObject } from '../json';
@@ -23,7 +26,10 @@ export function parseEventObject(data: string, upstream: string): Record<string,
   try {
     value = JSON.parse(data);
   } catch (error) {
-    throw new GatewayError('upstream', `The upstream ${upstream} sent a stream event that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
+    throw new GatewayError('upstream', `The upstream ${upstream} sent a stream event that is not valid JSON.`, {
+      cause: error,
+      code: 'upstream_malformed',
+    });
   }
   if (!isJsonObject(value)) throw malformedUpstream(upstream, 'a stream event that is not a JSON object');
   return value;

@@ -4,7 +4,10 @@ import { UpstreamClient, type UpstreamRetries, type UpstreamTimeouts } from './u
 
 /** Options common to the OpenAI-compatible, Anthropic and Gemini providers. */
 export interface UpstreamProviderOptions {
-  /** Provider name for the model table and `provider/model` ids. Default: the provider's own (`openai`, `anthropic`, `gemini`). */
+  /**
+   * Provider name for the model table and `provider/model` ids. Default: the provider's own (`openai`, `anthropic`,
+   * `gemini`).
+   */
   name?: string;
   /** The upstream credential; each provider sends it where its protocol expects it. */
   apiKey?: string;
@@ -21,9 +24,22 @@ export interface UpstreamProviderOptions {
 }
 
 /** The client for a provider: its name, base URL and headers (credentials included), with the shared limits. */
-export function upstreamClientFor(options: UpstreamProviderOptions, name: string, baseUrl: string, headers: Record<string, string>): UpstreamClient {
+export function upstreamClientFor(
+  options: UpstreamProviderOptions,
+  name: string,
+  baseUrl: string,
+  headers: Record<string, string>,
+): UpstreamClient {
   const secrets = typeof options.apiKey === 'string' ? [options.apiKey] : [];
-  return new UpstreamClient({ name, baseUrl, headers, secrets, timeouts: options.timeouts, retries: options.retries, connections: options.connections });
+  return new UpstreamClient({
+    name,
+    baseUrl,
+    headers,
+    secrets,
+    timeouts: options.timeouts,
+    retries: options.retries,
+    connections: options.connections,
+  });
 }
 
 /** The provider's default model entries, bound to its name. */

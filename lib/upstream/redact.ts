@@ -1,4 +1,7 @@
-/** Removes upstream secrets from text an upstream sent back (error messages, stream error events) before it is relayed or kept. */
+/**
+ * Removes upstream secrets from text an upstream sent back (error messages, stream error events) before it is relayed
+ * or kept.
+ */
 import { GatewayError } from '../errors';
 
 /** What a secret is replaced with. */
@@ -23,7 +26,10 @@ const KEY_LIKE: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bAIza[0-9A-Za-z_-]{20,}/g, REDACTED],
   [/\bAKIA[0-9A-Z]{16}\b/g, REDACTED],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`],
-  [/\b((?:key|token|secret|password)s?\b[^\n]{0,24}?)(?=[A-Za-z._~+/=-]*[0-9])(?=[0-9._~+/=-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._~+/=-]{19,}/gi, `$1${REDACTED}`],
+  [
+    /\b((?:key|token|secret|password)s?\b[^\n]{0,24}?)(?=[A-Za-z._~+/=-]*[0-9])(?=[0-9._~+/=-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9._~+/=-]{19,}/gi,
+    `$1${REDACTED}`,
+  ],
 ];
 
 function escapeRegExp(text: string): string {

@@ -38,11 +38,16 @@ function lastBreak(bytes: Buffer, limit: number): number {
 function partialCharacter(bytes: Buffer, start: number): boolean {
   const length = bytes.length - start;
   const lead = bytes[start]!;
-  const continuations = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
+  const continuations =
+    lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
   if (length > continuations) return false;
   if (length >= 2) {
     const second = bytes[start + 1]!;
-    if (second < (lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80) || second > (lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf)) return false;
+    if (
+      second < (lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80) ||
+      second > (lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf)
+    )
+      return false;
   }
   if (length === 3) {
     const third = bytes[start + 2]!;
@@ -127,7 +132,8 @@ export class SseParser {
     }
     // A CR at the very end may be the first half of a CRLF: its line waits for the next read. So it
     // does when only the start of a character follows it (eventsource-parser never saw those bytes).
-    if (bytes[end - 1] === CR && (end === bytes.length || partialCharacter(bytes, end))) end = lastBreak(bytes, end - 1);
+    if (bytes[end - 1] === CR && (end === bytes.length || partialCharacter(bytes, end)))
+      end = lastBreak(bytes, end - 1);
     if (end < bytes.length) {
       const rest = Buffer.from(bytes.subarray(end));
       pending.push(rest);
@@ -180,7 +186,8 @@ export class SseParser {
       const id = text.slice(value, end);
       if (!id.includes('\0')) this.id = id;
     }
-    // Anything else is a comment, `retry` (eventsource-parser reports it to an onRetry the gateway never set) or an unknown field.
+    // Anything else is a comment, `retry` (eventsource-parser reports it to an onRetry the gateway never set) or an
+    // unknown field.
   }
 
   private dispatch(): void {

@@ -1,4 +1,7 @@
-/** Server-sent events from an upstream response body (parsed from its Buffers by {@link SseParser}), decoded into canonical parts. */
+/**
+ * Server-sent events from an upstream response body (parsed from its Buffers by {@link SseParser}), decoded into
+ * canonical parts.
+ */
 import type { ProviderStreamPart } from '../canonical';
 import type { CallSignal } from '../providers/cancellation';
 import { SseParser, type SseEvent } from './sse-parser';
@@ -17,7 +20,9 @@ export interface StreamEventDecoder {
    * `event` is the parser's and is reused: it is valid only during the call.
    */
   accept(event: SseEvent, out: ProviderStreamPart[]): void;
-  /** True once the protocol's terminal event came and `finish` was appended: the rest of the body is not read for parts. */
+  /**
+   * True once the protocol's terminal event came and `finish` was appended: the rest of the body is not read for parts.
+   */
   readonly done: boolean;
   /** Appends the closing parts when the body ended without the terminal event, or throws (a stream cut short). */
   end(out: ProviderStreamPart[]): void;
@@ -66,7 +71,9 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart>, 
   private released = false;
   /** The sink asked undici to pause the body. */
   private paused = false;
-  private waiter: { resolve: (result: IteratorResult<ProviderStreamPart>) => void; reject: (error: unknown) => void } | undefined;
+  private waiter:
+    | { resolve: (result: IteratorResult<ProviderStreamPart>) => void; reject: (error: unknown) => void }
+    | undefined;
   /** Hands each event to the decoder as the parser completes it; those after the terminal event are skipped. */
   private readonly onEvent = (event: SseEvent) => {
     if (!this.decoder.done) this.decoder.accept(event, this.queue);
@@ -164,7 +171,8 @@ class UpstreamEventStream implements AsyncIterableIterator<ProviderStreamPart>, 
 
   /** {@link BodySink}: the body broke off, or the call was cancelled. */
   onError(error: unknown): void {
-    if (!this.ended) this.stop(this.signal.aborted ? (this.signal.reason ?? error) : transportError(error, this.upstream));
+    if (!this.ended)
+      this.stop(this.signal.aborted ? (this.signal.reason ?? error) : transportError(error, this.upstream));
   }
 
   /**

@@ -13,7 +13,10 @@
 import type * as Undici from 'undici';
 
 /** A request on a dispatcher (a Pool or an Agent), as `dispatcher.request(options)` gives it. */
-export type RequestOn = (dispatcher: Undici.Dispatcher, options: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>;
+export type RequestOn = (
+  dispatcher: Undici.Dispatcher,
+  options: Undici.Dispatcher.RequestOptions,
+) => Promise<Undici.Dispatcher.ResponseData>;
 
 /** What the gateway takes from undici. */
 export interface UndiciParts {
@@ -38,15 +41,35 @@ export function loadUndiciParts(load: Require = require): UndiciParts {
     const errors = load('undici/lib/core/errors') as typeof Undici.errors;
     // undici's entry copies these API functions onto Dispatcher.prototype; called with the
     // dispatcher as `this`, they need no copying (and no change to undici's prototype).
-    const requestApi = load('undici/lib/api/api-request') as (this: Undici.Dispatcher, options: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>;
-    if (typeof Pool === 'function' && typeof Agent === 'function' && typeof requestApi === 'function' && typeof errors?.UndiciError === 'function') {
-      return { Pool, Agent, errors, request: (dispatcher, options) => requestApi.call(dispatcher, options), loadedFrom: 'modules' };
+    const requestApi = load('undici/lib/api/api-request') as (
+      this: Undici.Dispatcher,
+      options: Undici.Dispatcher.RequestOptions,
+    ) => Promise<Undici.Dispatcher.ResponseData>;
+    if (
+      typeof Pool === 'function' &&
+      typeof Agent === 'function' &&
+      typeof requestApi === 'function' &&
+      typeof errors?.UndiciError === 'function'
+    ) {
+      return {
+        Pool,
+        Agent,
+        errors,
+        request: (dispatcher, options) => requestApi.call(dispatcher, options),
+        loadedFrom: 'modules',
+      };
     }
   } catch {
     // A layout this release does not have: the entry point below.
   }
   const undici = load('undici') as typeof Undici;
-  return { Pool: undici.Pool, Agent: undici.Agent, errors: undici.errors, request: (dispatcher, options) => dispatcher.request(options), loadedFrom: 'package' };
+  return {
+    Pool: undici.Pool,
+    Agent: undici.Agent,
+    errors: undici.errors,
+    request: (dispatcher, options) => dispatcher.request(options),
+    loadedFrom: 'package',
+  };
 }
 
 /** The parts every provider shares. */

@@ -9,7 +9,14 @@ import { undici } from './undici';
 import { upstreamStatusError } from './upstream-errors';
 import { headerSecrets, SecretRedactor } from './redact';
 import { assertConfined } from './upstream-path';
-import { dispatchBuffered, dispatchStreamed, ResponseBodyError, type BodySink, type BufferedResponse, type StreamedBody } from './dispatch';
+import {
+  dispatchBuffered,
+  dispatchStreamed,
+  ResponseBodyError,
+  type BodySink,
+  type BufferedResponse,
+  type StreamedBody,
+} from './dispatch';
 
 const log = createDebug('rosetta:upstream');
 
@@ -23,9 +30,15 @@ export interface UpstreamTimeouts {
    * the OpenAI and Anthropic SDKs' own default).
    */
   responseMs?: number;
-  /** A streamed call, from sending the request to the response headers (an upstream sends them when it accepts the call). Default 120,000. */
+  /**
+   * A streamed call, from sending the request to the response headers (an upstream sends them when it accepts the
+   * call). Default 120,000.
+   */
   streamResponseMs?: number;
-  /** Longest silence between two chunks of a response body (a reasoning model may stream nothing while it thinks). Default 300,000. */
+  /**
+   * Longest silence between two chunks of a response body (a reasoning model may stream nothing while it thinks).
+   * Default 300,000.
+   */
   idleMs?: number;
 }
 
@@ -107,7 +120,16 @@ class StatusFailure {
   ) {}
 }
 
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED']);
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
 
 function errorCode(error: unknown): string | undefined {
   const withCode = error as { code?: unknown; cause?: { code?: unknown } };
@@ -128,10 +150,17 @@ export function parseRetryAfter(value: string | string[] | undefined): number | 
 /** Turns a transport failure into a GatewayError: timeouts → 504, the rest → 502. */
 export function transportError(error: unknown, upstream: string): GatewayError {
   if (error instanceof GatewayError) return error;
-  if (error instanceof undici.errors.HeadersTimeoutError || error instanceof undici.errors.BodyTimeoutError || error instanceof undici.errors.ConnectTimeoutError) {
+  if (
+    error instanceof undici.errors.HeadersTimeoutError ||
+    error instanceof undici.errors.BodyTimeoutError ||
+    error instanceof undici.errors.ConnectTimeoutError
+  ) {
     return new GatewayError('upstream_timeout', `The upstream ${upstream} did not answer in time.`, { cause: error });
   }
-  return new GatewayError('upstream', `Could not reach the upstream ${upstream}.`, { cause: error, code: 'upstream_connection_failed' });
+  return new GatewayError('upstream', `Could not reach the upstream ${upstream}.`, {
+    cause: error,
+    code: 'upstream_connection_failed',
+  });
 }
 
 /**
@@ -159,7 +188,13 @@ export class UpstreamClient {
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.name = options.name;
     this.headers = { 'content-type': 'application/json', ...options.headers };
-    this.timeouts = { connectMs: 10_000, responseMs: 600_000, streamResponseMs: 120_000, idleMs: 300_000, ...options.timeouts };
+    this.timeouts = {
+      connectMs: 10_000,
+      responseMs: 600_000,
+      streamResponseMs: 120_000,
+      idleMs: 300_000,
+      ...options.timeouts,
+    };
     this.retries = { max: 2, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retries };
     this.closeGraceMs = options.closeGraceMs ?? 2_000;
     this.redactor = new SecretRedactor([...headerSecrets(this.headers), ...(options.secrets ?? [])]);
@@ -207,7 +242,10 @@ export class UpstreamClient {
     try {
       return JSON.parse(text) as T;
     } catch (error) {
-      throw new GatewayError('upstream', `The upstream ${this.name} sent a response that is not valid JSON.`, { cause: error, code: 'upstream_malformed' });
+      throw new GatewayError('upstream', `The upstream ${this.name} sent a response that is not valid JSON.`, {
+        cause: error,
+        code: 'upstream_malformed',
+      });
     }
   }
 
@@ -217,7 +255,10 @@ export class UpstreamClient {
    * retried with backoff (honouring Retry-After), the rest are thrown as GatewayErrors, redacted.
    * A path that could lead outside the base path is refused before anything is sent.
    */
-  private async withRetries<R>(request: UpstreamRequest, attempt: (options: Dispatcher.DispatchOptions) => Promise<R | StatusFailure>): Promise<R> {
+  private async withRetries<R>(
+    request: UpstreamRequest,
+    attempt: (options: Dispatcher.DispatchOptions) => Promise<R | StatusFailure>,
+  ): Promise<R> {
     try {
       return await this.attempts(request, attempt);
     } catch (error) {
@@ -225,7 +266,10 @@ export class UpstreamClient {
     }
   }
 
-  private async attempts<R>(request: UpstreamRequest, attempt: (options: Dispatcher.DispatchOptions) => Promise<R | StatusFailure>): Promise<R> {
+  private async attempts<R>(
+    request: UpstreamRequest,
+    attempt: (options: Dispatcher.DispatchOptions) => Promise<R | StatusFailure>,
+  ): Promise<R> {
     assertConfined(request.path, this.name);
     const path = `${this.basePath}${request.path}${request.query ? `?${new URLSearchParams(request.query)}` : ''}`;
     const bytes = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));

@@ -1,4 +1,7 @@
-/** Upstream request paths built from caller input: encoded per segment, and checked to stay below the upstream's base path. */
+/**
+ * Upstream request paths built from caller input: encoded per segment, and checked to stay below the upstream's base
+ * path.
+ */
 import { GatewayError } from '../errors';
 import { percentDecode } from '../percent-decode';
 
@@ -25,9 +28,11 @@ function isDotSegment(segment: string): boolean {
 export function pathEscape(path: string): string | undefined {
   if (!path.startsWith('/')) return 'it does not start with /';
   // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f-\u009f\\?#]/.test(path)) return 'it holds a backslash, ?, #, whitespace or a control character';
+  if (/[\s\u0000-\u001f\u007f-\u009f\\?#]/.test(path))
+    return 'it holds a backslash, ?, #, whitespace or a control character';
   // A dot segment needs a '.' or, encoded, a '%': most paths (`/chat/completions`) have neither.
-  if ((path.includes('.') || path.includes('%')) && path.split('/').some(isDotSegment)) return 'it holds a . or .. segment';
+  if ((path.includes('.') || path.includes('%')) && path.split('/').some(isDotSegment))
+    return 'it holds a . or .. segment';
   return undefined;
 }
 
@@ -35,9 +40,13 @@ export function pathEscape(path: string): string | undefined {
 export function assertConfined(path: string, upstream: string): void {
   const problem = pathEscape(path);
   if (problem === undefined) return;
-  throw new GatewayError('invalid_request', `The request cannot be sent to the upstream ${upstream}: its path could lead outside the upstream's base path (${problem}).`, {
-    code: 'upstream_path_refused',
-  });
+  throw new GatewayError(
+    'invalid_request',
+    `The request cannot be sent to the upstream ${upstream}: its path could lead outside the upstream's base path (${problem}).`,
+    {
+      code: 'upstream_path_refused',
+    },
+  );
 }
 
 /** `/a/b%2Fc/…`: each segment percent-encoded (`:` too), so no caller text can add a segment or a query. */

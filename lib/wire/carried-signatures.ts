@@ -21,4 +21,7 @@ export interface SignatureVendor {
 }
 
 /** Every vendor whose signatures are carried. A new one is a new entry. */
-export const CARRIED_SIGNATURE_VENDORS: readonly SignatureVendor[] = [GEMINI_CARRIED_SIGNATURE, OPENAI_CARRIED_REASONING];
+export const CARRIED_SIGNATURE_VENDORS: readonly SignatureVendor[] = [
+  GEMINI_CARRIED_SIGNATURE,
+  OPENAI_CARRIED_REASONING,
+];

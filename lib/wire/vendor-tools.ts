@@ -1,4 +1,7 @@
-/** Tools only one vendor's upstream runs (built-in and server tools), as callers' codecs keep them in extensions: what every other upstream drops. */
+/**
+ * Tools only one vendor's upstream runs (built-in and server tools), as callers' codecs keep them in extensions: what
+ * every other upstream drops.
+ */
 import type { Debugger } from 'debug';
 import type { GenerateRequest, ProtocolName } from '../canonical';
 import { isJsonObject } from '../json';
@@ -7,7 +10,10 @@ import { ANTHROPIC_MESSAGES_KEY, type AnthropicRequestExtension } from './anthro
 import { GEMINI_EXTENSION_KEY, type GeminiRequestExtension } from './gemini/extensions';
 import { RESPONSES, type ResponsesRequestExtension } from './openai/responses-extensions';
 
-/** A tool the upstream of `protocol` runs itself, named by its wire type (`web_search`, `web_search_20250305`, `googleSearch`). */
+/**
+ * A tool the upstream of `protocol` runs itself, named by its wire type (`web_search`, `web_search_20250305`,
+ * `googleSearch`).
+ */
 export interface VendorTool {
   protocol: ProtocolName;
   type: string;
@@ -23,9 +29,11 @@ export function vendorTools(request: GenerateRequest): VendorTool[] {
   const extensions = request.extensions;
   if (!extensions) return found;
   const responses = extensions[RESPONSES] as ResponsesRequestExtension | undefined;
-  for (const tool of responses?.tools ?? []) found.push({ protocol: RESPONSES, type: typeof tool.type === 'string' ? tool.type : 'unknown' });
+  for (const tool of responses?.tools ?? [])
+    found.push({ protocol: RESPONSES, type: typeof tool.type === 'string' ? tool.type : 'unknown' });
   const anthropic = extensions[ANTHROPIC_MESSAGES_KEY] as AnthropicRequestExtension | undefined;
-  for (const { tool } of anthropic?.serverTools ?? []) found.push({ protocol: ANTHROPIC_MESSAGES_KEY, type: typeof tool.type === 'string' ? tool.type : 'unknown' });
+  for (const { tool } of anthropic?.serverTools ?? [])
+    found.push({ protocol: ANTHROPIC_MESSAGES_KEY, type: typeof tool.type === 'string' ? tool.type : 'unknown' });
   const gemini = extensions[GEMINI_EXTENSION_KEY] as GeminiRequestExtension | undefined;
   for (const entry of gemini?.tools ?? []) {
     for (const key of Object.keys(entry.fields ?? {})) found.push({ protocol: GEMINI_EXTENSION_KEY, type: key });
@@ -38,11 +46,20 @@ export function vendorTools(request: GenerateRequest): VendorTool[] {
  * (all of them when `own` is undefined, as for the local provider), and a Responses caller's
  * built-in tool choice, which such an upstream replaces with the nearest canonical choice.
  */
-export function reportForeignTools(request: GenerateRequest, own: ProtocolName | undefined, log: Debugger, warn: Warn | undefined): void {
+export function reportForeignTools(
+  request: GenerateRequest,
+  own: ProtocolName | undefined,
+  log: Debugger,
+  warn: Warn | undefined,
+): void {
   if (!request.extensions) return;
   for (const tool of vendorTools(request)) {
     if (tool.protocol === own) continue;
-    reportDrop(log, warn, { type: 'unsupported-tool', tool: tool.type, details: `a built-in tool that only a ${tool.protocol} upstream runs` });
+    reportDrop(log, warn, {
+      type: 'unsupported-tool',
+      tool: tool.type,
+      details: `a built-in tool that only a ${tool.protocol} upstream runs`,
+    });
   }
   const responses = request.extensions[RESPONSES];
   if (own !== RESPONSES && isJsonObject(responses) && isJsonObject(responses.tool_choice)) {

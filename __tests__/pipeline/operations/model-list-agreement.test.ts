@@ -1,4 +1,7 @@
-/** The model list and the single-model get agree in every shape: every model a list shows can be got, in the same form, and a model no list shows is a 404 everywhere. */
+/**
+ * The model list and the single-model get agree in every shape: every model a list shows can be got, in the same form,
+ * and a model no list shows is a 404 everywhere.
+ */
 import request from 'supertest';
 import { LocalProvider, type ModelConfig } from '../../../lib';
 import { buildApp, testOptions, TEST_KEY, type Json } from '../../helpers/app';
@@ -11,7 +14,10 @@ const models: ModelConfig[] = [
   { id: 'second-echo', provider: 'local', upstreamModel: 'rosetta-echo' },
 ];
 const base = testOptions({ providers: [new LocalProvider()], models });
-const { app } = buildApp({ ...base, keys: [...(base.keys ?? []), { key: LIMITED_KEY, id: 'limited', allowedModels: ['rosetta-echo', 'second-image'] }] });
+const { app } = buildApp({
+  ...base,
+  keys: [...(base.keys ?? []), { key: LIMITED_KEY, id: 'limited', allowedModels: ['rosetta-echo', 'second-image'] }],
+});
 
 interface Shape {
   name: string;
@@ -29,28 +35,36 @@ const SHAPES: Shape[] = [
   {
     name: 'OpenAI',
     headers: (key) => ({ authorization: `Bearer ${key}` }),
-    list: '/v1/models', get: (id) => `/v1/models/${id}`, query: '',
+    list: '/v1/models',
+    get: (id) => `/v1/models/${id}`,
+    query: '',
     ids: (body) => body.data.map((model: Json) => model.id),
     entry: (body, id) => body.data.find((model: Json) => model.id === id),
   },
   {
     name: 'Anthropic',
     headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
-    list: '/v1/models', get: (id) => `/v1/models/${id}`, query: '?limit=1000',
+    list: '/v1/models',
+    get: (id) => `/v1/models/${id}`,
+    query: '?limit=1000',
     ids: (body) => body.data.map((model: Json) => model.id),
     entry: (body, id) => body.data.find((model: Json) => model.id === id),
   },
   {
     name: 'Gemini (/v1beta)',
     headers: (key) => ({ 'x-goog-api-key': key }),
-    list: '/v1beta/models', get: (id) => `/v1beta/models/${id}`, query: '?pageSize=1000',
+    list: '/v1beta/models',
+    get: (id) => `/v1beta/models/${id}`,
+    query: '?pageSize=1000',
     ids: (body) => body.models.map((model: Json) => model.name.replace(/^models\//, '')),
     entry: (body, id) => body.models.find((model: Json) => model.name === `models/${id}`),
   },
   {
     name: 'Gemini (/v1)',
     headers: (key) => ({ 'x-goog-api-key': key }),
-    list: '/v1/models', get: (id) => `/v1/models/${id}`, query: '?pageSize=1000',
+    list: '/v1/models',
+    get: (id) => `/v1/models/${id}`,
+    query: '?pageSize=1000',
     ids: (body) => body.models.map((model: Json) => model.name.replace(/^models\//, '')),
     entry: (body, id) => body.models.find((model: Json) => model.name === `models/${id}`),
   },
@@ -59,7 +73,10 @@ const SHAPES: Shape[] = [
 const ALL_IDS = ['rosetta-echo', 'rosetta-image', 'second-image', 'second-echo'];
 
 describe.each(SHAPES)('$name: list and get agree', (shape) => {
-  it.each([['a key for every model', TEST_KEY], ['a key limited to some models', LIMITED_KEY]])('for %s', async (_label, key) => {
+  it.each([
+    ['a key for every model', TEST_KEY],
+    ['a key limited to some models', LIMITED_KEY],
+  ])('for %s', async (_label, key) => {
     const list = await request(app).get(`${shape.list}${shape.query}`).set(shape.headers(key));
     expect(list.status).toBe(200);
     const listed = shape.ids(list.body);
@@ -77,7 +94,8 @@ describe.each(SHAPES)('$name: list and get agree', (shape) => {
 });
 
 describe('every shape lists the models its callers can call', () => {
-  const listed = async (shape: Shape) => shape.ids((await request(app).get(`${shape.list}${shape.query}`).set(shape.headers(TEST_KEY))).body);
+  const listed = async (shape: Shape) =>
+    shape.ids((await request(app).get(`${shape.list}${shape.query}`).set(shape.headers(TEST_KEY))).body);
 
   it('OpenAI and Gemini list text and image models (images: POST /v1/images/generations); Anthropic lists the text models its messages API can call', async () => {
     expect(await listed(SHAPES[0]!)).toEqual(ALL_IDS);
@@ -91,6 +109,10 @@ describe('every shape lists the models its callers can call', () => {
     expect(echo.body.supportedGenerationMethods).toEqual(['generateContent', 'streamGenerateContent', 'countTokens']);
     const image = await request(app).get('/v1beta/models/rosetta-image').set('x-goog-api-key', TEST_KEY);
     expect(image.status).toBe(200);
-    expect(image.body).toMatchObject({ name: 'models/rosetta-image', supportedGenerationMethods: [], description: expect.stringContaining('/v1/images/generations') });
+    expect(image.body).toMatchObject({
+      name: 'models/rosetta-image',
+      supportedGenerationMethods: [],
+      description: expect.stringContaining('/v1/images/generations'),
+    });
   });
 });

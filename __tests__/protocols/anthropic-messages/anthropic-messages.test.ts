@@ -17,7 +17,10 @@ const headers = { 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01' };
 const hello = { model: 'rosetta-echo', max_tokens: 1024, messages: [{ role: 'user', content: 'Hello there' }] };
 
 function post(body: unknown, with_: Record<string, string> = headers, path = '/v1/messages') {
-  return request(app).post(path).set(with_).send(body as object);
+  return request(app)
+    .post(path)
+    .set(with_)
+    .send(body as object);
 }
 
 function expectAnthropicError(res: request.Response, status: number, type: string) {
@@ -40,7 +43,13 @@ function canonicalOf<T>(value: T): T {
 }
 
 function view(requestHeaders: Record<string, string>, query = ''): HttpRequestView {
-  return { method: 'GET', path: '/v1/models', headers: requestHeaders, query: new URLSearchParams(query), body: undefined };
+  return {
+    method: 'GET',
+    path: '/v1/models',
+    headers: requestHeaders,
+    query: new URLSearchParams(query),
+    body: undefined,
+  };
 }
 
 /** A request body shaped like the one Claude Code 2.1.x sends (protocols.md 6.10). */
@@ -52,7 +61,20 @@ function claudeCodeBody() {
     required,
     additionalProperties: false,
   });
-  const names = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit', 'WebFetch', 'TodoWrite', 'WebSearch', 'ExitPlanMode'];
+  const names = [
+    'Task',
+    'Bash',
+    'Glob',
+    'Grep',
+    'Read',
+    'Edit',
+    'Write',
+    'NotebookEdit',
+    'WebFetch',
+    'TodoWrite',
+    'WebSearch',
+    'ExitPlanMode',
+  ];
   const tools = names.map((name, index) => ({
     name,
     description: `The ${name} tool.`,
@@ -73,7 +95,13 @@ function claudeCodeBody() {
     thinking: { type: 'adaptive', display: 'omitted' },
     output_config: { effort: 'high' },
     context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
-    metadata: { user_id: JSON.stringify({ device_id: 'd'.repeat(64), account_uuid: '', session_id: '3f1c7e2a-0000-4000-8000-000000000000' }) },
+    metadata: {
+      user_id: JSON.stringify({
+        device_id: 'd'.repeat(64),
+        account_uuid: '',
+        session_id: '3f1c7e2a-0000-4000-8000-000000000000',
+      }),
+    },
     messages: [
       {
         role: 'user',
@@ -105,7 +133,8 @@ function claudeCodeBody() {
 const claudeCodeHeaders = {
   authorization: `Bearer ${TEST_KEY}`,
   'anthropic-version': '2023-06-01',
-  'anthropic-beta': 'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,advanced-tool-use-2025-11-20',
+  'anthropic-beta':
+    'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,advanced-tool-use-2025-11-20',
   'anthropic-dangerous-direct-browser-access': 'true',
   'x-app': 'cli',
   'user-agent': 'claude-cli/2.1.3 (external, cli)',
@@ -155,7 +184,11 @@ describe('POST /v1/messages', () => {
   });
 
   it('cuts at the first stop sequence: stop_reason stop_sequence with the sequence', async () => {
-    const res = await post({ ...hello, stop_sequences: ['zzz', ' there'], messages: [{ role: 'user', content: 'Hello there, friend' }] });
+    const res = await post({
+      ...hello,
+      stop_sequences: ['zzz', ' there'],
+      messages: [{ role: 'user', content: 'Hello there, friend' }],
+    });
     expect(res.status).toBe(200);
     expect(res.body.content[0].text).toBe('Hello');
     expect(res.body.stop_reason).toBe('stop_sequence');
@@ -163,7 +196,11 @@ describe('POST /v1/messages', () => {
   });
 
   it('respects max_tokens with stop_reason max_tokens', async () => {
-    const res = await post({ ...hello, max_tokens: 3, messages: [{ role: 'user', content: 'one two three four five six seven eight nine ten' }] });
+    const res = await post({
+      ...hello,
+      max_tokens: 3,
+      messages: [{ role: 'user', content: 'one two three four five six seven eight nine ten' }],
+    });
     expect(res.status).toBe(200);
     expect(res.body.content[0].text).toBe('one two three');
     expect(res.body.stop_reason).toBe('max_tokens');
@@ -176,8 +213,17 @@ describe('POST /v1/messages', () => {
       ...hello,
       messages: [
         { role: 'user', content: 'Weather?' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '3C' }, { type: 'text', text: 'And tomorrow?' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: '3C' },
+            { type: 'text', text: 'And tomorrow?' },
+          ],
+        },
       ],
       tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
     });
@@ -193,8 +239,15 @@ describe('POST /v1/messages', () => {
 
   describe('credentials', () => {
     it('accepts x-api-key and Authorization: Bearer, with any anthropic-version or none', async () => {
-      const credentials: Array<Record<string, string>> = [{ 'x-api-key': TEST_KEY }, { authorization: `Bearer ${TEST_KEY}` }];
-      const versions: Array<Record<string, string>> = [{ 'anthropic-version': '2023-06-01' }, { 'anthropic-version': '2099-01-01' }, {}];
+      const credentials: Array<Record<string, string>> = [
+        { 'x-api-key': TEST_KEY },
+        { authorization: `Bearer ${TEST_KEY}` },
+      ];
+      const versions: Array<Record<string, string>> = [
+        { 'anthropic-version': '2023-06-01' },
+        { 'anthropic-version': '2099-01-01' },
+        {},
+      ];
       for (const credential of credentials) {
         for (const version of versions) {
           const res = await post(hello, { ...credential, ...version });
@@ -241,14 +294,51 @@ describe('POST /v1/messages', () => {
     ['messages[0].content', { messages: [{ role: 'user', content: 5 }] }],
     ['messages[0].content', { messages: [{ role: 'user' }] }],
     ['messages[0].content[0].type', { messages: [{ role: 'user', content: [{ type: 'hologram' }] }] }],
-    ['messages[0].content[0].type', { messages: [{ role: 'user', content: [{ type: 'tool_use', id: 't', name: 'n', input: {} }] }] }],
+    [
+      'messages[0].content[0].type',
+      { messages: [{ role: 'user', content: [{ type: 'tool_use', id: 't', name: 'n', input: {} }] }] },
+    ],
     ['messages[0].content[0].text', { messages: [{ role: 'user', content: [{ type: 'text' }] }] }],
-    ['messages[0].content[0].source.media_type', { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/tiff', data: 'AA==' } }] }] }],
-    ['messages[0].content[0].source.type', { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'file_1' } }] }] }],
-    ['messages[1].content[0].input', { messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'n', input: '{}' }] }] }],
-    ['messages[0].content[0].tool_use_id', { messages: [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }] }],
-    ['messages[0].content[0].content[0].type', { messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'tool_use' }] }] }] }],
-    ['messages[0].content[0].type', { messages: [{ role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'https://x' } }] }] }],
+    [
+      'messages[0].content[0].source.media_type',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'image', source: { type: 'base64', media_type: 'image/tiff', data: 'AA==' } }],
+          },
+        ],
+      },
+    ],
+    [
+      'messages[0].content[0].source.type',
+      { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'file_1' } }] }] },
+    ],
+    [
+      'messages[1].content[0].input',
+      {
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'n', input: '{}' }] },
+        ],
+      },
+    ],
+    [
+      'messages[0].content[0].tool_use_id',
+      { messages: [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }] },
+    ],
+    [
+      'messages[0].content[0].content[0].type',
+      {
+        messages: [
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'tool_use' }] }] },
+        ],
+      },
+    ],
+    [
+      'messages[0].content[0].type',
+      { messages: [{ role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'https://x' } }] }] },
+    ],
     ['system', { system: 5 }],
     ['system[0].text', { system: [{ type: 'text' }] }],
     ['temperature', { temperature: 1.5 }],
@@ -261,8 +351,17 @@ describe('POST /v1/messages', () => {
     ['tools[0].type', { tools: [{ type: 'function', function: { name: 'f' } }] }],
     ['tool_choice.type', { tool_choice: { type: 'required' } }],
     ['tool_choice.name', { tool_choice: { type: 'tool' } }],
-    ['tool_choice.name', { tool_choice: { type: 'tool', name: 'missing' }, tools: [{ name: 'f', input_schema: { type: 'object' } }] }],
-    ['tool_choice.name', { tool_choice: { type: 'tool', name: 'web_search' }, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }],
+    [
+      'tool_choice.name',
+      { tool_choice: { type: 'tool', name: 'missing' }, tools: [{ name: 'f', input_schema: { type: 'object' } }] },
+    ],
+    [
+      'tool_choice.name',
+      {
+        tool_choice: { type: 'tool', name: 'web_search' },
+        tools: [{ type: 'web_search_20250305', name: 'web_search' }],
+      },
+    ],
     ['thinking.type', { thinking: { type: 'maybe' } }],
     ['thinking.budget_tokens', { thinking: { type: 'enabled' } }],
     ['thinking.budget_tokens', { thinking: { type: 'enabled', budget_tokens: 100 } }],
@@ -280,7 +379,14 @@ describe('POST /v1/messages', () => {
       ...hello,
       messages: [
         { role: 'user', content: 'search please' },
-        { role: 'assistant', content: [{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } }, { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] }, { type: 'text', text: 'found it' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } },
+            { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+            { type: 'text', text: 'found it' },
+          ],
+        },
         { role: 'user', content: 'thanks' },
       ],
     });
@@ -289,7 +395,11 @@ describe('POST /v1/messages', () => {
   });
 
   it('400 for malformed JSON, in the Anthropic envelope', async () => {
-    const res = await request(app).post('/v1/messages').set(headers).set('content-type', 'application/json').send('{"model": "rosetta-echo",');
+    const res = await request(app)
+      .post('/v1/messages')
+      .set(headers)
+      .set('content-type', 'application/json')
+      .send('{"model": "rosetta-echo",');
     expectAnthropicError(res, 400, 'invalid_request_error');
   });
 
@@ -300,7 +410,10 @@ describe('POST /v1/messages', () => {
 
   it('413 request_too_large for an oversize body', async () => {
     const small = buildApp(testOptions({ maxBodyBytes: 1000 })).app;
-    const res = await request(small).post('/v1/messages').set(headers).send({ ...hello, messages: [{ role: 'user', content: 'x'.repeat(5000) }] });
+    const res = await request(small)
+      .post('/v1/messages')
+      .set(headers)
+      .send({ ...hello, messages: [{ role: 'user', content: 'x'.repeat(5000) }] });
     expectAnthropicError(res, 413, 'request_too_large');
   });
 
@@ -311,8 +424,14 @@ describe('POST /v1/messages', () => {
   });
 
   it('claims /v1/messages for calls and /v1/messages/count_tokens for counting', async () => {
-    expect(anthropicMessagesCodec().match('/v1/messages/count_tokens')).toMatchObject({ route: { operation: 'count-tokens' }, params: {} });
-    expect(anthropicMessagesCodec().match('/v1/messages')).toMatchObject({ route: { operation: 'generate' }, params: {} });
+    expect(anthropicMessagesCodec().match('/v1/messages/count_tokens')).toMatchObject({
+      route: { operation: 'count-tokens' },
+      params: {},
+    });
+    expect(anthropicMessagesCodec().match('/v1/messages')).toMatchObject({
+      route: { operation: 'generate' },
+      params: {},
+    });
   });
 });
 
@@ -322,19 +441,32 @@ describe('the official Anthropic SDK', () => {
     try {
       for (const auth of [{ apiKey: TEST_KEY }, { apiKey: null, authToken: TEST_KEY }]) {
         const client = new Anthropic({ baseURL: server.url, maxRetries: 0, ...auth });
-        const message = await client.messages.create({ model: 'rosetta-echo', max_tokens: 64, messages: [{ role: 'user', content: 'Hi from the SDK' }] });
+        const message = await client.messages.create({
+          model: 'rosetta-echo',
+          max_tokens: 64,
+          messages: [{ role: 'user', content: 'Hi from the SDK' }],
+        });
         expect(message.content[0]).toEqual({ type: 'text', text: 'Hi from the SDK', citations: [] });
         expect(message.stop_reason).toBe('end_turn');
-        const beta = await client.beta.messages.create({ model: 'rosetta-echo', max_tokens: 64, messages: [{ role: 'user', content: 'beta path' }], betas: ['context-management-2025-06-27'] });
+        const beta = await client.beta.messages.create({
+          model: 'rosetta-echo',
+          max_tokens: 64,
+          messages: [{ role: 'user', content: 'beta path' }],
+          betas: ['context-management-2025-06-27'],
+        });
         expect(beta.content[0]).toMatchObject({ type: 'text', text: 'beta path' });
         const models = [];
         for await (const model of client.models.list()) models.push(model.id);
         expect(models).toEqual(['rosetta-echo']);
       }
       const denied = new Anthropic({ baseURL: server.url, apiKey: 'sk-wrong', maxRetries: 0 });
-      await expect(denied.messages.create({ model: 'rosetta-echo', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
+      await expect(
+        denied.messages.create({ model: 'rosetta-echo', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] }),
+      ).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
       const broke = new Anthropic({ baseURL: server.url, apiKey: EMPTY_KEY, maxRetries: 0 });
-      const error = await broke.messages.create({ model: 'rosetta-echo', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] }).catch((thrown: unknown) => thrown);
+      const error = await broke.messages
+        .create({ model: 'rosetta-echo', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] })
+        .catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(Anthropic.PermissionDeniedError);
       expect((error as InstanceType<typeof Anthropic.APIError>).requestID).toMatch(/^req_/);
     } finally {
@@ -348,7 +480,14 @@ describe('GET /v1/models with anthropic-version', () => {
   const many = buildApp(
     testOptions({
       models: [
-        { id: 'm1', provider: 'local', displayName: 'Model One', contextWindow: 200_000, maxOutputTokens: 64_000, created },
+        {
+          id: 'm1',
+          provider: 'local',
+          displayName: 'Model One',
+          contextWindow: 200_000,
+          maxOutputTokens: 64_000,
+          created,
+        },
         { id: 'm2', provider: 'local', created },
         { id: 'pic', provider: 'local', type: 'image', created },
         { id: 'm3', provider: 'local', created },
@@ -362,8 +501,22 @@ describe('GET /v1/models with anthropic-version', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: [
-        expect.objectContaining({ type: 'model', id: 'm1', display_name: 'Model One', created_at: '2025-09-29T00:00:00Z', max_input_tokens: 200_000, max_tokens: 64_000, capabilities: null }),
-        expect.objectContaining({ type: 'model', id: 'm2', display_name: 'm2', max_input_tokens: null, max_tokens: 4096 }),
+        expect.objectContaining({
+          type: 'model',
+          id: 'm1',
+          display_name: 'Model One',
+          created_at: '2025-09-29T00:00:00Z',
+          max_input_tokens: 200_000,
+          max_tokens: 64_000,
+          capabilities: null,
+        }),
+        expect.objectContaining({
+          type: 'model',
+          id: 'm2',
+          display_name: 'm2',
+          max_input_tokens: null,
+          max_tokens: 4096,
+        }),
         expect.objectContaining({ id: 'm3' }),
         expect.objectContaining({ id: 'm4' }),
       ],
@@ -374,7 +527,9 @@ describe('GET /v1/models with anthropic-version', () => {
   });
 
   it('still answers the OpenAI shape without anthropic-version', async () => {
-    const res = await request(many).get('/v1/models').set({ authorization: `Bearer ${TEST_KEY}` });
+    const res = await request(many)
+      .get('/v1/models')
+      .set({ authorization: `Bearer ${TEST_KEY}` });
     expect(res.status).toBe(200);
     expect(res.body.object).toBe('list');
     expect(res.body.data[0]).toMatchObject({ id: 'm1', object: 'model', owned_by: 'local' });
@@ -393,10 +548,13 @@ describe('GET /v1/models with anthropic-version', () => {
     expect(start.body).toEqual({ data: [], has_more: false, first_id: null, last_id: null });
   });
 
-  it.each(['limit=0', 'limit=1001', 'limit=abc', 'after_id=nope', 'after_id=m1&before_id=m2'])('400 in the Anthropic envelope for %s', async (query) => {
-    const res = await request(many).get(`/v1/models?${query}`).set(headers);
-    expectAnthropicError(res, 400, 'invalid_request_error');
-  });
+  it.each(['limit=0', 'limit=1001', 'limit=abc', 'after_id=nope', 'after_id=m1&before_id=m2'])(
+    '400 in the Anthropic envelope for %s',
+    async (query) => {
+      const res = await request(many).get(`/v1/models?${query}`).set(headers);
+      expectAnthropicError(res, 400, 'invalid_request_error');
+    },
+  );
 
   it('answers one model, and 404 for an unknown or image model', async () => {
     const one = await request(many).get('/v1/models/m1').set(headers);
@@ -431,10 +589,23 @@ describe('decodeMessagesRequest', () => {
     expect(decoded.reasoning).toEqual({ enabled: true, adaptive: true, includeThoughts: false, effort: 'high' });
     expect(decoded.user).toBe(body.metadata.user_id);
     expect(decoded.tools).toHaveLength(12);
-    expect(decoded.tools![0]).toEqual({ name: 'Task', description: 'The Task tool.', parameters: body.tools[0]!.input_schema });
-    expect(decoded.messages.map((message) => message.role)).toEqual(['system', 'user', 'system', 'assistant', 'tool', 'user']);
+    expect(decoded.tools![0]).toEqual({
+      name: 'Task',
+      description: 'The Task tool.',
+      parameters: body.tools[0]!.input_schema,
+    });
+    expect(decoded.messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'system',
+      'assistant',
+      'tool',
+      'user',
+    ]);
     expect(decoded.messages[0]!.content).toHaveLength(3);
-    expect(canonicalOf(decoded.messages[2]!.content)).toEqual([{ type: 'text', text: 'The user switched to plan mode.' }]);
+    expect(canonicalOf(decoded.messages[2]!.content)).toEqual([
+      { type: 'text', text: 'The user switched to plan mode.' },
+    ]);
     expect(decoded.messages[2]!.extensions).toEqual({ 'anthropic-messages': { stringContent: true, inline: true } });
     expect(decoded).not.toHaveProperty('origin');
     expect(decoded.extensions).toEqual({
@@ -451,9 +622,23 @@ describe('decodeMessagesRequest', () => {
       { role: 'system', content: [{ type: 'text', text: 'Be terse.' }] },
       { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
     ]);
-    const blocks = decode({ system: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'Hi' }] });
-    expect(canonicalOf(blocks.messages[0])).toEqual({ role: 'system', content: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }] });
-    expect(decode({ system: '', messages: [{ role: 'user', content: 'Hi' }] }).messages.map((message) => message.role)).toEqual(['user']);
+    const blocks = decode({
+      system: [
+        { type: 'text', text: 'A' },
+        { type: 'text', text: 'B', cache_control: { type: 'ephemeral' } },
+      ],
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(canonicalOf(blocks.messages[0])).toEqual({
+      role: 'system',
+      content: [
+        { type: 'text', text: 'A' },
+        { type: 'text', text: 'B' },
+      ],
+    });
+    expect(
+      decode({ system: '', messages: [{ role: 'user', content: 'Hi' }] }).messages.map((message) => message.role),
+    ).toEqual(['user']);
   });
 
   it('decodes images (base64 and URL) and documents (PDF base64 and URL, plain text, content)', () => {
@@ -464,7 +649,12 @@ describe('decodeMessagesRequest', () => {
           content: [
             { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
             { type: 'image', source: { type: 'url', url: 'https://example.com/a.jpg' } },
-            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'report.pdf', citations: { enabled: true } },
+            {
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
+              title: 'report.pdf',
+              citations: { enabled: true },
+            },
             { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } },
             { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'plain words' } },
             { type: 'document', source: { type: 'content', content: [{ type: 'text', text: 'inner' }] } },
@@ -476,7 +666,11 @@ describe('decodeMessagesRequest', () => {
     expect(canonicalOf(decoded.messages[0]!.content)).toEqual([
       { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0KGgo=' } },
       { type: 'image', source: { kind: 'url', url: 'https://example.com/a.jpg' } },
-      { type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' }, filename: 'report.pdf' },
+      {
+        type: 'file',
+        source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' },
+        filename: 'report.pdf',
+      },
       { type: 'file', source: { kind: 'url', url: 'https://example.com/a.pdf', mediaType: 'application/pdf' } },
       { type: 'text', text: 'plain words' },
       { type: 'text', text: 'inner' },
@@ -525,7 +719,10 @@ describe('decodeMessagesRequest', () => {
           { type: 'tool-call', id: 'toolu_2', name: 'get_weather', arguments: '{"city":"Bergen"}' },
         ],
       },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_1', content: [{ type: 'text', text: '3C' }] }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'toolu_1', content: [{ type: 'text', text: '3C' }] }],
+      },
       {
         role: 'tool',
         content: [
@@ -564,8 +761,14 @@ describe('decodeMessagesRequest', () => {
       ],
     });
     expect(canonicalOf(decoded.messages)).toEqual([
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', content: [{ type: 'text', text: 'PDF read' }] }] },
-      { role: 'user', content: [{ type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' } }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 't1', content: [{ type: 'text', text: 'PDF read' }] }],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' } }],
+      },
     ]);
   });
 
@@ -600,8 +803,20 @@ describe('decodeMessagesRequest', () => {
       stream: true,
       metadata: { user_id: 'user-42' },
     });
-    expect(decoded).toMatchObject({ maxOutputTokens: 100, temperature: 0.3, topP: 0.9, topK: 40, stopSequences: ['END'], stream: true, user: 'user-42' });
-    const bare = decode({ messages: [{ role: 'user', content: 'x' }], stop_sequences: [], metadata: { user_id: null } });
+    expect(decoded).toMatchObject({
+      maxOutputTokens: 100,
+      temperature: 0.3,
+      topP: 0.9,
+      topK: 40,
+      stopSequences: ['END'],
+      stream: true,
+      user: 'user-42',
+    });
+    const bare = decode({
+      messages: [{ role: 'user', content: 'x' }],
+      stop_sequences: [],
+      metadata: { user_id: null },
+    });
     expect(bare.stream).toBe(false);
     expect(bare).not.toHaveProperty('stopSequences');
     expect(bare).not.toHaveProperty('user');
@@ -618,14 +833,25 @@ describe('decodeMessagesRequest', () => {
       const decoded = decode({
         messages: [{ role: 'user', content: 'x' }],
         tools: [
-          { name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } }, strict: true, cache_control: { type: 'ephemeral' } },
+          {
+            name: 'get_weather',
+            description: 'Weather',
+            input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+            strict: true,
+            cache_control: { type: 'ephemeral' },
+          },
           { type: 'custom', name: 'plain', input_schema: { type: 'object' }, defer_loading: true },
           { type: 'web_search_20250305', name: 'web_search', max_uses: 5 },
           { type: 'bash_20250124', name: 'bash' },
         ],
       });
       expect(canonicalOf(decoded.tools)).toEqual([
-        { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: true },
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+          strict: true,
+        },
         { name: 'plain', parameters: { type: 'object' } },
       ]);
       expect(lines.some((line) => line.includes('rosetta:codec') && line.includes('web_search'))).toBe(true);
@@ -641,26 +867,50 @@ describe('decodeMessagesRequest', () => {
     const tools = [{ name: 'f', input_schema: { type: 'object' } }];
     const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
       [{ type: 'auto' }, { toolChoice: { type: 'auto' } }],
-      [{ type: 'any', disable_parallel_tool_use: true }, { toolChoice: { type: 'required' }, parallelToolCalls: false }],
-      [{ type: 'tool', name: 'f', disable_parallel_tool_use: false }, { toolChoice: { type: 'tool', name: 'f' }, parallelToolCalls: true }],
+      [
+        { type: 'any', disable_parallel_tool_use: true },
+        { toolChoice: { type: 'required' }, parallelToolCalls: false },
+      ],
+      [
+        { type: 'tool', name: 'f', disable_parallel_tool_use: false },
+        { toolChoice: { type: 'tool', name: 'f' }, parallelToolCalls: true },
+      ],
       [{ type: 'none' }, { toolChoice: { type: 'none' } }],
     ];
     for (const [choice, expected] of cases) {
-      expect(decode({ messages: [{ role: 'user', content: 'x' }], tools, tool_choice: choice })).toMatchObject(expected);
+      expect(decode({ messages: [{ role: 'user', content: 'x' }], tools, tool_choice: choice })).toMatchObject(
+        expected,
+      );
     }
-    expect(decode({ messages: [{ role: 'user', content: 'x' }], tools, tool_choice: { type: 'auto' } })).not.toHaveProperty('parallelToolCalls');
+    expect(
+      decode({ messages: [{ role: 'user', content: 'x' }], tools, tool_choice: { type: 'auto' } }),
+    ).not.toHaveProperty('parallelToolCalls');
   });
 
   it('decodes thinking and output_config into reasoning and response format', () => {
     const messages = [{ role: 'user', content: 'x' }];
-    expect(decode({ messages, thinking: { type: 'enabled', budget_tokens: 2048 } }).reasoning).toEqual({ enabled: true, adaptive: false, includeThoughts: true, budgetTokens: 2048 });
-    expect(decode({ messages, thinking: { type: 'adaptive' }, output_config: { effort: 'medium' } }).reasoning).toEqual({ enabled: true, adaptive: true, includeThoughts: true, effort: 'medium' });
-    expect(decode({ messages, thinking: { type: 'adaptive', display: 'omitted' } }).reasoning).toEqual({ enabled: true, adaptive: true, includeThoughts: false });
+    expect(decode({ messages, thinking: { type: 'enabled', budget_tokens: 2048 } }).reasoning).toEqual({
+      enabled: true,
+      adaptive: false,
+      includeThoughts: true,
+      budgetTokens: 2048,
+    });
+    expect(decode({ messages, thinking: { type: 'adaptive' }, output_config: { effort: 'medium' } }).reasoning).toEqual(
+      { enabled: true, adaptive: true, includeThoughts: true, effort: 'medium' },
+    );
+    expect(decode({ messages, thinking: { type: 'adaptive', display: 'omitted' } }).reasoning).toEqual({
+      enabled: true,
+      adaptive: true,
+      includeThoughts: false,
+    });
     expect(decode({ messages, thinking: { type: 'disabled' } }).reasoning).toEqual({ enabled: false });
     expect(decode({ messages, output_config: { effort: 'max' } }).reasoning).toEqual({ effort: 'max' });
     expect(decode({ messages })).not.toHaveProperty('reasoning');
     const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
-    expect(decode({ messages, output_config: { format: { type: 'json_schema', schema } } }).responseFormat).toEqual({ type: 'json-schema', schema });
+    expect(decode({ messages, output_config: { format: { type: 'json_schema', schema } } }).responseFormat).toEqual({
+      type: 'json-schema',
+      schema,
+    });
   });
 });
 
@@ -706,7 +956,16 @@ describe('encodeMessagesResponse', () => {
   });
 
   it('maps usage: input excludes cache reads and writes; thinking tokens broken out', () => {
-    const body = encodeMessagesResponse({ ...base, usage: { inputTokens: 1000, outputTokens: 300, cacheReadTokens: 600, cacheWriteTokens: 100, reasoningTokens: 250 } });
+    const body = encodeMessagesResponse({
+      ...base,
+      usage: {
+        inputTokens: 1000,
+        outputTokens: 300,
+        cacheReadTokens: 600,
+        cacheWriteTokens: 100,
+        reasoningTokens: 250,
+      },
+    });
     expect(body.usage).toMatchObject({
       input_tokens: 300,
       cache_read_input_tokens: 600,
@@ -719,9 +978,14 @@ describe('encodeMessagesResponse', () => {
 
   it('maps finish reasons to stop reasons', () => {
     expect(mapFinishReason({ unified: 'stop' }, false)).toEqual({ stopReason: 'end_turn', stopSequence: null });
-    expect(mapFinishReason({ unified: 'stop', stopSequence: 'END' }, false)).toEqual({ stopReason: 'stop_sequence', stopSequence: 'END' });
+    expect(mapFinishReason({ unified: 'stop', stopSequence: 'END' }, false)).toEqual({
+      stopReason: 'stop_sequence',
+      stopSequence: 'END',
+    });
     expect(mapFinishReason({ unified: 'length' }, false)).toEqual({ stopReason: 'max_tokens', stopSequence: null });
-    expect(mapFinishReason({ unified: 'length', raw: 'model_context_window_exceeded' }, false).stopReason).toBe('model_context_window_exceeded');
+    expect(mapFinishReason({ unified: 'length', raw: 'model_context_window_exceeded' }, false).stopReason).toBe(
+      'model_context_window_exceeded',
+    );
     expect(mapFinishReason({ unified: 'tool-calls' }, true).stopReason).toBe('tool_use');
     expect(mapFinishReason({ unified: 'stop' }, true).stopReason).toBe('tool_use');
     expect(mapFinishReason({ unified: 'content-filter' }, false).stopReason).toBe('refusal');
@@ -759,6 +1023,10 @@ describe('encodeAnthropicError', () => {
 
   it.each(expected)('%s → %d %s', (kind, status, type) => {
     const encoded = encodeAnthropicError(new GatewayError(kind, 'Something.'), 'req_1');
-    expect(encoded).toEqual({ status, headers: { 'request-id': 'req_1' }, body: { type: 'error', error: { type, message: 'Something.' }, request_id: 'req_1' } });
+    expect(encoded).toEqual({
+      status,
+      headers: { 'request-id': 'req_1' },
+      body: { type: 'error', error: { type, message: 'Something.' }, request_id: 'req_1' },
+    });
   });
 });

@@ -3,7 +3,16 @@ import Anthropic from '@anthropic-ai/sdk';
 import express from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { EMPTY_KEY, listen, TEST_KEY, testOptions, type Json, type RunningServer } from '../../helpers/app';
-import { countTextTokens, createGateway, GatewayError, LOCAL_MODELS, LocalProvider, type ErrorKind, type Provider, type StreamPart } from '../../../lib';
+import {
+  countTextTokens,
+  createGateway,
+  GatewayError,
+  LOCAL_MODELS,
+  LocalProvider,
+  type ErrorKind,
+  type Provider,
+  type StreamPart,
+} from '../../../lib';
 import { encodeMessagesStream, MessageStreamEncoder } from '../../../lib/protocols/anthropic-messages/encode-stream';
 import { JsonObjectPrefix } from '../../../lib/protocols/anthropic-messages/json-object-prefix';
 
@@ -42,7 +51,13 @@ function scripted(name: string, script: () => AsyncGenerator<StreamPart>): Provi
   };
 }
 
-const start: StreamPart = { type: 'response-start', id: 'resp-1', model: 'upstream-name', created: 1, usage: { inputTokens: 42, cacheReadTokens: 10 } };
+const start: StreamPart = {
+  type: 'response-start',
+  id: 'resp-1',
+  model: 'upstream-name',
+  created: 1,
+  usage: { inputTokens: 42, cacheReadTokens: 10 },
+};
 
 /** Thinking with a signature, a text block, and two tool calls whose arguments arrive in fragments. */
 async function* toolTurn(): AsyncGenerator<StreamPart> {
@@ -58,12 +73,20 @@ async function* toolTurn(): AsyncGenerator<StreamPart> {
   for (const delta of ['{"ci', 'ty": "Os', 'lo"}']) yield { type: 'tool-call-delta', id: 'call:1|x', delta };
   yield { type: 'tool-call-end', id: 'call:1|x' };
   yield { type: 'tool-call-start', id: 'call_2', name: 'get_time' };
-  for (const delta of ['', '{"zone":', ' "UTC", "n": [1, 2.5e3]}']) yield { type: 'tool-call-delta', id: 'call_2', delta };
+  for (const delta of ['', '{"zone":', ' "UTC", "n": [1, 2.5e3]}'])
+    yield { type: 'tool-call-delta', id: 'call_2', delta };
   yield { type: 'tool-call-end', id: 'call_2' };
-  yield { type: 'finish', usage: { inputTokens: 42, outputTokens: 30, cacheReadTokens: 10, reasoningTokens: 5 }, finishReason: { unified: 'tool-calls' } };
+  yield {
+    type: 'finish',
+    usage: { inputTokens: 42, outputTokens: 30, cacheReadTokens: 10, reasoningTokens: 5 },
+    finishReason: { unified: 'tool-calls' },
+  };
 }
 
-/** Blocks the protocol cannot carry as they came: an empty text block, redacted thinking, a call without arguments, broken arguments. */
+/**
+ * Blocks the protocol cannot carry as they came: an empty text block, redacted thinking, a call without arguments,
+ * broken arguments.
+ */
 async function* awkwardTurn(): AsyncGenerator<StreamPart> {
   yield start;
   yield { type: 'text-start', id: 'empty' };
@@ -113,22 +136,24 @@ const FAILURES: Array<[ErrorKind, string]> = [
 /** Every request the server saw: its URL and headers. */
 const seen: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
 
-const gateway = createGateway(testOptions({
-  providers: [
-    new LocalProvider(),
-    scripted('tools', toolTurn),
-    scripted('awkward', awkwardTurn),
-    scripted('startless', startless),
-    ...FAILURES.map(([kind]) => scripted(`fail-${kind}`, failing(kind, 'boom'))),
-  ],
-  models: [
-    ...LOCAL_MODELS,
-    { id: 'tools', provider: 'tools' },
-    { id: 'awkward', provider: 'awkward' },
-    { id: 'startless', provider: 'startless' },
-    ...FAILURES.map(([kind]) => ({ id: `fail-${kind}`, provider: `fail-${kind}` })),
-  ],
-}));
+const gateway = createGateway(
+  testOptions({
+    providers: [
+      new LocalProvider(),
+      scripted('tools', toolTurn),
+      scripted('awkward', awkwardTurn),
+      scripted('startless', startless),
+      ...FAILURES.map(([kind]) => scripted(`fail-${kind}`, failing(kind, 'boom'))),
+    ],
+    models: [
+      ...LOCAL_MODELS,
+      { id: 'tools', provider: 'tools' },
+      { id: 'awkward', provider: 'awkward' },
+      { id: 'startless', provider: 'startless' },
+      ...FAILURES.map(([kind]) => ({ id: `fail-${kind}`, provider: `fail-${kind}` })),
+    ],
+  }),
+);
 const app = express();
 app.use((request, _response, next) => {
   seen.push({ url: request.originalUrl, headers: request.headers });
@@ -150,7 +175,11 @@ function post(body: Json, path = '/v1/messages', with_: Record<string, string> =
   return fetch(`${server.url}${path}`, { method: 'POST', headers: with_, body: JSON.stringify(body) });
 }
 
-async function streamEvents(body: Json, path?: string, with_?: Record<string, string>): Promise<{ response: Response; events: Event[] }> {
+async function streamEvents(
+  body: Json,
+  path?: string,
+  with_?: Record<string, string>,
+): Promise<{ response: Response; events: Event[] }> {
   const response = await post({ stream: true, ...body }, path, with_);
   expect(response.status).toBe(200);
   return { response, events: parseEvents(await response.text()) };
@@ -161,7 +190,10 @@ function types(events: Event[]): string[] {
 }
 
 function textOf(events: Event[]): string {
-  return events.filter((event) => event.data.delta?.type === 'text_delta').map((event) => event.data.delta.text).join('');
+  return events
+    .filter((event) => event.data.delta?.type === 'text_delta')
+    .map((event) => event.data.delta.text)
+    .join('');
 }
 
 function client(options: { apiKey?: string; authToken?: string } = { apiKey: TEST_KEY }) {
@@ -169,7 +201,12 @@ function client(options: { apiKey?: string; authToken?: string } = { apiKey: TES
 }
 
 const REPLY = 'Stream me through the Anthropic codec, please.';
-const ask = (text: string, extra: Json = {}) => ({ model: 'rosetta-echo', max_tokens: 1024, messages: [{ role: 'user', content: text }], ...extra });
+const ask = (text: string, extra: Json = {}) => ({
+  model: 'rosetta-echo',
+  max_tokens: 1024,
+  messages: [{ role: 'user', content: text }],
+  ...extra,
+});
 
 describe('raw frames on the wire', () => {
   it('sends message_start, one text block with a ping, message_delta and message_stop, each with its event line', async () => {
@@ -188,7 +225,11 @@ describe('raw frames on the wire', () => {
       'message_delta',
       'message_stop',
     ]);
-    expect(events[1]!.data).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '', citations: [] } });
+    expect(events[1]!.data).toEqual({
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '', citations: [] },
+    });
     expect(events[2]!.data).toEqual({ type: 'ping' });
     for (const event of events.slice(3, 3 + deltas)) {
       expect(event.data.index).toBe(0);
@@ -200,13 +241,20 @@ describe('raw frames on the wire', () => {
   });
 
   it('message_start is the non-streamed message without content; message_delta carries the stop reason and final usage', async () => {
-    const plain = await (await post(ask(REPLY))).json() as Json;
+    const plain = (await (await post(ask(REPLY))).json()) as Json;
     const { events } = await streamEvents(ask(REPLY));
     const message = events[0]!.data.message;
     expect(message.id).toMatch(/^msg_/);
     expect(message).toMatchObject({
-      type: 'message', role: 'assistant', model: 'rosetta-echo', content: [],
-      stop_reason: null, stop_sequence: null, stop_details: null, context_management: { applied_edits: [] }, container: null,
+      type: 'message',
+      role: 'assistant',
+      model: 'rosetta-echo',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      stop_details: null,
+      context_management: { applied_edits: [] },
+      container: null,
     });
     expect(Object.keys(message).sort()).toEqual(Object.keys(plain).sort());
     expect(Object.keys(message.usage).sort()).toEqual(Object.keys(plain.usage).sort());
@@ -254,20 +302,30 @@ describe('raw frames on the wire', () => {
   });
 
   it('streams on /v1/messages?beta=true with a Bearer token too', async () => {
-    const { events } = await streamEvents(ask('beta path'), '/v1/messages?beta=true', { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' });
+    const { events } = await streamEvents(ask('beta path'), '/v1/messages?beta=true', {
+      authorization: `Bearer ${TEST_KEY}`,
+      'content-type': 'application/json',
+    });
     expect(textOf(events)).toBe('beta path');
     expect(types(events).at(-1)).toBe('message_stop');
   });
 
   it('decides streaming from the body, whatever Accept says', async () => {
-    const { events } = await streamEvents(ask('accept json'), '/v1/messages', { ...headers, accept: 'application/json' });
+    const { events } = await streamEvents(ask('accept json'), '/v1/messages', {
+      ...headers,
+      accept: 'application/json',
+    });
     expect(textOf(events)).toBe('accept json');
   });
 });
 
 describe('thinking, text and tool blocks from a scripted provider', () => {
   it('encodes thinking and signature deltas, text, and tool_use blocks with input_json_delta fragments', async () => {
-    const { events } = await streamEvents({ model: 'tools', max_tokens: 1024, messages: [{ role: 'user', content: 'weather?' }] });
+    const { events } = await streamEvents({
+      model: 'tools',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'weather?' }],
+    });
     expect(events.map((event) => event.data)).toEqual([
       expect.objectContaining({ type: 'message_start' }),
       { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
@@ -279,32 +337,67 @@ describe('thinking, text and tool blocks from a scripted provider', () => {
       { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '', citations: [] } },
       { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'I will call tools.' } },
       { type: 'content_block_stop', index: 1 },
-      { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'call_1_x', name: 'get_weather', input: {} } },
+      {
+        type: 'content_block_start',
+        index: 2,
+        content_block: { type: 'tool_use', id: 'call_1_x', name: 'get_weather', input: {} },
+      },
       { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"ci' } },
       { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: 'ty": "Os' } },
       { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: 'lo"}' } },
       { type: 'content_block_stop', index: 2 },
-      { type: 'content_block_start', index: 3, content_block: { type: 'tool_use', id: 'call_2', name: 'get_time', input: {} } },
+      {
+        type: 'content_block_start',
+        index: 3,
+        content_block: { type: 'tool_use', id: 'call_2', name: 'get_time', input: {} },
+      },
       { type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: '{"zone":' } },
-      { type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: ' "UTC", "n": [1, 2.5e3]}' } },
+      {
+        type: 'content_block_delta',
+        index: 3,
+        delta: { type: 'input_json_delta', partial_json: ' "UTC", "n": [1, 2.5e3]}' },
+      },
       { type: 'content_block_stop', index: 3 },
       {
         type: 'message_delta',
         delta: { stop_reason: 'tool_use', stop_sequence: null, stop_details: null, container: null },
-        usage: { input_tokens: 32, cache_creation_input_tokens: 0, cache_read_input_tokens: 10, output_tokens: 30, output_tokens_details: { thinking_tokens: 5 }, server_tool_use: null },
+        usage: {
+          input_tokens: 32,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 10,
+          output_tokens: 30,
+          output_tokens_details: { thinking_tokens: 5 },
+          server_tool_use: null,
+        },
       },
       { type: 'message_stop' },
     ]);
     expect(events[0]!.data.message.model).toBe('tools');
     expect(events[0]!.data.message.id).toBe('msg_resp-1');
-    expect(events[0]!.data.message.usage).toMatchObject({ input_tokens: 32, cache_read_input_tokens: 10, cache_creation_input_tokens: 0, output_tokens: 1 });
+    expect(events[0]!.data.message.usage).toMatchObject({
+      input_tokens: 32,
+      cache_read_input_tokens: 10,
+      cache_creation_input_tokens: 0,
+      output_tokens: 1,
+    });
   });
 
   it.each([
-    ['messages.stream', (sdk: Anthropic, body: Anthropic.MessageCreateParamsNonStreaming) => sdk.messages.stream(body).finalMessage()],
-    ['beta.messages.stream', (sdk: Anthropic, body: Anthropic.MessageCreateParamsNonStreaming) => sdk.beta.messages.stream(body).finalMessage()],
+    [
+      'messages.stream',
+      (sdk: Anthropic, body: Anthropic.MessageCreateParamsNonStreaming) => sdk.messages.stream(body).finalMessage(),
+    ],
+    [
+      'beta.messages.stream',
+      (sdk: Anthropic, body: Anthropic.MessageCreateParamsNonStreaming) =>
+        sdk.beta.messages.stream(body).finalMessage(),
+    ],
   ])('the SDK accumulator (%s) rebuilds thinking, text and parsed tool inputs', async (_name, accumulate) => {
-    const final = await accumulate(client(), { model: 'tools', max_tokens: 1024, messages: [{ role: 'user', content: 'weather?' }] });
+    const final = await accumulate(client(), {
+      model: 'tools',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'weather?' }],
+    });
     expect(final.content).toEqual([
       { type: 'thinking', thinking: 'Let me think about it.', signature: 'sig-abc' },
       { type: 'text', text: 'I will call tools.', citations: [] },
@@ -313,11 +406,20 @@ describe('thinking, text and tool blocks from a scripted provider', () => {
     ]);
     expect(final.stop_reason).toBe('tool_use');
     expect(final.stop_sequence).toBeNull();
-    expect(final.usage).toMatchObject({ input_tokens: 32, cache_read_input_tokens: 10, output_tokens: 30, output_tokens_details: { thinking_tokens: 5 } });
+    expect(final.usage).toMatchObject({
+      input_tokens: 32,
+      cache_read_input_tokens: 10,
+      output_tokens: 30,
+      output_tokens_details: { thinking_tokens: 5 },
+    });
   });
 
   it('drops an empty text block and empty thinking, sends redacted thinking, gives {} to a call without arguments and keeps the valid prefix of broken ones', async () => {
-    const { events } = await streamEvents({ model: 'awkward', max_tokens: 1024, messages: [{ role: 'user', content: 'x' }] });
+    const { events } = await streamEvents({
+      model: 'awkward',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(events.slice(1).map((event) => event.data)).toEqual([
       { type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3' } },
       { type: 'ping' },
@@ -325,17 +427,27 @@ describe('thinking, text and tool blocks from a scripted provider', () => {
       { type: 'content_block_start', index: 1, content_block: { type: 'thinking', thinking: '', signature: '' } },
       { type: 'content_block_delta', index: 1, delta: { type: 'signature_delta', signature: 'sig-only' } },
       { type: 'content_block_stop', index: 1 },
-      { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'call_a', name: 'no_args', input: {} } },
+      {
+        type: 'content_block_start',
+        index: 2,
+        content_block: { type: 'tool_use', id: 'call_a', name: 'no_args', input: {} },
+      },
       { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{}' } },
       { type: 'content_block_stop', index: 2 },
-      { type: 'content_block_start', index: 3, content_block: { type: 'tool_use', id: 'call_b', name: 'bad_args', input: {} } },
+      {
+        type: 'content_block_start',
+        index: 3,
+        content_block: { type: 'tool_use', id: 'call_b', name: 'bad_args', input: {} },
+      },
       { type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: '{"a": 1' } },
       { type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: '}' } },
       { type: 'content_block_stop', index: 3 },
       expect.objectContaining({ type: 'message_delta', delta: expect.objectContaining({ stop_reason: 'tool_use' }) }),
       { type: 'message_stop' },
     ]);
-    const final = await client().beta.messages.stream({ model: 'awkward', max_tokens: 1024, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
+    const final = await client()
+      .beta.messages.stream({ model: 'awkward', max_tokens: 1024, messages: [{ role: 'user', content: 'x' }] })
+      .finalMessage();
     expect(final.content).toEqual([
       { type: 'redacted_thinking', data: 'EmwKAhgBEgy3' },
       { type: 'thinking', thinking: '', signature: 'sig-only' },
@@ -345,8 +457,20 @@ describe('thinking, text and tool blocks from a scripted provider', () => {
   });
 
   it('starts the message itself when the provider sends no response-start, and closes a block left open', async () => {
-    const { response, events } = await streamEvents({ model: 'startless', max_tokens: 1024, messages: [{ role: 'user', content: 'x' }] });
-    expect(types(events)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    const { response, events } = await streamEvents({
+      model: 'startless',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    expect(types(events)).toEqual([
+      'message_start',
+      'content_block_start',
+      'ping',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     const message = events[0]!.data.message;
     expect(message.id).toBe(`msg_${response.headers.get('request-id')!.replace(/^req_/, '')}`);
     expect(message.model).toBe('startless');
@@ -357,7 +481,10 @@ describe('thinking, text and tool blocks from a scripted provider', () => {
 
 describe('the official SDK (@anthropic-ai/sdk)', () => {
   it('iterates messages.create({ stream: true })', async () => {
-    const stream = await client().messages.create({ ...ask('Hello SDK stream'), stream: true } as Anthropic.MessageCreateParamsStreaming);
+    const stream = await client().messages.create({
+      ...ask('Hello SDK stream'),
+      stream: true,
+    } as Anthropic.MessageCreateParamsStreaming);
     const seenTypes: string[] = [];
     let text = '';
     for await (const event of stream) {
@@ -373,7 +500,9 @@ describe('the official SDK (@anthropic-ai/sdk)', () => {
 
   it('messages.stream() emits text events and finalMessage() has the whole message', async () => {
     const deltas: string[] = [];
-    const stream = client().messages.stream(ask('helper stream, with events') as Anthropic.MessageCreateParamsNonStreaming).on('text', (delta) => deltas.push(delta));
+    const stream = client()
+      .messages.stream(ask('helper stream, with events') as Anthropic.MessageCreateParamsNonStreaming)
+      .on('text', (delta) => deltas.push(delta));
     const final = await stream.finalMessage();
     expect(deltas.length).toBe(countTextTokens('helper stream, with events'));
     expect(deltas.join('')).toBe('helper stream, with events');
@@ -389,11 +518,21 @@ describe('the official SDK (@anthropic-ai/sdk)', () => {
   it('beta.messages.stream and beta.messages.create({ stream: true, betas }) with an auth token (Bearer)', async () => {
     const sdk = client({ authToken: TEST_KEY });
     seen.length = 0;
-    const final = await sdk.beta.messages.stream({ ...ask('beta helper'), betas: ['interleaved-thinking-2025-05-14'] } as Anthropic.Beta.MessageCreateParamsNonStreaming).finalMessage();
+    const final = await sdk.beta.messages
+      .stream({
+        ...ask('beta helper'),
+        betas: ['interleaved-thinking-2025-05-14'],
+      } as Anthropic.Beta.MessageCreateParamsNonStreaming)
+      .finalMessage();
     expect(final.content).toEqual([{ type: 'text', text: 'beta helper', citations: [] }]);
-    const stream = await sdk.beta.messages.create({ ...ask('beta create'), stream: true, betas: ['fine-grained-tool-streaming-2025-05-14', 'context-management-2025-06-27'] } as Anthropic.Beta.MessageCreateParamsStreaming);
+    const stream = await sdk.beta.messages.create({
+      ...ask('beta create'),
+      stream: true,
+      betas: ['fine-grained-tool-streaming-2025-05-14', 'context-management-2025-06-27'],
+    } as Anthropic.Beta.MessageCreateParamsStreaming);
     let text = '';
-    for await (const event of stream) if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+    for await (const event of stream)
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
     expect(text).toBe('beta create');
     // @anthropic-ai/sdk 1.x posts beta calls to /v1/messages; older SDKs (and Claude Code) add ?beta=true.
     expect(seen.map((request) => request.url)).toEqual(['/v1/messages', '/v1/messages']);
@@ -402,14 +541,19 @@ describe('the official SDK (@anthropic-ai/sdk)', () => {
       expect(request.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
       expect(request.headers['x-api-key']).toBeUndefined();
     }
-    expect(seen[1]!.headers['anthropic-beta']).toBe('fine-grained-tool-streaming-2025-05-14,context-management-2025-06-27');
+    expect(seen[1]!.headers['anthropic-beta']).toBe(
+      'fine-grained-tool-streaming-2025-05-14,context-management-2025-06-27',
+    );
   });
 
   it('streams a Claude-Code-shaped request through, accumulated by the SDK without error', async () => {
     const sdk = client({ authToken: TEST_KEY });
     const body = claudeCodeBody();
     // Claude Code's bundled client posts to /v1/messages?beta=true.
-    const options = { query: { beta: 'true' }, headers: { 'x-app': 'cli', 'anthropic-dangerous-direct-browser-access': 'true' } };
+    const options = {
+      query: { beta: 'true' },
+      headers: { 'x-app': 'cli', 'anthropic-dangerous-direct-browser-access': 'true' },
+    };
     seen.length = 0;
     const stream = await sdk.beta.messages.create(body, options);
     const seenTypes: string[] = [];
@@ -423,7 +567,9 @@ describe('the official SDK (@anthropic-ai/sdk)', () => {
     expect(seen).toHaveLength(2);
     expect(seen.map((request) => request.url)).toEqual(['/v1/messages?beta=true', '/v1/messages?beta=true']);
     expect(seen[0]!.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
-    expect(seen[0]!.headers['anthropic-beta']).toBe('claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,advanced-tool-use-2025-11-20');
+    expect(seen[0]!.headers['anthropic-beta']).toBe(
+      'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,advanced-tool-use-2025-11-20',
+    );
   });
 });
 
@@ -434,7 +580,12 @@ function claudeCodeBody(): Anthropic.Beta.MessageCreateParamsStreaming {
     model: 'rosetta-echo',
     max_tokens: 32000,
     stream: true,
-    betas: ['claude-code-20250219', 'interleaved-thinking-2025-05-14', 'context-management-2025-06-27', 'advanced-tool-use-2025-11-20'],
+    betas: [
+      'claude-code-20250219',
+      'interleaved-thinking-2025-05-14',
+      'context-management-2025-06-27',
+      'advanced-tool-use-2025-11-20',
+    ],
     system: [
       { type: 'text', text: 'x-anthropic-billing-header: cc_version=2.1.3.abc; cc_entrypoint=cli; cch=00000;' },
       { type: 'text', text: 'You are Claude Code.', cache_control: { type: 'ephemeral' } },
@@ -443,14 +594,25 @@ function claudeCodeBody(): Anthropic.Beta.MessageCreateParamsStreaming {
     tools: names.map((name, index) => ({
       name,
       description: `The ${name} tool.`,
-      input_schema: { type: 'object' as const, properties: { value: { type: 'string' } }, required: ['value'], additionalProperties: false },
+      input_schema: {
+        type: 'object' as const,
+        properties: { value: { type: 'string' } },
+        required: ['value'],
+        additionalProperties: false,
+      },
       ...(index === 9 ? { defer_loading: true } : {}),
       ...(index === 8 ? { cache_control: { type: 'ephemeral' as const } } : {}),
     })),
     thinking: { type: 'adaptive', display: 'omitted' },
     output_config: { effort: 'high' },
     context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
-    metadata: { user_id: JSON.stringify({ device_id: 'd'.repeat(64), account_uuid: '', session_id: '3f1c7e2a-0000-4000-8000-000000000000' }) },
+    metadata: {
+      user_id: JSON.stringify({
+        device_id: 'd'.repeat(64),
+        account_uuid: '',
+        session_id: '3f1c7e2a-0000-4000-8000-000000000000',
+      }),
+    },
     messages: [
       { role: 'user', content: [{ type: 'text', text: 'List the files.', cache_control: { type: 'ephemeral' } }] },
       { role: 'system', content: 'The user switched to plan mode.' },
@@ -476,34 +638,75 @@ function claudeCodeBody(): Anthropic.Beta.MessageCreateParamsStreaming {
 describe('errors', () => {
   it.each([
     ['a wrong key', { apiKey: 'sk-wrong' }, 'rosetta-echo', 401, 'authentication_error', Anthropic.AuthenticationError],
-    ['a key without balance', { apiKey: EMPTY_KEY }, 'rosetta-echo', 403, 'billing_error', Anthropic.PermissionDeniedError],
+    [
+      'a key without balance',
+      { apiKey: EMPTY_KEY },
+      'rosetta-echo',
+      403,
+      'billing_error',
+      Anthropic.PermissionDeniedError,
+    ],
     ['an unknown model', { apiKey: TEST_KEY }, 'no-such-model', 404, 'not_found_error', Anthropic.NotFoundError],
-  ] as const)('before the stream, %s is a plain JSON error the SDK raises as its class', async (_name, auth, model, status, type, ErrorClass) => {
-    const raw = await post(ask('x', { model, stream: true }), '/v1/messages', { ...headers, 'x-api-key': auth.apiKey });
-    expect(raw.status).toBe(status);
-    expect(raw.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = await raw.json() as Json;
-    expect(body).toMatchObject({ type: 'error', error: { type } });
-    expect(body.request_id).toMatch(/^req_/);
+  ] as const)(
+    'before the stream, %s is a plain JSON error the SDK raises as its class',
+    async (_name, auth, model, status, type, ErrorClass) => {
+      const raw = await post(ask('x', { model, stream: true }), '/v1/messages', {
+        ...headers,
+        'x-api-key': auth.apiKey,
+      });
+      expect(raw.status).toBe(status);
+      expect(raw.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = (await raw.json()) as Json;
+      expect(body).toMatchObject({ type: 'error', error: { type } });
+      expect(body.request_id).toMatch(/^req_/);
 
-    const sdk = client(auth);
-    await expect(sdk.messages.create({ ...ask('x', { model }), stream: true } as Anthropic.MessageCreateParamsStreaming)).rejects.toBeInstanceOf(ErrorClass);
-    await expect(sdk.messages.stream(ask('x', { model }) as Anthropic.MessageCreateParamsNonStreaming).finalMessage()).rejects.toBeInstanceOf(ErrorClass);
-  });
+      const sdk = client(auth);
+      await expect(
+        sdk.messages.create({ ...ask('x', { model }), stream: true } as Anthropic.MessageCreateParamsStreaming),
+      ).rejects.toBeInstanceOf(ErrorClass);
+      await expect(
+        sdk.messages.stream(ask('x', { model }) as Anthropic.MessageCreateParamsNonStreaming).finalMessage(),
+      ).rejects.toBeInstanceOf(ErrorClass);
+    },
+  );
 
-  it.each(FAILURES)('a %s failure mid-stream is an error event of type %s, and the stream ends without message_stop', async (kind, type) => {
-    const { response, events } = await streamEvents({ model: `fail-${kind}`, max_tokens: 64, messages: [{ role: 'user', content: 'x' }] });
-    expect(types(events)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta', 'content_block_delta', 'error']);
-    expect(textOf(events)).toBe('partial answer');
-    expect(events.at(-1)!.data).toEqual({ type: 'error', error: { type, message: 'boom' }, request_id: response.headers.get('request-id') });
-  });
+  it.each(FAILURES)(
+    'a %s failure mid-stream is an error event of type %s, and the stream ends without message_stop',
+    async (kind, type) => {
+      const { response, events } = await streamEvents({
+        model: `fail-${kind}`,
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'x' }],
+      });
+      expect(types(events)).toEqual([
+        'message_start',
+        'content_block_start',
+        'ping',
+        'content_block_delta',
+        'content_block_delta',
+        'error',
+      ]);
+      expect(textOf(events)).toBe('partial answer');
+      expect(events.at(-1)!.data).toEqual({
+        type: 'error',
+        error: { type, message: 'boom' },
+        request_id: response.headers.get('request-id'),
+      });
+    },
+  );
 
   it('the SDK stream iterator throws an APIError of the event type; the helper rejects after the partial text', async () => {
     const sdk = client();
-    const stream = await sdk.messages.create({ model: 'fail-overloaded', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'x' }] });
+    const stream = await sdk.messages.create({
+      model: 'fail-overloaded',
+      max_tokens: 64,
+      stream: true,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     let text = '';
     const thrown = await (async () => {
-      for await (const event of stream) if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+      for await (const event of stream)
+        if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
     })().catch((error: unknown) => error);
     expect(text).toBe('partial answer');
     expect(thrown).toBeInstanceOf(Anthropic.APIError);
@@ -511,7 +714,9 @@ describe('errors', () => {
     expect((thrown as Error).message).toMatch(/boom/);
 
     const deltas: string[] = [];
-    const helper = sdk.messages.stream({ model: 'fail-upstream', max_tokens: 64, messages: [{ role: 'user', content: 'x' }] }).on('text', (delta) => deltas.push(delta));
+    const helper = sdk.messages
+      .stream({ model: 'fail-upstream', max_tokens: 64, messages: [{ role: 'user', content: 'x' }] })
+      .on('text', (delta) => deltas.push(delta));
     const failure = await helper.finalMessage().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Anthropic.APIError);
     expect((failure as InstanceType<typeof Anthropic.APIError>).type).toBe('api_error');
@@ -535,10 +740,18 @@ describe('MessageStreamEncoder (unit)', () => {
     ]);
     expect(events.map((event) => [event.event, event.data.index ?? null])).toEqual([
       ['message_start', null],
-      ['content_block_start', 0], ['ping', null], ['content_block_delta', 0], ['content_block_stop', 0],
-      ['content_block_start', 1], ['content_block_delta', 1], ['content_block_stop', 1],
-      ['content_block_start', 2], ['content_block_delta', 2], ['content_block_stop', 2],
-      ['message_delta', null], ['message_stop', null],
+      ['content_block_start', 0],
+      ['ping', null],
+      ['content_block_delta', 0],
+      ['content_block_stop', 0],
+      ['content_block_start', 1],
+      ['content_block_delta', 1],
+      ['content_block_stop', 1],
+      ['content_block_start', 2],
+      ['content_block_delta', 2],
+      ['content_block_stop', 2],
+      ['message_delta', null],
+      ['message_stop', null],
     ]);
     expect(events[0]!.data.message.usage.input_tokens).toBe(9);
   });
@@ -564,7 +777,13 @@ describe('MessageStreamEncoder (unit)', () => {
   });
 
   it('encodeMessagesStream turns an error part into the error event, without leaking its message', () => {
-    const encoder = encodeMessagesStream({ model: 'm', messages: [], stream: true }, { requestId: 'req_1', http: { method: 'POST', path: '/v1/messages', headers: {}, query: new URLSearchParams(), body: {} } });
+    const encoder = encodeMessagesStream(
+      { model: 'm', messages: [], stream: true },
+      {
+        requestId: 'req_1',
+        http: { method: 'POST', path: '/v1/messages', headers: {}, query: new URLSearchParams(), body: {} },
+      },
+    );
     expect(encoder.headers).toEqual({ 'request-id': 'req_1' });
     let text = encoder.encode({ type: 'response-start', id: 'x', model: 'm', created: 1 });
     text += encoder.encode({ type: 'error', error: new Error('secret internals') });

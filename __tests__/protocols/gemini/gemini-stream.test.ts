@@ -6,7 +6,6 @@ import type { GenerateRequest, Provider, StreamPart } from '../../../lib';
 import { geminiCodec } from '../../../lib/protocols/gemini';
 import { GENERATE_CONTENT, STREAM_GENERATE_CONTENT } from '../../../lib/protocols/gemini/routes';
 
-
 const codec = geminiCodec();
 
 /** A provider that streams a start and one text delta, then fails upstream. */
@@ -44,10 +43,12 @@ function gatedProvider(): { provider: Provider; release: () => void } {
 }
 
 const gated = gatedProvider();
-const { app } = buildApp(testOptions({
-  providers: [new LocalProvider(), breaking, gated.provider],
-  models: [...LOCAL_MODELS, { id: 'broken', provider: 'breaking' }, { id: 'gated', provider: 'gated' }],
-}));
+const { app } = buildApp(
+  testOptions({
+    providers: [new LocalProvider(), breaking, gated.provider],
+    models: [...LOCAL_MODELS, { id: 'broken', provider: 'breaking' }, { id: 'gated', provider: 'gated' }],
+  }),
+);
 
 const SSE_V1BETA = '/v1beta/models/rosetta-echo:streamGenerateContent?alt=sse';
 const SSE_V1 = '/v1/models/rosetta-echo:streamGenerateContent?alt=sse';
@@ -71,7 +72,10 @@ function rawText(res: request.Response, done: (error: Error | null, text: string
 function postRaw(path: string, payload: unknown, key: string | null = TEST_KEY) {
   const call = request(app).post(path);
   if (key !== null) call.set('x-goog-api-key', key);
-  return call.send(payload as object).buffer(true).parse(rawText);
+  return call
+    .send(payload as object)
+    .buffer(true)
+    .parse(rawText);
 }
 
 /** The events of an SSE body, checked frame by frame: each exactly `data: <one-line JSON>` and a blank line. */
@@ -87,7 +91,9 @@ function sseEvents(text: string): Json[] {
 }
 
 function textOf(chunks: Json[]): string {
-  return chunks.map((chunk) => (chunk.candidates[0].content.parts as Json[]).map((part) => part.text ?? '').join('')).join('');
+  return chunks
+    .map((chunk) => (chunk.candidates[0].content.parts as Json[]).map((part) => part.text ?? '').join(''))
+    .join('');
 }
 
 function expectStreamedReply(chunks: Json[], reply: string, finishReason: string) {
@@ -107,7 +113,11 @@ function expectStreamedReply(chunks: Json[], reply: string, finishReason: string
   const completion = countTextTokens(reply);
   const prompt = chunks[0]!.usageMetadata.promptTokenCount;
   expect(Number.isInteger(prompt) && prompt > 0).toBe(true);
-  expect(last.usageMetadata).toEqual({ promptTokenCount: prompt, candidatesTokenCount: completion, totalTokenCount: prompt + completion });
+  expect(last.usageMetadata).toEqual({
+    promptTokenCount: prompt,
+    candidatesTokenCount: completion,
+    totalTokenCount: prompt + completion,
+  });
 }
 
 describe('match', () => {
@@ -120,7 +130,13 @@ describe('match', () => {
   });
 
   it('decodes stream: true for streamGenerateContent only', () => {
-    const view = (query: string) => ({ method: 'POST', path: '/', headers: {}, query: new URLSearchParams(query), body });
+    const view = (query: string) => ({
+      method: 'POST',
+      path: '/',
+      headers: {},
+      query: new URLSearchParams(query),
+      body,
+    });
     const streamed = STREAM_GENERATE_CONTENT.decode(view('alt=sse'), { model: 'm', action: 'streamGenerateContent' });
     const single = GENERATE_CONTENT.decode(view(''), { model: 'm', action: 'generateContent' });
     expect(streamed.stream).toBe(true);
@@ -139,7 +155,10 @@ describe('POST :streamGenerateContent?alt=sse', () => {
   });
 
   it('the prompt count matches the non-streamed response', async () => {
-    const single = await request(app).post('/v1beta/models/rosetta-echo:generateContent').set('x-goog-api-key', TEST_KEY).send(body);
+    const single = await request(app)
+      .post('/v1beta/models/rosetta-echo:generateContent')
+      .set('x-goog-api-key', TEST_KEY)
+      .send(body);
     const chunks = sseEvents((await postRaw(SSE_V1BETA, body)).body as string);
     expect(chunks[0]!.usageMetadata).toEqual({ promptTokenCount: single.body.usageMetadata.promptTokenCount });
     expect(chunks[chunks.length - 1]!.usageMetadata).toEqual(single.body.usageMetadata);
@@ -163,7 +182,9 @@ describe('POST :streamGenerateContent?alt=sse', () => {
   });
 
   it('a reply cut at a stop sequence ends with STOP', async () => {
-    const chunks = sseEvents((await postRaw(SSE_V1BETA, { ...body, generationConfig: { stopSequences: [', streaming'] } })).body as string);
+    const chunks = sseEvents(
+      (await postRaw(SSE_V1BETA, { ...body, generationConfig: { stopSequences: [', streaming'] } })).body as string,
+    );
     expect(textOf(chunks)).toBe('Hello there');
     expect(chunks[chunks.length - 1]!.candidates[0].finishReason).toBe('STOP');
   });
@@ -176,19 +197,22 @@ describe('POST :streamGenerateContent?alt=sse', () => {
 });
 
 describe('POST :streamGenerateContent without alt=sse (JSON array)', () => {
-  it.each([ARRAY_V1BETA, `${ARRAY_V1BETA}?alt=json`, '/v1/models/rosetta-echo:streamGenerateContent'])('%s answers one JSON array of responses', async (path) => {
-    const res = await postRaw(path, body);
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    const text = res.body as string;
-    expect(text.startsWith('[{')).toBe(true);
-    expect(text.endsWith('}]')).toBe(true);
-    expect(text).toContain('},\r\n{');
-    expect(text).not.toContain('data:');
-    const chunks = JSON.parse(text) as Json[];
-    expect(Array.isArray(chunks)).toBe(true);
-    expectStreamedReply(chunks, REPLY, 'STOP');
-  });
+  it.each([ARRAY_V1BETA, `${ARRAY_V1BETA}?alt=json`, '/v1/models/rosetta-echo:streamGenerateContent'])(
+    '%s answers one JSON array of responses',
+    async (path) => {
+      const res = await postRaw(path, body);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const text = res.body as string;
+      expect(text.startsWith('[{')).toBe(true);
+      expect(text.endsWith('}]')).toBe(true);
+      expect(text).toContain('},\r\n{');
+      expect(text).not.toContain('data:');
+      const chunks = JSON.parse(text) as Json[];
+      expect(Array.isArray(chunks)).toBe(true);
+      expectStreamedReply(chunks, REPLY, 'STOP');
+    },
+  );
 });
 
 describe('errors before the stream starts are ordinary JSON errors', () => {
@@ -210,7 +234,11 @@ describe('errors before the stream starts are ordinary JSON errors', () => {
   });
 
   it('404 for an unknown model', async () => {
-    expectGeminiError(await postRaw('/v1beta/models/no-such-model:streamGenerateContent?alt=sse', body), 404, 'NOT_FOUND');
+    expectGeminiError(
+      await postRaw('/v1beta/models/no-such-model:streamGenerateContent?alt=sse', body),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('400 for a bad body, naming the field', async () => {
@@ -224,7 +252,11 @@ describe('errors before the stream starts are ordinary JSON errors', () => {
   });
 
   it('400 for candidateCount above 1', async () => {
-    expectGeminiError(await postRaw(SSE_V1BETA, { ...body, generationConfig: { candidateCount: 2 } }), 400, 'INVALID_ARGUMENT');
+    expectGeminiError(
+      await postRaw(SSE_V1BETA, { ...body, generationConfig: { candidateCount: 2 } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
   });
 });
 
@@ -264,7 +296,11 @@ describe('chunks are written as they are produced', () => {
   });
   afterAll(() => server.close());
 
-  async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: { decode(input: Uint8Array, options: { stream: boolean }): string }, seen: (text: string) => boolean): Promise<string> {
+  async function readUntil(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    decoder: { decode(input: Uint8Array, options: { stream: boolean }): string },
+    seen: (text: string) => boolean,
+  ): Promise<string> {
     let text = '';
     while (!seen(text)) {
       const { done, value } = await reader.read();
@@ -307,8 +343,18 @@ describe('encodeStream', () => {
     return { headers: encoder.headers, text };
   }
 
-  const start: StreamPart = { type: 'response-start', id: 'r1', model: 'gemini-x', created: 1, usage: { inputTokens: 7 } };
-  const finish = (unified: 'stop' | 'tool-calls' | 'length', outputTokens = 5, reasoningTokens?: number): StreamPart => ({
+  const start: StreamPart = {
+    type: 'response-start',
+    id: 'r1',
+    model: 'gemini-x',
+    created: 1,
+    usage: { inputTokens: 7 },
+  };
+  const finish = (
+    unified: 'stop' | 'tool-calls' | 'length',
+    outputTokens = 5,
+    reasoningTokens?: number,
+  ): StreamPart => ({
     type: 'finish',
     usage: { inputTokens: 7, outputTokens, ...(reasoningTokens !== undefined ? { reasoningTokens } : {}) },
     finishReason: { unified },
@@ -319,7 +365,12 @@ describe('encodeStream', () => {
       start,
       { type: 'reasoning-start', id: 'r' },
       { type: 'reasoning-delta', id: 'r', delta: 'Let me think' },
-      { type: 'reasoning-end', id: 'r', signature: 'anthropic-sig', providerMetadata: { gemini: { thoughtSignature: 'sig-r' } } },
+      {
+        type: 'reasoning-end',
+        id: 'r',
+        signature: 'anthropic-sig',
+        providerMetadata: { gemini: { thoughtSignature: 'sig-r' } },
+      },
       { type: 'text-start', id: 't' },
       { type: 'text-delta', id: 't', delta: 'Answer' },
       { type: 'text-end', id: 't', providerMetadata: { gemini: { thoughtSignature: 'sig-t' } } },
@@ -334,7 +385,12 @@ describe('encodeStream', () => {
       { text: '' },
     ]);
     expect(text).not.toContain('anthropic-sig');
-    expect(sseEvents(text).at(-1)!.usageMetadata).toEqual({ promptTokenCount: 7, candidatesTokenCount: 5, totalTokenCount: 16, thoughtsTokenCount: 4 });
+    expect(sseEvents(text).at(-1)!.usageMetadata).toEqual({
+      promptTokenCount: 7,
+      candidatesTokenCount: 5,
+      totalTokenCount: 16,
+      thoughtsTokenCount: 4,
+    });
   });
 
   it('a tool call is one complete functionCall part at its end, with parsed args, id and signature; tool-calls finish as STOP', async () => {
@@ -351,9 +407,13 @@ describe('encodeStream', () => {
     ]);
     const chunks = sseEvents(text);
     expect(chunks).toHaveLength(3);
-    expect(chunks[0]!.candidates[0].content.parts).toEqual([{ functionCall: { name: 'get_weather', args: { city: 'Oslo' }, id: 'call_1' }, thoughtSignature: 'sig-c' }]);
+    expect(chunks[0]!.candidates[0].content.parts).toEqual([
+      { functionCall: { name: 'get_weather', args: { city: 'Oslo' }, id: 'call_1' }, thoughtSignature: 'sig-c' },
+    ]);
     expect(chunks[0]!.usageMetadata).toEqual({ promptTokenCount: 7 });
-    expect(chunks[1]!.candidates[0].content.parts).toEqual([{ functionCall: { name: 'broken_args', args: {}, id: 'call_2' } }]);
+    expect(chunks[1]!.candidates[0].content.parts).toEqual([
+      { functionCall: { name: 'broken_args', args: {}, id: 'call_2' } },
+    ]);
     expect(chunks[1]!.usageMetadata).toBeUndefined();
     expect(chunks[2]!.candidates[0].finishReason).toBe('STOP');
   });
@@ -379,7 +439,9 @@ describe('encodeStream', () => {
   it('an error part becomes the Gemini error event', async () => {
     const error = new GatewayError('rate_limit', 'Slow down.');
     const { text } = await encoded([start, { type: 'text-delta', id: 't', delta: 'a' }, { type: 'error', error }]);
-    expect(text.endsWith('data: {"error":{"code":429,"message":"Slow down.","status":"RESOURCE_EXHAUSTED"}}\n\n')).toBe(true);
+    expect(text.endsWith('data: {"error":{"code":429,"message":"Slow down.","status":"RESOURCE_EXHAUSTED"}}\n\n')).toBe(
+      true,
+    );
   });
 
   it('a non-gateway error is an INTERNAL error without its details', async () => {
@@ -390,7 +452,14 @@ describe('encodeStream', () => {
   });
 
   it('the JSON-array form: application/json, elements joined by ",\\r\\n", the error last', async () => {
-    const { headers, text } = await encoded([start, { type: 'text-delta', id: 't', delta: 'a' }, { type: 'error', error: new GatewayError('upstream', 'Broke.') }], '');
+    const { headers, text } = await encoded(
+      [
+        start,
+        { type: 'text-delta', id: 't', delta: 'a' },
+        { type: 'error', error: new GatewayError('upstream', 'Broke.') },
+      ],
+      '',
+    );
     expect(headers).toEqual({ 'content-type': 'application/json; charset=utf-8' });
     expect(text).toBe(
       `[${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'a' }] }, index: 0 }], usageMetadata: { promptTokenCount: 7 }, modelVersion: 'gemini-x', responseId: 'r1' })}` +
@@ -409,7 +478,11 @@ describe('@google/genai generateContentStream against the gateway', () => {
   afterAll(() => server.close());
 
   it.each([undefined, 'v1'])('streams the reply (apiVersion %s)', async (apiVersion) => {
-    const ai = new GoogleGenAI({ apiKey: TEST_KEY, ...(apiVersion ? { apiVersion } : {}), httpOptions: httpOptions(server.url) });
+    const ai = new GoogleGenAI({
+      apiKey: TEST_KEY,
+      ...(apiVersion ? { apiVersion } : {}),
+      httpOptions: httpOptions(server.url),
+    });
     const stream = await ai.models.generateContentStream({ model: 'rosetta-echo', contents: REPLY });
     const chunks: GenerateContentResponse[] = [];
     for await (const chunk of stream) chunks.push(chunk);
@@ -423,7 +496,10 @@ describe('@google/genai generateContentStream against the gateway', () => {
 
   it('a failure before the stream is an ApiError with the HTTP status', async () => {
     const ai = new GoogleGenAI({ apiKey: 'wrong-key', httpOptions: httpOptions(server.url) });
-    await expect(ai.models.generateContentStream({ model: 'rosetta-echo', contents: 'x' })).rejects.toMatchObject({ name: 'ApiError', status: 401 });
+    await expect(ai.models.generateContentStream({ model: 'rosetta-echo', contents: 'x' })).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 401,
+    });
   });
 
   it('a mid-stream failure surfaces from the iterator as an ApiError, after the text so far', async () => {

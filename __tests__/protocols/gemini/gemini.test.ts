@@ -7,7 +7,6 @@ import { geminiCodec } from '../../../lib/protocols/gemini';
 import { GENERATE_CONTENT } from '../../../lib/protocols/gemini/routes';
 import type { HttpRequestView } from '../../../lib/protocols/types';
 
-
 const codec = geminiCodec();
 const models = [...LOCAL_MODELS, { id: 'vendor/echo', provider: 'local' }];
 const { app } = buildApp(testOptions({ models }));
@@ -17,10 +16,16 @@ const V1 = '/v1/models/rosetta-echo:generateContent';
 const hello = { contents: [{ parts: [{ text: 'Hello there' }] }] };
 
 /** The contract request of interface-spec 4.3. */
-const contractBody = { contents: [{ parts: [{ text: 'Hello there' }] }], generationConfig: { thinkingConfig: { thinkingBudget: 0, includeThoughts: false } } };
+const contractBody = {
+  contents: [{ parts: [{ text: 'Hello there' }] }],
+  generationConfig: { thinkingConfig: { thinkingBudget: 0, includeThoughts: false } },
+};
 
 function post(path: string, body: unknown, key: string = TEST_KEY) {
-  return request(app).post(path).set('x-goog-api-key', key).send(body as object);
+  return request(app)
+    .post(path)
+    .set('x-goog-api-key', key)
+    .send(body as object);
 }
 
 function expectGeminiError(res: request.Response, code: number, status: string) {
@@ -53,15 +58,37 @@ function expectBadField(body: unknown, param: string) {
 }
 
 function encode(response: Partial<GenerateResponse>) {
-  const full: GenerateResponse = { id: 'resp-1', model: 'm', created: 1, choices: [], usage: { inputTokens: 0, outputTokens: 0 }, ...response };
-  return GENERATE_CONTENT.encode(full, decode({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }), { requestId: 'req_1', http: view({}) }).body as Record<string, any>;
+  const full: GenerateResponse = {
+    id: 'resp-1',
+    model: 'm',
+    created: 1,
+    choices: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+    ...response,
+  };
+  return GENERATE_CONTENT.encode(full, decode({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }), {
+    requestId: 'req_1',
+    http: view({}),
+  }).body as Record<string, any>;
 }
 
 describe('POST /{version}/models/{model}:generateContent', () => {
   const routes = [
-    ['/v1beta, ?key=', (body: unknown) => request(app).post(`${V1BETA}?key=${encodeURIComponent(TEST_KEY)}`).send(body as object)],
+    [
+      '/v1beta, ?key=',
+      (body: unknown) =>
+        request(app)
+          .post(`${V1BETA}?key=${encodeURIComponent(TEST_KEY)}`)
+          .send(body as object),
+    ],
     ['/v1beta, x-goog-api-key', (body: unknown) => post(V1BETA, body)],
-    ['/v1, ?key=', (body: unknown) => request(app).post(`${V1}?key=${encodeURIComponent(TEST_KEY)}`).send(body as object)],
+    [
+      '/v1, ?key=',
+      (body: unknown) =>
+        request(app)
+          .post(`${V1}?key=${encodeURIComponent(TEST_KEY)}`)
+          .send(body as object),
+    ],
     ['/v1, x-goog-api-key', (body: unknown) => post(V1, body)],
   ] as const;
 
@@ -102,7 +129,10 @@ describe('POST /{version}/models/{model}:generateContent', () => {
   it('prefers the x-goog-api-key header over the key query parameter', async () => {
     const headerWins = await request(app).post(`${V1BETA}?key=wrong-key`).set('x-goog-api-key', TEST_KEY).send(hello);
     expect(headerWins.status).toBe(200);
-    const queryIgnored = await request(app).post(`${V1BETA}?key=${TEST_KEY}`).set('x-goog-api-key', 'wrong-key').send(hello);
+    const queryIgnored = await request(app)
+      .post(`${V1BETA}?key=${TEST_KEY}`)
+      .set('x-goog-api-key', 'wrong-key')
+      .send(hello);
     expect(queryIgnored.status).toBe(401);
   });
 
@@ -129,14 +159,20 @@ describe('POST /{version}/models/{model}:generateContent', () => {
   });
 
   it('cuts the reply at the first stop sequence with STOP', async () => {
-    const res = await post(V1BETA, { contents: [{ parts: [{ text: 'alpha beta END gamma' }] }], generationConfig: { stopSequences: ['END', 'gamma'] } });
+    const res = await post(V1BETA, {
+      contents: [{ parts: [{ text: 'alpha beta END gamma' }] }],
+      generationConfig: { stopSequences: ['END', 'gamma'] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.candidates[0].content.parts[0].text).toBe('alpha beta ');
     expect(res.body.candidates[0].finishReason).toBe('STOP');
   });
 
   it('answers candidateCount candidates', async () => {
-    const res = await post(V1BETA, { contents: [{ parts: [{ text: 'twice' }] }], generationConfig: { candidateCount: 2 } });
+    const res = await post(V1BETA, {
+      contents: [{ parts: [{ text: 'twice' }] }],
+      generationConfig: { candidateCount: 2 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.candidates.map((candidate: { index: number }) => candidate.index)).toEqual([0, 1]);
     expect(res.body.usageMetadata.candidatesTokenCount).toBe(2 * countTextTokens('twice'));
@@ -147,11 +183,21 @@ describe('POST /{version}/models/{model}:generateContent', () => {
       systemInstruction: { parts: [{ text: 'Be terse.' }] },
       contents: [
         { role: 'user', parts: [{ text: 'Weather in Oslo?' }] },
-        { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: 'c2ln' }] },
+        {
+          role: 'model',
+          parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: 'c2ln' }],
+        },
         { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { output: { temp_c: 3 } } } }] },
         { role: 'user', parts: [{ text: 'Thanks' }] },
       ],
-      tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } } }] }, { googleSearch: {} }],
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'get_weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } } },
+          ],
+        },
+        { googleSearch: {} },
+      ],
     });
     expect(res.status).toBe(200);
     expect(res.body.candidates[0].content.parts).toEqual([{ text: 'Thanks' }]);
@@ -161,7 +207,10 @@ describe('POST /{version}/models/{model}:generateContent', () => {
     const missing = await request(app).post(V1BETA).send(hello);
     expectGeminiError(missing, 401, 'UNAUTHENTICATED');
     expect(missing.body.error.message).toContain('x-goog-api-key');
-    for (const res of [await request(app).post(`${V1BETA}?key=nope-key`).send(hello), await post(V1BETA, hello, 'nope-key')]) {
+    for (const res of [
+      await request(app).post(`${V1BETA}?key=nope-key`).send(hello),
+      await post(V1BETA, hello, 'nope-key'),
+    ]) {
       expectGeminiError(res, 401, 'UNAUTHENTICATED');
       expect(JSON.stringify(res.body)).not.toContain('nope-key');
     }
@@ -178,7 +227,11 @@ describe('POST /{version}/models/{model}:generateContent', () => {
   });
 
   it('serves a poor key while it can pay', async () => {
-    const res = await post(V1BETA, { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { maxOutputTokens: 5 } }, POOR_KEY);
+    const res = await post(
+      V1BETA,
+      { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { maxOutputTokens: 5 } },
+      POOR_KEY,
+    );
     expect(res.status).toBe(200);
   });
 
@@ -196,30 +249,60 @@ describe('POST /{version}/models/{model}:generateContent', () => {
     ['parts missing', { contents: [{ role: 'user' }] }, 'contents[0].parts'],
     ['text not a string', { contents: [{ parts: [{ text: 5 }] }] }, 'contents[0].parts[0].text'],
     ['temperature out of range', { ...hello, generationConfig: { temperature: 5 } }, 'generationConfig.temperature'],
-    ['snake_case max_output_tokens of 0', { ...hello, generation_config: { max_output_tokens: 0 } }, 'generation_config.max_output_tokens'],
-    ['thinkingBudget below -1', { ...hello, generationConfig: { thinkingConfig: { thinkingBudget: -2 } } }, 'generationConfig.thinkingConfig.thinkingBudget'],
-    ['an unknown function-calling mode', { ...hello, toolConfig: { functionCallingConfig: { mode: 'SOMETIMES' } } }, 'toolConfig.functionCallingConfig.mode'],
-    ['inlineData without mimeType', { contents: [{ parts: [{ inlineData: { data: 'AAAA' } }] }] }, 'contents[0].parts[0].inlineData.mimeType'],
+    [
+      'snake_case max_output_tokens of 0',
+      { ...hello, generation_config: { max_output_tokens: 0 } },
+      'generation_config.max_output_tokens',
+    ],
+    [
+      'thinkingBudget below -1',
+      { ...hello, generationConfig: { thinkingConfig: { thinkingBudget: -2 } } },
+      'generationConfig.thinkingConfig.thinkingBudget',
+    ],
+    [
+      'an unknown function-calling mode',
+      { ...hello, toolConfig: { functionCallingConfig: { mode: 'SOMETIMES' } } },
+      'toolConfig.functionCallingConfig.mode',
+    ],
+    [
+      'inlineData without mimeType',
+      { contents: [{ parts: [{ inlineData: { data: 'AAAA' } }] }] },
+      'contents[0].parts[0].inlineData.mimeType',
+    ],
   ])('400 INVALID_ARGUMENT naming the field: %s', async (_name, body, param) => {
     const res = await post(V1BETA, body);
     expectGeminiError(res, 400, 'INVALID_ARGUMENT');
     expect(res.body.error.message).toContain(param);
-    expect(res.body.error.details).toContainEqual({ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: param, description: res.body.error.message }] });
+    expect(res.body.error.details).toContainEqual({
+      '@type': 'type.googleapis.com/google.rpc.BadRequest',
+      fieldViolations: [{ field: param, description: res.body.error.message }],
+    });
   });
 
   it('400 for malformed JSON', async () => {
-    const res = await request(app).post(V1BETA).set('x-goog-api-key', TEST_KEY).set('content-type', 'application/json').send('{"contents": [');
+    const res = await request(app)
+      .post(V1BETA)
+      .set('x-goog-api-key', TEST_KEY)
+      .set('content-type', 'application/json')
+      .send('{"contents": [');
     expectGeminiError(res, 400, 'INVALID_ARGUMENT');
   });
 
   it('415 for a non-JSON content type', async () => {
-    const res = await request(app).post(V1BETA).set('x-goog-api-key', TEST_KEY).set('content-type', 'text/plain').send('hello');
+    const res = await request(app)
+      .post(V1BETA)
+      .set('x-goog-api-key', TEST_KEY)
+      .set('content-type', 'text/plain')
+      .send('hello');
     expectGeminiError(res, 415, 'INVALID_ARGUMENT');
   });
 
   it('413 for an oversized body', async () => {
     const small = buildApp(testOptions({ maxBodyBytes: 1000 })).app;
-    const res = await request(small).post(V1BETA).set('x-goog-api-key', TEST_KEY).send({ contents: [{ parts: [{ text: 'x'.repeat(5000) }] }] });
+    const res = await request(small)
+      .post(V1BETA)
+      .set('x-goog-api-key', TEST_KEY)
+      .send({ contents: [{ parts: [{ text: 'x'.repeat(5000) }] }] });
     expectGeminiError(res, 413, 'INVALID_ARGUMENT');
   });
 
@@ -264,9 +347,14 @@ describe('Gemini model list', () => {
   it('pages with pageSize and pageToken', async () => {
     const first = await request(app).get('/v1beta/models?pageSize=2').set('x-goog-api-key', TEST_KEY);
     expect(first.status).toBe(200);
-    expect(first.body.models.map((model: { name: string }) => model.name)).toEqual(['models/rosetta-echo', 'models/rosetta-image']);
+    expect(first.body.models.map((model: { name: string }) => model.name)).toEqual([
+      'models/rosetta-echo',
+      'models/rosetta-image',
+    ]);
     expect(typeof first.body.nextPageToken).toBe('string');
-    const second = await request(app).get(`/v1beta/models?pageSize=2&pageToken=${encodeURIComponent(first.body.nextPageToken)}`).set('x-goog-api-key', TEST_KEY);
+    const second = await request(app)
+      .get(`/v1beta/models?pageSize=2&pageToken=${encodeURIComponent(first.body.nextPageToken)}`)
+      .set('x-goog-api-key', TEST_KEY);
     expect(second.body.models.map((model: { name: string }) => model.name)).toEqual(['models/vendor/echo']);
     expect(second.body).not.toHaveProperty('nextPageToken');
   });
@@ -278,12 +366,17 @@ describe('Gemini model list', () => {
     expect(byDefault.body.models).toHaveLength(50);
     const capped = await request(big).get('/v1beta/models?pageSize=5000').set('x-goog-api-key', TEST_KEY);
     expect(capped.body.models).toHaveLength(1000);
-    const rest = await request(big).get(`/v1beta/models?pageSize=5000&pageToken=${capped.body.nextPageToken}`).set('x-goog-api-key', TEST_KEY);
+    const rest = await request(big)
+      .get(`/v1beta/models?pageSize=5000&pageToken=${capped.body.nextPageToken}`)
+      .set('x-goog-api-key', TEST_KEY);
     expect(rest.body.models).toHaveLength(100);
   });
 
   it('400 for a bad pageSize or pageToken', async () => {
-    for (const [query, param] of [['pageSize=-3', 'pageSize'], ['pageToken=garbage', 'pageToken']]) {
+    for (const [query, param] of [
+      ['pageSize=-3', 'pageSize'],
+      ['pageToken=garbage', 'pageToken'],
+    ]) {
       const res = await request(app).get(`/v1beta/models?${query}`).set('x-goog-api-key', TEST_KEY);
       expectGeminiError(res, 400, 'INVALID_ARGUMENT');
       expect(res.body.error.message).toContain(param);
@@ -293,7 +386,10 @@ describe('Gemini model list', () => {
   it('GET /v1beta/models/{id} answers one model, including an id with a slash', async () => {
     const one = await request(app).get('/v1beta/models/rosetta-echo').set('x-goog-api-key', TEST_KEY);
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ name: 'models/rosetta-echo', supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] });
+    expect(one.body).toMatchObject({
+      name: 'models/rosetta-echo',
+      supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+    });
     const slashed = await request(app).get('/v1beta/models/vendor/echo').set('x-goog-api-key', TEST_KEY);
     expect(slashed.body.name).toBe('models/vendor/echo');
   });
@@ -320,24 +416,33 @@ describe('@google/genai against the gateway', () => {
   });
   afterAll(() => server.close());
 
-  it.each(['v1beta', 'v1'])('generateContent, models.get and models.list work unchanged (apiVersion %s)', async (apiVersion) => {
-    const ai = new GoogleGenAI({ apiKey: TEST_KEY, apiVersion, httpOptions: httpOptions(server.url) });
-    const reply = await ai.models.generateContent({ model: 'rosetta-echo', contents: 'Hello from the SDK', config: { thinkingConfig: { thinkingBudget: 0, includeThoughts: false } } });
-    expect(reply.text).toBe('Hello from the SDK');
-    expect(reply.candidates?.[0]?.finishReason).toBe('STOP');
-    expect(reply.usageMetadata?.candidatesTokenCount).toBe(countTextTokens('Hello from the SDK'));
-    const slashed = await ai.models.generateContent({ model: 'vendor/echo', contents: 'slash' });
-    expect(slashed.modelVersion).toBe('vendor/echo');
-    const model = await ai.models.get({ model: 'rosetta-echo' });
-    expect(model.name).toBe('models/rosetta-echo');
-    const names: string[] = [];
-    for await (const listed of await ai.models.list()) names.push(listed.name ?? '');
-    expect(names).toEqual(['models/rosetta-echo', 'models/rosetta-image', 'models/vendor/echo']);
-  });
+  it.each(['v1beta', 'v1'])(
+    'generateContent, models.get and models.list work unchanged (apiVersion %s)',
+    async (apiVersion) => {
+      const ai = new GoogleGenAI({ apiKey: TEST_KEY, apiVersion, httpOptions: httpOptions(server.url) });
+      const reply = await ai.models.generateContent({
+        model: 'rosetta-echo',
+        contents: 'Hello from the SDK',
+        config: { thinkingConfig: { thinkingBudget: 0, includeThoughts: false } },
+      });
+      expect(reply.text).toBe('Hello from the SDK');
+      expect(reply.candidates?.[0]?.finishReason).toBe('STOP');
+      expect(reply.usageMetadata?.candidatesTokenCount).toBe(countTextTokens('Hello from the SDK'));
+      const slashed = await ai.models.generateContent({ model: 'vendor/echo', contents: 'slash' });
+      expect(slashed.modelVersion).toBe('vendor/echo');
+      const model = await ai.models.get({ model: 'rosetta-echo' });
+      expect(model.name).toBe('models/rosetta-echo');
+      const names: string[] = [];
+      for await (const listed of await ai.models.list()) names.push(listed.name ?? '');
+      expect(names).toEqual(['models/rosetta-echo', 'models/rosetta-image', 'models/vendor/echo']);
+    },
+  );
 
   it('surfaces gateway errors as ApiError with the HTTP status', async () => {
     const ai = new GoogleGenAI({ apiKey: 'wrong-key', httpOptions: httpOptions(server.url) });
-    await expect(ai.models.generateContent({ model: 'rosetta-echo', contents: 'x' })).rejects.toMatchObject({ status: 401 });
+    await expect(ai.models.generateContent({ model: 'rosetta-echo', contents: 'x' })).rejects.toMatchObject({
+      status: 401,
+    });
   });
 });
 
@@ -367,7 +472,13 @@ describe('match', () => {
   it('reads the key from x-goog-api-key, else from ?key=', () => {
     const base = view(undefined);
     expect(codec.extractKey({ ...base, query: new URLSearchParams('key=from-query') })).toBe('from-query');
-    expect(codec.extractKey({ ...base, headers: { 'x-goog-api-key': 'from-header' }, query: new URLSearchParams('key=from-query') })).toBe('from-header');
+    expect(
+      codec.extractKey({
+        ...base,
+        headers: { 'x-goog-api-key': 'from-header' },
+        query: new URLSearchParams('key=from-query'),
+      }),
+    ).toBe('from-header');
     expect(codec.extractKey(base)).toBeUndefined();
   });
 });
@@ -382,12 +493,16 @@ describe('decode', () => {
     try {
       const decoded = decode(body);
       expect(decoded.temperature).toBe(0.5);
-      const snakeSpellings = replace.mock.calls.filter(([pattern]) => pattern instanceof RegExp && pattern.source === '[A-Z]');
+      const snakeSpellings = replace.mock.calls.filter(
+        ([pattern]) => pattern instanceof RegExp && pattern.source === '[A-Z]',
+      );
       expect(snakeSpellings).toEqual([]);
     } finally {
       replace.mockRestore();
     }
-    expect(decode({ contents: [{ parts: [{ text: 'Hi' }] }], generation_config: { max_output_tokens: 3 } }).maxOutputTokens).toBe(3);
+    expect(
+      decode({ contents: [{ parts: [{ text: 'Hi' }] }], generation_config: { max_output_tokens: 3 } }).maxOutputTokens,
+    ).toBe(3);
   });
 
   it('sets the model from the path, stream false; the thinkingConfig is marked literal in the extension', () => {
@@ -396,16 +511,28 @@ describe('decode', () => {
     expect(decoded.stream).toBe(false);
     expect(decoded).not.toHaveProperty('origin');
     expect(decoded.reasoning).toEqual({ enabled: false, includeThoughts: false });
-    expect(decoded.extensions).toEqual({ gemini: { children: { generationConfig: { children: { thinkingConfig: { literal: true } } } } } });
+    expect(decoded.extensions).toEqual({
+      gemini: { children: { generationConfig: { children: { thinkingConfig: { literal: true } } } } },
+    });
   });
 
   it('puts the system instruction first and maps roles (omitted role = user)', () => {
     const decoded = decode({
       systemInstruction: { parts: [{ text: 'Be terse.' }, { text: 'Be kind.' }] },
-      contents: [{ parts: [{ text: 'Hi' }] }, { role: 'model', parts: [{ text: 'Hello' }] }, { role: 'user', parts: [{ text: 'Bye' }] }],
+      contents: [
+        { parts: [{ text: 'Hi' }] },
+        { role: 'model', parts: [{ text: 'Hello' }] },
+        { role: 'user', parts: [{ text: 'Bye' }] },
+      ],
     });
     expect(decoded.messages).toEqual([
-      { role: 'system', content: [{ type: 'text', text: 'Be terse.' }, { type: 'text', text: 'Be kind.' }] },
+      {
+        role: 'system',
+        content: [
+          { type: 'text', text: 'Be terse.' },
+          { type: 'text', text: 'Be kind.' },
+        ],
+      },
       { role: 'user', content: [{ type: 'text', text: 'Hi' }], extensions: { gemini: { roleOmitted: true } } },
       { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
       { role: 'user', content: [{ type: 'text', text: 'Bye' }] },
@@ -414,23 +541,38 @@ describe('decode', () => {
 
   it('decodes inlineData (image or file) and fileData (url source)', () => {
     const decoded = decode({
-      contents: [{
-        parts: [
-          { text: 'Look' },
-          { inlineData: { mimeType: 'image/png', data: 'iVBORw0K' } },
-          { inline_data: { mime_type: 'application/pdf', data: 'JVBERi0', display_name: 'a.pdf' } },
-          { fileData: { fileUri: 'https://files.example/cat.jpg', mimeType: 'image/jpeg' } },
-          { file_data: { file_uri: 'https://files.example/doc' } },
-        ],
-      }],
+      contents: [
+        {
+          parts: [
+            { text: 'Look' },
+            { inlineData: { mimeType: 'image/png', data: 'iVBORw0K' } },
+            { inline_data: { mime_type: 'application/pdf', data: 'JVBERi0', display_name: 'a.pdf' } },
+            { fileData: { fileUri: 'https://files.example/cat.jpg', mimeType: 'image/jpeg' } },
+            { file_data: { file_uri: 'https://files.example/doc' } },
+          ],
+        },
+      ],
     });
     const snakeBlob = { snake: ['inlineData'], children: { inlineData: { snake: ['mimeType', 'displayName'] } } };
     expect(decoded.messages[0]!.content).toEqual([
       { type: 'text', text: 'Look' },
       { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0K' } },
-      { type: 'file', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0' }, filename: 'a.pdf', extensions: { gemini: snakeBlob } },
-      { type: 'image', source: { kind: 'url', url: 'https://files.example/cat.jpg', mediaType: 'image/jpeg' }, extensions: { gemini: { keepUri: true } } },
-      { type: 'file', source: { kind: 'url', url: 'https://files.example/doc' }, extensions: { gemini: { snake: ['fileData'], children: { fileData: { snake: ['fileUri'] } }, keepUri: true } } },
+      {
+        type: 'file',
+        source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0' },
+        filename: 'a.pdf',
+        extensions: { gemini: snakeBlob },
+      },
+      {
+        type: 'image',
+        source: { kind: 'url', url: 'https://files.example/cat.jpg', mediaType: 'image/jpeg' },
+        extensions: { gemini: { keepUri: true } },
+      },
+      {
+        type: 'file',
+        source: { kind: 'url', url: 'https://files.example/doc' },
+        extensions: { gemini: { snake: ['fileData'], children: { fileData: { snake: ['fileUri'] } }, keepUri: true } },
+      },
     ]);
   });
 
@@ -452,8 +594,19 @@ describe('decode', () => {
       role: 'assistant',
       content: [
         { type: 'reasoning', text: 'Plan: call weather.', providerMetadata: { gemini: { thoughtSignature: 'sig-1' } } },
-        { type: 'text', text: 'Checking.', providerMetadata: { gemini: { thoughtSignature: 'sig-2' } }, extensions: { gemini: { snake: ['thoughtSignature'] } } },
-        { type: 'tool-call', id: 'fc-1', name: 'get_weather', arguments: '{"city":"Oslo"}', providerMetadata: { gemini: { thoughtSignature: 'sig-3', functionCallId: 'fc-1' } } },
+        {
+          type: 'text',
+          text: 'Checking.',
+          providerMetadata: { gemini: { thoughtSignature: 'sig-2' } },
+          extensions: { gemini: { snake: ['thoughtSignature'] } },
+        },
+        {
+          type: 'tool-call',
+          id: 'fc-1',
+          name: 'get_weather',
+          arguments: '{"city":"Oslo"}',
+          providerMetadata: { gemini: { thoughtSignature: 'sig-3', functionCallId: 'fc-1' } },
+        },
       ],
     });
   });
@@ -487,9 +640,41 @@ describe('decode', () => {
     expect(new Set(ids).size).toBe(3);
     expect(decode(body).messages[1]!.content).toEqual(calls);
     expect(decoded.messages.slice(2)).toEqual([
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: ids[0], toolName: 'get_weather', content: [{ type: 'text', text: '{"output":{"temp_c":3}}' }] }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: ids[2], toolName: 'get_weather', content: [{ type: 'text', text: '{"output":{"temp_c":18}}' }], extensions: { gemini: { snake: ['functionResponse'] } } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: ids[1], toolName: 'get_time', content: [{ type: 'text', text: '{"error":"clock broken"}' }], isError: true }] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: ids[0],
+            toolName: 'get_weather',
+            content: [{ type: 'text', text: '{"output":{"temp_c":3}}' }],
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: ids[2],
+            toolName: 'get_weather',
+            content: [{ type: 'text', text: '{"output":{"temp_c":18}}' }],
+            extensions: { gemini: { snake: ['functionResponse'] } },
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: ids[1],
+            toolName: 'get_time',
+            content: [{ type: 'text', text: '{"error":"clock broken"}' }],
+            isError: true,
+          },
+        ],
+      },
       { role: 'user', content: [{ type: 'text', text: 'Summarise.' }] },
     ]);
   });
@@ -497,39 +682,102 @@ describe('decode', () => {
   it('uses the ids calls and responses carry', () => {
     const decoded = decode({
       contents: [
-        { role: 'model', parts: [{ functionCall: { name: 'f', args: {}, id: 'a' } }, { functionCall: { name: 'f', args: {}, id: 'b' } }] },
-        { role: 'user', parts: [{ functionResponse: { name: 'f', id: 'b', response: {} } }, { functionResponse: { name: 'f', response: {} } }] },
+        {
+          role: 'model',
+          parts: [
+            { functionCall: { name: 'f', args: {}, id: 'a' } },
+            { functionCall: { name: 'f', args: {}, id: 'b' } },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { name: 'f', id: 'b', response: {} } },
+            { functionResponse: { name: 'f', response: {} } },
+          ],
+        },
       ],
     });
-    expect(decoded.messages.slice(1).map((message) => (message.content[0]!.type === 'tool-result' ? message.content[0]!.toolCallId : ''))).toEqual(['b', 'a']);
+    expect(
+      decoded.messages
+        .slice(1)
+        .map((message) => (message.content[0]!.type === 'tool-result' ? message.content[0]!.toolCallId : '')),
+    ).toEqual(['b', 'a']);
   });
 
   it('never renames keys inside function args or schemas', () => {
     const decoded = decode({
-      contents: [{ role: 'model', parts: [{ function_call: { name: 'f', args: { snake_key: 1, camelKey: { inner_key: true } } } }] }],
-      tools: [{ function_declarations: [{ name: 'f', parameters: { type: 'OBJECT', properties: { snake_key: { type: 'INTEGER' }, camelKey: { type: 'STRING', nullable: true } }, required: ['snake_key'] } }] }],
+      contents: [
+        {
+          role: 'model',
+          parts: [{ function_call: { name: 'f', args: { snake_key: 1, camelKey: { inner_key: true } } } }],
+        },
+      ],
+      tools: [
+        {
+          function_declarations: [
+            {
+              name: 'f',
+              parameters: {
+                type: 'OBJECT',
+                properties: { snake_key: { type: 'INTEGER' }, camelKey: { type: 'STRING', nullable: true } },
+                required: ['snake_key'],
+              },
+            },
+          ],
+        },
+      ],
     });
     const call = decoded.messages[0]!.content[0]!;
     expect(call.type === 'tool-call' && call.arguments).toBe('{"snake_key":1,"camelKey":{"inner_key":true}}');
     expect(decoded.tools).toEqual([
-      { name: 'f', parameters: { type: 'object', properties: { snake_key: { type: 'integer' }, camelKey: { type: ['string', 'null'] } }, required: ['snake_key'] } },
+      {
+        name: 'f',
+        parameters: {
+          type: 'object',
+          properties: { snake_key: { type: 'integer' }, camelKey: { type: ['string', 'null'] } },
+          required: ['snake_key'],
+        },
+      },
     ]);
   });
 
   it('decodes generationConfig', () => {
     const decoded = decode({
       ...hello,
-      generationConfig: { temperature: 0.7, topP: 0.95, topK: 40, maxOutputTokens: 1024, stopSequences: ['END'], candidateCount: 2, seed: 7 },
+      generationConfig: {
+        temperature: 0.7,
+        topP: 0.95,
+        topK: 40,
+        maxOutputTokens: 1024,
+        stopSequences: ['END'],
+        candidateCount: 2,
+        seed: 7,
+      },
     });
-    expect(decoded).toMatchObject({ temperature: 0.7, topP: 0.95, topK: 40, maxOutputTokens: 1024, stopSequences: ['END'], choiceCount: 2, seed: 7 });
+    expect(decoded).toMatchObject({
+      temperature: 0.7,
+      topP: 0.95,
+      topK: 40,
+      maxOutputTokens: 1024,
+      stopSequences: ['END'],
+      choiceCount: 2,
+      seed: 7,
+    });
   });
 
   it.each([
     [{ thinkingBudget: 0 }, { enabled: false }],
-    [{ thinkingBudget: -1, includeThoughts: true }, { enabled: true, includeThoughts: true }],
+    [
+      { thinkingBudget: -1, includeThoughts: true },
+      { enabled: true, includeThoughts: true },
+    ],
     [{ thinking_budget: 2048 }, { enabled: true, budgetTokens: 2048 }],
     [{ thinkingLevel: 'HIGH' }, { enabled: true, effort: 'high' }],
-    [{ thinking_level: 'minimal', include_thoughts: false }, { enabled: true, effort: 'minimal', includeThoughts: false }],
+    [
+      { thinking_level: 'minimal', include_thoughts: false },
+      { enabled: true, effort: 'minimal', includeThoughts: false },
+    ],
   ])('decodes thinkingConfig %j', (thinkingConfig, reasoning) => {
     expect(decode({ ...hello, generationConfig: { thinkingConfig } }).reasoning).toEqual(reasoning);
   });
@@ -537,10 +785,22 @@ describe('decode', () => {
   it('decodes JSON output settings', () => {
     const jsonOnly = decode({ ...hello, generationConfig: { responseMimeType: 'application/json' } });
     expect(jsonOnly.responseFormat).toEqual({ type: 'json' });
-    const openApi = decode({ ...hello, generationConfig: { responseMimeType: 'application/json', responseSchema: { type: 'OBJECT', properties: { a: { type: 'ARRAY', items: { type: 'NUMBER' } } } } } });
-    expect(openApi.responseFormat).toEqual({ type: 'json-schema', schema: { type: 'object', properties: { a: { type: 'array', items: { type: 'number' } } } } });
+    const openApi = decode({
+      ...hello,
+      generationConfig: {
+        responseMimeType: 'application/json',
+        responseSchema: { type: 'OBJECT', properties: { a: { type: 'ARRAY', items: { type: 'NUMBER' } } } },
+      },
+    });
+    expect(openApi.responseFormat).toEqual({
+      type: 'json-schema',
+      schema: { type: 'object', properties: { a: { type: 'array', items: { type: 'number' } } } },
+    });
     const jsonSchema = { type: 'object', properties: { b: { type: 'string' } }, additionalProperties: false };
-    const direct = decode({ ...hello, generation_config: { response_mime_type: 'application/json', response_json_schema: jsonSchema } });
+    const direct = decode({
+      ...hello,
+      generation_config: { response_mime_type: 'application/json', response_json_schema: jsonSchema },
+    });
     expect(direct.responseFormat).toEqual({ type: 'json-schema', schema: jsonSchema });
     expect(decode(hello).responseFormat).toBeUndefined();
   });
@@ -549,19 +809,39 @@ describe('decode', () => {
     const decoded = decode({
       ...hello,
       tools: [
-        { functionDeclarations: [{ name: 'a', description: 'A', parameters: { type: 'OBJECT', properties: {} } }, { name: 'b', parametersJsonSchema: { type: 'object', additionalProperties: false }, behavior: 'NON_BLOCKING' }, { name: 'c' }] },
+        {
+          functionDeclarations: [
+            { name: 'a', description: 'A', parameters: { type: 'OBJECT', properties: {} } },
+            {
+              name: 'b',
+              parametersJsonSchema: { type: 'object', additionalProperties: false },
+              behavior: 'NON_BLOCKING',
+            },
+            { name: 'c' },
+          ],
+        },
         { googleSearch: {} },
         { function_declarations: [{ name: 'd' }], code_execution: {} },
       ],
     });
     expect(decoded.tools).toEqual([
       { name: 'a', description: 'A', parameters: { type: 'object', properties: {} } },
-      { name: 'b', parameters: { type: 'object', additionalProperties: false }, extensions: { gemini: { fields: { behavior: 'NON_BLOCKING' } } } },
+      {
+        name: 'b',
+        parameters: { type: 'object', additionalProperties: false },
+        extensions: { gemini: { fields: { behavior: 'NON_BLOCKING' } } },
+      },
       { name: 'c', parameters: { type: 'object', properties: {} } },
       { name: 'd', parameters: { type: 'object', properties: {} }, extensions: { gemini: { entry: 2 } } },
     ]);
     expect(decoded.extensions).toEqual({
-      gemini: { tools: [{ functions: true }, { fields: { googleSearch: {} } }, { fields: { code_execution: {} }, snake: ['functionDeclarations'], functions: true }] },
+      gemini: {
+        tools: [
+          { functions: true },
+          { fields: { googleSearch: {} } },
+          { fields: { code_execution: {} }, snake: ['functionDeclarations'], functions: true },
+        ],
+      },
     });
   });
 
@@ -572,25 +852,86 @@ describe('decode', () => {
     [{ mode: 'ANY', allowedFunctionNames: ['b'] }, { type: 'tool', name: 'b' }, ['a', 'b', 'c']],
     [{ mode: 'ANY', allowed_function_names: ['a', 'c'] }, { type: 'required' }, ['a', 'c']],
   ])('decodes functionCallingConfig %j', (functionCallingConfig, toolChoice, toolNames) => {
-    const decoded = decode({ ...hello, tools: [{ functionDeclarations: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }], tool_config: { function_calling_config: functionCallingConfig } });
+    const decoded = decode({
+      ...hello,
+      tools: [{ functionDeclarations: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }],
+      tool_config: { function_calling_config: functionCallingConfig },
+    });
     expect(decoded.toolChoice).toEqual(toolChoice);
     expect(decoded.tools?.map((tool) => tool.name)).toEqual(toolNames);
   });
 
   it.each([
-    ['a functionCall in a user turn', { contents: [{ role: 'user', parts: [{ functionCall: { name: 'f', args: {} } }] }] }, 'contents[0].parts[0].functionCall'],
-    ['a functionResponse in a model turn', { contents: [{ role: 'model', parts: [{ functionResponse: { name: 'f', response: {} } }] }] }, 'contents[0].parts[0].functionResponse'],
-    ['a part with two payloads', { contents: [{ parts: [{ text: 'x', inlineData: { mimeType: 'image/png', data: 'AA' } }] }] }, 'contents[0].parts[0]'],
+    [
+      'a functionCall in a user turn',
+      { contents: [{ role: 'user', parts: [{ functionCall: { name: 'f', args: {} } }] }] },
+      'contents[0].parts[0].functionCall',
+    ],
+    [
+      'a functionResponse in a model turn',
+      { contents: [{ role: 'model', parts: [{ functionResponse: { name: 'f', response: {} } }] }] },
+      'contents[0].parts[0].functionResponse',
+    ],
+    [
+      'a part with two payloads',
+      { contents: [{ parts: [{ text: 'x', inlineData: { mimeType: 'image/png', data: 'AA' } }] }] },
+      'contents[0].parts[0]',
+    ],
     ['an empty part', { contents: [{ parts: [{}] }] }, 'contents[0].parts[0]'],
-    ['executableCode', { contents: [{ role: 'model', parts: [{ executableCode: { code: 'print(1)' } }] }] }, 'contents[0].parts[0].executableCode'],
-    ['snake_case inline_data without mime_type', { contents: [{ parts: [{ inline_data: { data: 'AA' } }] }] }, 'contents[0].parts[0].inline_data.mime_type'],
-    ['a non-text system part', { system_instruction: { parts: [{ inlineData: { mimeType: 'image/png', data: 'AA' } }] }, ...hello }, 'system_instruction.parts[0]'],
-    ['an unknown thinkingLevel', { ...hello, generationConfig: { thinkingConfig: { thinkingLevel: 'EXTREME' } } }, 'generationConfig.thinkingConfig.thinkingLevel'],
-    ['an unsupported responseMimeType', { ...hello, generationConfig: { responseMimeType: 'text/x.enum' } }, 'generationConfig.responseMimeType'],
-    ['an undeclared allowed function', { ...hello, tools: [{ functionDeclarations: [{ name: 'a' }] }], toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['zzz'] } } }, 'toolConfig.functionCallingConfig.allowedFunctionNames[0]'],
-    ['parameters and parametersJsonSchema together', { ...hello, tools: [{ functionDeclarations: [{ name: 'a', parameters: { type: 'OBJECT' }, parametersJsonSchema: { type: 'object' } }] }] }, 'tools[0].functionDeclarations[0].parametersJsonSchema'],
+    [
+      'executableCode',
+      { contents: [{ role: 'model', parts: [{ executableCode: { code: 'print(1)' } }] }] },
+      'contents[0].parts[0].executableCode',
+    ],
+    [
+      'snake_case inline_data without mime_type',
+      { contents: [{ parts: [{ inline_data: { data: 'AA' } }] }] },
+      'contents[0].parts[0].inline_data.mime_type',
+    ],
+    [
+      'a non-text system part',
+      { system_instruction: { parts: [{ inlineData: { mimeType: 'image/png', data: 'AA' } }] }, ...hello },
+      'system_instruction.parts[0]',
+    ],
+    [
+      'an unknown thinkingLevel',
+      { ...hello, generationConfig: { thinkingConfig: { thinkingLevel: 'EXTREME' } } },
+      'generationConfig.thinkingConfig.thinkingLevel',
+    ],
+    [
+      'an unsupported responseMimeType',
+      { ...hello, generationConfig: { responseMimeType: 'text/x.enum' } },
+      'generationConfig.responseMimeType',
+    ],
+    [
+      'an undeclared allowed function',
+      {
+        ...hello,
+        tools: [{ functionDeclarations: [{ name: 'a' }] }],
+        toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['zzz'] } },
+      },
+      'toolConfig.functionCallingConfig.allowedFunctionNames[0]',
+    ],
+    [
+      'parameters and parametersJsonSchema together',
+      {
+        ...hello,
+        tools: [
+          {
+            functionDeclarations: [
+              { name: 'a', parameters: { type: 'OBJECT' }, parametersJsonSchema: { type: 'object' } },
+            ],
+          },
+        ],
+      },
+      'tools[0].functionDeclarations[0].parametersJsonSchema',
+    ],
     ['cachedContent', { ...hello, cachedContent: 'cachedContents/abc' }, 'cachedContent'],
-    ['a functionCall without a name', { contents: [{ role: 'model', parts: [{ functionCall: { args: {} } }] }] }, 'contents[0].parts[0].functionCall.name'],
+    [
+      'a functionCall without a name',
+      { contents: [{ role: 'model', parts: [{ functionCall: { args: {} } }] }] },
+      'contents[0].parts[0].functionCall.name',
+    ],
   ])('400 naming the field for %s', (_name, body, param) => {
     expectBadField(body, param);
   });
@@ -601,37 +942,56 @@ describe('encodeResponse', () => {
     const body = encode({
       id: 'resp-9',
       model: 'some-model',
-      choices: [{
-        index: 0,
-        finishReason: { unified: 'tool-calls' },
-        content: [
-          { type: 'reasoning', text: 'thinking', providerMetadata: { gemini: { thoughtSignature: 'sig-r' } } },
-          { type: 'text', text: 'Calling.' },
-          { type: 'tool-call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}', providerMetadata: { gemini: { thoughtSignature: 'sig-t' } } },
-          { type: 'tool-call', id: 'call_2', name: 'broken', arguments: '{not json' },
-          { type: 'tool-call', id: 'call_3', name: 'listy', arguments: '[1,2]' },
-          { type: 'text', text: 'x', providerMetadata: { anthropic: { thoughtSignature: 'not-ours' } } },
-        ],
-      }],
+      choices: [
+        {
+          index: 0,
+          finishReason: { unified: 'tool-calls' },
+          content: [
+            { type: 'reasoning', text: 'thinking', providerMetadata: { gemini: { thoughtSignature: 'sig-r' } } },
+            { type: 'text', text: 'Calling.' },
+            {
+              type: 'tool-call',
+              id: 'call_1',
+              name: 'get_weather',
+              arguments: '{"city":"Oslo"}',
+              providerMetadata: { gemini: { thoughtSignature: 'sig-t' } },
+            },
+            { type: 'tool-call', id: 'call_2', name: 'broken', arguments: '{not json' },
+            { type: 'tool-call', id: 'call_3', name: 'listy', arguments: '[1,2]' },
+            { type: 'text', text: 'x', providerMetadata: { anthropic: { thoughtSignature: 'not-ours' } } },
+          ],
+        },
+      ],
       usage: { inputTokens: 10, outputTokens: 30, reasoningTokens: 12, cacheReadTokens: 4 },
     });
     expect(body).toEqual({
-      candidates: [{
-        content: {
-          role: 'model',
-          parts: [
-            { text: 'thinking', thought: true, thoughtSignature: 'sig-r' },
-            { text: 'Calling.' },
-            { functionCall: { name: 'get_weather', args: { city: 'Oslo' }, id: 'call_1' }, thoughtSignature: 'sig-t' },
-            { functionCall: { name: 'broken', args: {}, id: 'call_2' } },
-            { functionCall: { name: 'listy', args: {}, id: 'call_3' } },
-            { text: 'x' },
-          ],
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              { text: 'thinking', thought: true, thoughtSignature: 'sig-r' },
+              { text: 'Calling.' },
+              {
+                functionCall: { name: 'get_weather', args: { city: 'Oslo' }, id: 'call_1' },
+                thoughtSignature: 'sig-t',
+              },
+              { functionCall: { name: 'broken', args: {}, id: 'call_2' } },
+              { functionCall: { name: 'listy', args: {}, id: 'call_3' } },
+              { text: 'x' },
+            ],
+          },
+          finishReason: 'STOP',
+          index: 0,
         },
-        finishReason: 'STOP',
-        index: 0,
-      }],
-      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 18, totalTokenCount: 40, thoughtsTokenCount: 12, cachedContentTokenCount: 4 },
+      ],
+      usageMetadata: {
+        promptTokenCount: 10,
+        candidatesTokenCount: 18,
+        totalTokenCount: 40,
+        thoughtsTokenCount: 12,
+        cachedContentTokenCount: 4,
+      },
       modelVersion: 'some-model',
       responseId: 'resp-9',
     });
@@ -639,14 +999,16 @@ describe('encodeResponse', () => {
 
   it('encodes output images as inlineData or fileData', () => {
     const body = encode({
-      choices: [{
-        index: 0,
-        finishReason: { unified: 'stop' },
-        content: [
-          { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0K' } },
-          { type: 'image', source: { kind: 'url', url: 'https://files.example/a.png', mediaType: 'image/png' } },
-        ],
-      }],
+      choices: [
+        {
+          index: 0,
+          finishReason: { unified: 'stop' },
+          content: [
+            { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBORw0K' } },
+            { type: 'image', source: { kind: 'url', url: 'https://files.example/a.png', mediaType: 'image/png' } },
+          ],
+        },
+      ],
     });
     expect(body.candidates[0].content.parts).toEqual([
       { inlineData: { mimeType: 'image/png', data: 'iVBORw0K' } },
@@ -672,7 +1034,9 @@ describe('encodeResponse', () => {
   });
 
   it('relays a Gemini upstream finish reason', () => {
-    const body = encode({ choices: [{ index: 0, content: [], finishReason: { unified: 'content-filter', raw: 'RECITATION' } }] });
+    const body = encode({
+      choices: [{ index: 0, content: [], finishReason: { unified: 'content-filter', raw: 'RECITATION' } }],
+    });
     expect(body.candidates[0].finishReason).toBe('RECITATION');
   });
 });
@@ -701,7 +1065,10 @@ describe('encodeError', () => {
   });
 
   it('carries the machine code and the bad field as google.rpc details', () => {
-    const encoded = codec.encodeError(new GatewayError('invalid_request', 'contents: is required', { param: 'contents', code: 'invalid_json' }), { requestId: 'req_1' });
+    const encoded = codec.encodeError(
+      new GatewayError('invalid_request', 'contents: is required', { param: 'contents', code: 'invalid_json' }),
+      { requestId: 'req_1' },
+    );
     expect(encoded.body).toEqual({
       error: {
         code: 400,
@@ -709,7 +1076,10 @@ describe('encodeError', () => {
         status: 'INVALID_ARGUMENT',
         details: [
           { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'INVALID_JSON', domain: 'rosetta-gateway' },
-          { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'contents', description: 'contents: is required' }] },
+          {
+            '@type': 'type.googleapis.com/google.rpc.BadRequest',
+            fieldViolations: [{ field: 'contents', description: 'contents: is required' }],
+          },
         ],
       },
     });

@@ -18,7 +18,11 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-function generate(body: Record<string, unknown>, headers: Record<string, string> = auth, path = '/v1/images/generations') {
+function generate(
+  body: Record<string, unknown>,
+  headers: Record<string, string> = auth,
+  path = '/v1/images/generations',
+) {
   return request(app).post(path).set(headers).send(body);
 }
 
@@ -34,7 +38,13 @@ function expectOpenAIError(res: request.Response, status: number) {
 describe('POST /v1/images/generations', () => {
   it('answers with every contract field: n PNG images of the requested size in data[].b64_json', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const res = await generate({ model: 'rosetta-image', prompt: 'a lighthouse at dusk', size: '1024x1024', n: 2, response_format: 'b64_json' });
+    const res = await generate({
+      model: 'rosetta-image',
+      prompt: 'a lighthouse at dusk',
+      size: '1024x1024',
+      n: 2,
+      response_format: 'b64_json',
+    });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(Number.isInteger(res.body.created)).toBe(true);
@@ -70,18 +80,43 @@ describe('POST /v1/images/generations', () => {
   });
 
   it('response_format url returns data: URLs holding the PNG', async () => {
-    const res = await generate({ model: 'rosetta-image', prompt: 'a url please', size: '64x32', n: 3, response_format: 'url' });
+    const res = await generate({
+      model: 'rosetta-image',
+      prompt: 'a url please',
+      size: '64x32',
+      n: 3,
+      response_format: 'url',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(3);
     for (const item of res.body.data) {
       expect(item).not.toHaveProperty('b64_json');
       expect(item.url).toMatch(/^data:image\/png;base64,/);
-      expect(pngSize(Buffer.from(item.url.slice('data:image/png;base64,'.length), 'base64'))).toEqual({ width: 64, height: 32 });
+      expect(pngSize(Buffer.from(item.url.slice('data:image/png;base64,'.length), 'base64'))).toEqual({
+        width: 64,
+        height: 32,
+      });
     }
   });
 
   it('also serves the un-prefixed path and lets unknown fields through', async () => {
-    const res = await generate({ model: 'rosetta-image', prompt: 'x', size: '32x32', moderation: 'low', output_compression: 80, partial_images: 0, quality: 'high', style: 'vivid', background: 'opaque', output_format: 'png', user: 'u-1' }, auth, '/images/generations');
+    const res = await generate(
+      {
+        model: 'rosetta-image',
+        prompt: 'x',
+        size: '32x32',
+        moderation: 'low',
+        output_compression: 80,
+        partial_images: 0,
+        quality: 'high',
+        style: 'vivid',
+        background: 'opaque',
+        output_format: 'png',
+        user: 'u-1',
+      },
+      auth,
+      '/images/generations',
+    );
     expect(res.status).toBe(200);
     expect(pngSize(Buffer.from(res.body.data[0].b64_json, 'base64'))).toEqual({ width: 32, height: 32 });
   });
@@ -90,12 +125,22 @@ describe('POST /v1/images/generations', () => {
     const server = await listen(app);
     try {
       const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: TEST_KEY, maxRetries: 0 });
-      const result = await client.images.generate({ model: 'rosetta-image', prompt: 'an SDK call', size: '256x256' as '1024x1024', n: 2, response_format: 'b64_json' });
+      const result = await client.images.generate({
+        model: 'rosetta-image',
+        prompt: 'an SDK call',
+        size: '256x256' as '1024x1024',
+        n: 2,
+        response_format: 'b64_json',
+      });
       expect(result.data).toHaveLength(2);
       expect(pngSize(Buffer.from(result.data![0]!.b64_json!, 'base64'))).toEqual({ width: 256, height: 256 });
-      await expect(client.images.generate({ model: 'rosetta-image', prompt: 'x', n: 11 })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+      await expect(client.images.generate({ model: 'rosetta-image', prompt: 'x', n: 11 })).rejects.toBeInstanceOf(
+        OpenAI.BadRequestError,
+      );
       const denied = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'sk-wrong', maxRetries: 0 });
-      await expect(denied.images.generate({ model: 'rosetta-image', prompt: 'x' })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+      await expect(denied.images.generate({ model: 'rosetta-image', prompt: 'x' })).rejects.toBeInstanceOf(
+        OpenAI.AuthenticationError,
+      );
     } finally {
       await server.close();
     }
@@ -104,7 +149,12 @@ describe('POST /v1/images/generations', () => {
 
 describe('credentials and balance', () => {
   it('401 without a key, with a wrong key and with a non-bearer header', async () => {
-    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer sk-nope-nope' }, { authorization: TEST_KEY }, { 'x-api-key': TEST_KEY }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer sk-nope-nope' },
+      { authorization: TEST_KEY },
+      { 'x-api-key': TEST_KEY },
+    ];
     for (const headers of attempts) {
       const res = await generate({ model: 'rosetta-image', prompt: 'x' }, headers);
       expectOpenAIError(res, 401);
@@ -120,7 +170,10 @@ describe('credentials and balance', () => {
   });
 
   it('403 for a key whose 50 credits do not cover one image (1000 credits)', async () => {
-    const res = await generate({ model: 'rosetta-image', prompt: 'x', size: '16x16' }, { authorization: `Bearer ${POOR_KEY}` });
+    const res = await generate(
+      { model: 'rosetta-image', prompt: 'x', size: '16x16' },
+      { authorization: `Bearer ${POOR_KEY}` },
+    );
     expectOpenAIError(res, 403);
     expect(res.body.error.code).toBe('insufficient_quota');
   });
@@ -129,12 +182,18 @@ describe('credentials and balance', () => {
     const quotaStore = new MemoryQuotaStore({ balances: { rich: 1_000_000 } });
     const keyStore = new MemoryKeyStore([{ key: TEST_KEY, id: 'rich' }]);
     const metered = buildApp({ keyStore, quotaStore }).app;
-    const res = await request(metered).post('/v1/images/generations').set(auth).send({ model: 'rosetta-image', prompt: 'two please', size: '32x32', n: 2 });
+    const res = await request(metered)
+      .post('/v1/images/generations')
+      .set(auth)
+      .send({ model: 'rosetta-image', prompt: 'two please', size: '32x32', n: 2 });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(2);
     expect(quotaStore.getAccount('rich')).toMatchObject({ spent: 2000, reserved: 0, balance: 998_000 });
 
-    const failed = await request(metered).post('/v1/images/generations').set(auth).send({ model: 'rosetta-image', prompt: 'too small', size: '2x2', n: 2 });
+    const failed = await request(metered)
+      .post('/v1/images/generations')
+      .set(auth)
+      .send({ model: 'rosetta-image', prompt: 'too small', size: '2x2', n: 2 });
     expectOpenAIError(failed, 400);
     expect(failed.body.error.param).toBe('size');
     expect(quotaStore.getAccount('rich')).toMatchObject({ spent: 2000, reserved: 0, balance: 998_000 });
@@ -144,7 +203,10 @@ describe('credentials and balance', () => {
     const quotaStore = new MemoryQuotaStore({ balances: { rich: 1500 } });
     const keyStore = new MemoryKeyStore([{ key: TEST_KEY, id: 'rich' }]);
     const metered = buildApp({ keyStore, quotaStore }).app;
-    const res = await request(metered).post('/v1/images/generations').set(auth).send({ model: 'rosetta-image', prompt: 'x', size: '16x16', n: 2 });
+    const res = await request(metered)
+      .post('/v1/images/generations')
+      .set(auth)
+      .send({ model: 'rosetta-image', prompt: 'x', size: '16x16', n: 2 });
     expectOpenAIError(res, 403);
     expect(quotaStore.getAccount('rich')).toMatchObject({ spent: 0, reserved: 0, balance: 1500 });
   });
@@ -188,7 +250,10 @@ describe('errors in the OpenAI envelope', () => {
   });
 
   it('400 for a missing prompt and a missing model', async () => {
-    for (const [field, body] of [['prompt', { model: 'rosetta-image' }], ['model', { prompt: 'x' }]] as const) {
+    for (const [field, body] of [
+      ['prompt', { model: 'rosetta-image' }],
+      ['model', { prompt: 'x' }],
+    ] as const) {
       const res = await generate(body);
       expectOpenAIError(res, 400);
       expect(res.body.error.param).toBe(field);
@@ -217,19 +282,30 @@ describe('errors in the OpenAI envelope', () => {
   });
 
   it('400 for malformed JSON', async () => {
-    const res = await request(app).post('/v1/images/generations').set(auth).set('content-type', 'application/json').send('{"model": "rosetta-image", ');
+    const res = await request(app)
+      .post('/v1/images/generations')
+      .set(auth)
+      .set('content-type', 'application/json')
+      .send('{"model": "rosetta-image", ');
     expectOpenAIError(res, 400);
     expect(res.body.error.code).toBe('invalid_json');
   });
 
   it('415 for a non-JSON content type', async () => {
-    const res = await request(app).post('/v1/images/generations').set(auth).set('content-type', 'text/plain').send('model=rosetta-image');
+    const res = await request(app)
+      .post('/v1/images/generations')
+      .set(auth)
+      .set('content-type', 'text/plain')
+      .send('model=rosetta-image');
     expectOpenAIError(res, 415);
   });
 
   it('413 for an oversize body', async () => {
     const small = buildApp(testOptions({ maxBodyBytes: 1000 })).app;
-    const res = await request(small).post('/v1/images/generations').set(auth).send({ model: 'rosetta-image', prompt: 'p'.repeat(2000) });
+    const res = await request(small)
+      .post('/v1/images/generations')
+      .set(auth)
+      .send({ model: 'rosetta-image', prompt: 'p'.repeat(2000) });
     expectOpenAIError(res, 413);
   });
 });
@@ -243,11 +319,32 @@ describe('openai-images codec', () => {
     expect(codec.match('/v1/images/edits')).toBeUndefined();
     expect(codec.match('/v1/chat/completions')).toBeUndefined();
     expect(codec.modelList).toBeUndefined();
-    expect(codec.extractKey({ method: 'POST', path: '/v1/images/generations', headers: { authorization: 'Bearer abc12345' }, query: new URLSearchParams(), body: {} })).toBe('abc12345');
+    expect(
+      codec.extractKey({
+        method: 'POST',
+        path: '/v1/images/generations',
+        headers: { authorization: 'Bearer abc12345' },
+        query: new URLSearchParams(),
+        body: {},
+      }),
+    ).toBe('abc12345');
   });
 
   it('decodes every field into the canonical ImageRequest, the unmodelled ones (only those) into its extension', () => {
-    const body = { model: 'm', prompt: 'p', n: 3, size: '1536x1024', response_format: 'url', quality: 'high', style: 'natural', background: 'transparent', output_format: 'webp', user: 'u', moderation: 'low', output_compression: 80 };
+    const body = {
+      model: 'm',
+      prompt: 'p',
+      n: 3,
+      size: '1536x1024',
+      response_format: 'url',
+      quality: 'high',
+      style: 'natural',
+      background: 'transparent',
+      output_format: 'webp',
+      user: 'u',
+      moderation: 'low',
+      output_compression: 80,
+    };
     expect(decodeImageRequest(body)).toEqual({
       model: 'm',
       prompt: 'p',
@@ -267,7 +364,8 @@ describe('openai-images codec', () => {
   it('decodes defaults', () => {
     const decoded = decodeImageRequest({ model: 'm', prompt: 'p' });
     expect(decoded).toMatchObject({ n: 1, width: 1024, height: 1024, responseFormat: 'b64_json' });
-    for (const field of ['quality', 'style', 'background', 'outputFormat', 'user', 'extensions']) expect(decoded).not.toHaveProperty(field);
+    for (const field of ['quality', 'style', 'background', 'outputFormat', 'user', 'extensions'])
+      expect(decoded).not.toHaveProperty(field);
   });
 
   it('parses sizes', () => {
@@ -282,7 +380,10 @@ describe('openai-images codec', () => {
     const body = encodeImagesResponse(
       {
         created: 1_700_000_000,
-        images: [{ base64: 'QUJD', mediaType: 'image/jpeg', revisedPrompt: 'a better prompt' }, { base64: 'REVG', mediaType: 'image/jpeg' }],
+        images: [
+          { base64: 'QUJD', mediaType: 'image/jpeg', revisedPrompt: 'a better prompt' },
+          { base64: 'REVG', mediaType: 'image/jpeg' },
+        ],
         usage: { inputTokens: 50, outputTokens: 4160 },
       },
       { width: 1536, height: 1024, responseFormat: 'b64_json' },
@@ -303,7 +404,10 @@ describe('openai-images codec', () => {
   });
 
   it('encodes url responses as data URLs', () => {
-    const body = encodeImagesResponse({ created: 1, images: [{ base64: 'QUJD', mediaType: 'image/webp' }] }, { width: 16, height: 16, responseFormat: 'url' });
+    const body = encodeImagesResponse(
+      { created: 1, images: [{ base64: 'QUJD', mediaType: 'image/webp' }] },
+      { width: 16, height: 16, responseFormat: 'url' },
+    );
     expect(body.data).toEqual([{ url: 'data:image/webp;base64,QUJD' }]);
     expect(body.output_format).toBe('webp');
     expect(body).not.toHaveProperty('usage');

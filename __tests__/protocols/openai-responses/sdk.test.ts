@@ -1,4 +1,7 @@
-/** The `openai` SDK driving POST /v1/responses through the gateway: the local model, a chat-completions upstream and an Anthropic upstream. */
+/**
+ * The `openai` SDK driving POST /v1/responses through the gateway: the local model, a chat-completions upstream and an
+ * Anthropic upstream.
+ */
 import OpenAI from 'openai';
 import { LocalProvider, MemoryKeyStore, MemoryQuotaStore, type ModelConfig } from '../../../lib';
 import { AnthropicProvider } from '../../../lib/providers/anthropic';
@@ -9,8 +12,20 @@ import { startMockOpenAI, type MockOpenAI } from '../../helpers/mock-openai';
 
 const KEY = 'sk-responses-key-0123456789';
 const TOOLS: OpenAI.Responses.Tool[] = [
-  { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false },
-  { type: 'function', name: 'get_time', description: 'Time', parameters: { type: 'object', properties: { zone: { type: 'string' } } }, strict: false },
+  {
+    type: 'function',
+    name: 'get_weather',
+    description: 'Weather',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    strict: false,
+  },
+  {
+    type: 'function',
+    name: 'get_time',
+    description: 'Time',
+    parameters: { type: 'object', properties: { zone: { type: 'string' } } },
+    strict: false,
+  },
   { type: 'web_search' },
 ];
 
@@ -48,7 +63,11 @@ afterAll(async () => {
 
 describe('openai SDK: responses.create', () => {
   it('answers from the local model', async () => {
-    const response = await client.responses.create({ model: 'rosetta-echo', input: 'Hello there', instructions: 'Echo.' });
+    const response = await client.responses.create({
+      model: 'rosetta-echo',
+      input: 'Hello there',
+      instructions: 'Echo.',
+    });
     expect(response.object).toBe('response');
     expect(response.id).toMatch(/^resp_/);
     expect(response.status).toBe('completed');
@@ -58,15 +77,24 @@ describe('openai SDK: responses.create', () => {
   });
 
   it('a function-calling round trip through a chat-completions upstream', async () => {
-    const first = await client.responses.create({ model: 'up-tools', input: 'Weather and time in Oslo?', tools: TOOLS });
-    const calls = first.output.filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
+    const first = await client.responses.create({
+      model: 'up-tools',
+      input: 'Weather and time in Oslo?',
+      tools: TOOLS,
+    });
+    const calls = first.output.filter(
+      (item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call',
+    );
     expect(calls.map((call) => [call.name, call.call_id, call.arguments])).toEqual([
       ['get_weather', 'call_a', '{"city":"Oslo"}'],
       ['get_time', 'call_b', '{"zone":"CET"}'],
     ]);
     expect(first.tools).toEqual(TOOLS.map((tool) => expect.objectContaining({ type: tool.type })));
     const upstreamFirst = openaiMock.requests[openaiMock.requests.length - 1]!.body;
-    expect((upstreamFirst.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual(['get_weather', 'get_time']);
+    expect((upstreamFirst.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual([
+      'get_weather',
+      'get_time',
+    ]);
 
     await client.responses.create({
       model: 'up-echo',
@@ -85,20 +113,51 @@ describe('openai SDK: responses.create', () => {
   });
 
   it('structured output: text.format json_schema reaches the upstream as response_format', async () => {
-    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false };
-    const response = await client.responses.create({ model: 'up-echo', input: 'x', text: { format: { type: 'json_schema', name: 'out', schema, strict: true } } });
+    const schema = {
+      type: 'object',
+      properties: { answer: { type: 'string' } },
+      required: ['answer'],
+      additionalProperties: false,
+    };
+    const response = await client.responses.create({
+      model: 'up-echo',
+      input: 'x',
+      text: { format: { type: 'json_schema', name: 'out', schema, strict: true } },
+    });
     expect(response.text?.format).toEqual({ type: 'json_schema', name: 'out', schema, strict: true });
-    expect(openaiMock.requests[openaiMock.requests.length - 1]!.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'out', schema, strict: true } });
+    expect(openaiMock.requests[openaiMock.requests.length - 1]!.body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'out', schema, strict: true },
+    });
   });
 
   it('errors in the OpenAI envelope: a bad key 401, a bad field 400, previous_response_id 400', async () => {
     const bad = new OpenAI({ apiKey: 'sk-wrong-key-000000', baseURL: `${server.url}/v1`, maxRetries: 0 });
     await expect(bad.responses.create({ model: 'rosetta-echo', input: 'x' })).rejects.toMatchObject({ status: 401 });
-    await expect(client.responses.create({ model: 'rosetta-echo', input: 'x', temperature: 9 })).rejects.toMatchObject({ status: 400, param: 'temperature' });
-    await expect(client.responses.create({ model: 'rosetta-echo', input: 'x', previous_response_id: 'resp_1' })).rejects.toMatchObject({ status: 400, param: 'previous_response_id' });
-    const raw = await fetch(`${server.url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'rosetta-echo', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] }] }) });
+    await expect(client.responses.create({ model: 'rosetta-echo', input: 'x', temperature: 9 })).rejects.toMatchObject({
+      status: 400,
+      param: 'temperature',
+    });
+    await expect(
+      client.responses.create({ model: 'rosetta-echo', input: 'x', previous_response_id: 'resp_1' }),
+    ).rejects.toMatchObject({ status: 400, param: 'previous_response_id' });
+    const raw = await fetch(`${server.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'rosetta-echo',
+        input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] }],
+      }),
+    });
     expect(raw.status).toBe(400);
-    expect(await raw.json()).toEqual({ error: { message: expect.stringContaining('file ids'), type: 'invalid_request_error', param: 'input[0].content[0].file_id', code: null } });
+    expect(await raw.json()).toEqual({
+      error: {
+        message: expect.stringContaining('file ids'),
+        type: 'invalid_request_error',
+        param: 'input[0].content[0].file_id',
+        code: null,
+      },
+    });
   });
 
   it('input_tokens counts the input', async () => {
@@ -125,7 +184,9 @@ describe('openai SDK: responses.stream', () => {
     const argumentDeltas: string[] = [];
     stream.on('response.function_call_arguments.delta', (event) => argumentDeltas.push(event.delta));
     const final = await stream.finalResponse();
-    const calls = (final.output as OpenAI.Responses.ResponseOutputItem[]).filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
+    const calls = (final.output as OpenAI.Responses.ResponseOutputItem[]).filter(
+      (item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call',
+    );
     expect(calls.map((call) => [call.name, call.arguments])).toEqual([
       ['get_weather', '{"city":"Oslo"}'],
       ['get_time', '{"zone":"CET"}'],
@@ -135,29 +196,54 @@ describe('openai SDK: responses.stream', () => {
 });
 
 describe('a reasoning signature round trip through an Anthropic upstream', () => {
-  it.each([false, true])('stream %s: the thinking signature goes out in encrypted_content and comes back to Anthropic as the thinking block signature', async (stream) => {
-    const params = { model: 'up-claude', input: 'Weather and time in Oslo?', tools: TOOLS, reasoning: { effort: 'low' as const, summary: 'auto' as const }, include: ['reasoning.encrypted_content' as const], store: false };
-    const first: OpenAI.Responses.Response = stream ? await client.responses.stream(params).finalResponse() : await client.responses.create(params);
-    const reasoning = first.output.find((item): item is OpenAI.Responses.ResponseReasoningItem => item.type === 'reasoning');
-    expect(reasoning?.encrypted_content).toEqual(expect.any(String));
-    expect(reasoning?.encrypted_content).toContain('EqQBsig-from-anthropic');
-    expect(reasoning?.summary[0]?.text).toBe('Let me think about it.');
-    const calls = first.output.filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
-    expect(calls.map((call) => call.name)).toEqual(['get_weather', 'get_time']);
+  it.each([false, true])(
+    'stream %s: the thinking signature goes out in encrypted_content and comes back to Anthropic as the thinking block signature',
+    async (stream) => {
+      const params = {
+        model: 'up-claude',
+        input: 'Weather and time in Oslo?',
+        tools: TOOLS,
+        reasoning: { effort: 'low' as const, summary: 'auto' as const },
+        include: ['reasoning.encrypted_content' as const],
+        store: false,
+      };
+      const first: OpenAI.Responses.Response = stream
+        ? await client.responses.stream(params).finalResponse()
+        : await client.responses.create(params);
+      const reasoning = first.output.find(
+        (item): item is OpenAI.Responses.ResponseReasoningItem => item.type === 'reasoning',
+      );
+      expect(reasoning?.encrypted_content).toEqual(expect.any(String));
+      expect(reasoning?.encrypted_content).toContain('EqQBsig-from-anthropic');
+      expect(reasoning?.summary[0]?.text).toBe('Let me think about it.');
+      const calls = first.output.filter(
+        (item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call',
+      );
+      expect(calls.map((call) => call.name)).toEqual(['get_weather', 'get_time']);
 
-    const before = anthropicMock.requests.length;
-    await client.responses.create({
-      ...params,
-      input: [
-        { role: 'user', content: 'Weather and time in Oslo?' },
-        ...first.output,
-        ...calls.map((call) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: 'ok' })),
-      ] as OpenAI.Responses.ResponseInput,
-    });
-    expect(anthropicMock.requests.length).toBe(before + 1);
-    const turns = anthropicMock.requests[before]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
-    const assistant = turns.find((turn) => turn.role === 'assistant')!;
-    expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: 'Let me think about it.', signature: 'EqQBsig-from-anthropic' });
-    expect(assistant.content.filter((block) => block.type === 'tool_use').map((block) => block.id)).toEqual(calls.map((call) => call.call_id));
-  });
+      const before = anthropicMock.requests.length;
+      await client.responses.create({
+        ...params,
+        input: [
+          { role: 'user', content: 'Weather and time in Oslo?' },
+          ...first.output,
+          ...calls.map((call) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: 'ok' })),
+        ] as OpenAI.Responses.ResponseInput,
+      });
+      expect(anthropicMock.requests.length).toBe(before + 1);
+      const turns = anthropicMock.requests[before]!.body.messages as Array<{
+        role: string;
+        content: Array<Record<string, unknown>>;
+      }>;
+      const assistant = turns.find((turn) => turn.role === 'assistant')!;
+      expect(assistant.content[0]).toEqual({
+        type: 'thinking',
+        thinking: 'Let me think about it.',
+        signature: 'EqQBsig-from-anthropic',
+      });
+      expect(assistant.content.filter((block) => block.type === 'tool_use').map((block) => block.id)).toEqual(
+        calls.map((call) => call.call_id),
+      );
+    },
+  );
 });

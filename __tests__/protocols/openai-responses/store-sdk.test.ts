@@ -16,8 +16,20 @@ import { startMockOpenAI, type MockOpenAI } from '../../helpers/mock-openai';
 const ALICE = 'sk-alice-responses-0123456789';
 const BOB = 'sk-bob-responses-0123456789';
 const TOOLS: OpenAI.Responses.Tool[] = [
-  { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false },
-  { type: 'function', name: 'get_time', description: 'Time', parameters: { type: 'object', properties: { zone: { type: 'string' } } }, strict: false },
+  {
+    type: 'function',
+    name: 'get_weather',
+    description: 'Weather',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    strict: false,
+  },
+  {
+    type: 'function',
+    name: 'get_time',
+    description: 'Time',
+    parameters: { type: 'object', properties: { zone: { type: 'string' } } },
+    strict: false,
+  },
 ];
 const models: ModelConfig[] = [
   { id: 'rosetta-echo', provider: 'local' },
@@ -38,7 +50,10 @@ let bob: OpenAI;
 
 function gatewayOptions(store?: MemoryResponseStore) {
   return {
-    keyStore: new MemoryKeyStore([{ key: ALICE, id: 'alice' }, { key: BOB, id: 'bob' }]),
+    keyStore: new MemoryKeyStore([
+      { key: ALICE, id: 'alice' },
+      { key: BOB, id: 'bob' },
+    ]),
     quotaStore: new MemoryQuotaStore(),
     ...(store ? { responseStore: store } : {}),
     providers: [
@@ -71,9 +86,18 @@ function lastUpstreamMessages(): unknown {
 
 describe('previous_response_id with a store', () => {
   it('sends the upstream the stored conversation before the new input, without the earlier instructions', async () => {
-    const first = await alice.responses.create({ model: 'up-echo', instructions: 'Be brief.', input: 'My name is Ada.' });
+    const first = await alice.responses.create({
+      model: 'up-echo',
+      instructions: 'Be brief.',
+      input: 'My name is Ada.',
+    });
     expect((first as unknown as { store: boolean }).store).toBe(true);
-    const second = await alice.responses.create({ model: 'up-echo', instructions: 'Be kind.', input: 'What is my name?', previous_response_id: first.id });
+    const second = await alice.responses.create({
+      model: 'up-echo',
+      instructions: 'Be kind.',
+      input: 'What is my name?',
+      previous_response_id: first.id,
+    });
     expect(second.previous_response_id).toBe(first.id);
     expect(second.id).not.toBe(first.id);
     expect(lastUpstreamMessages()).toEqual([
@@ -82,14 +106,24 @@ describe('previous_response_id with a store', () => {
       { role: 'assistant', content: first.output_text },
       { role: 'user', content: 'What is my name?' },
     ]);
-    const third = await alice.responses.create({ model: 'up-echo', input: 'And again?', previous_response_id: second.id });
+    const third = await alice.responses.create({
+      model: 'up-echo',
+      input: 'And again?',
+      previous_response_id: second.id,
+    });
     expect(third.output_text.length).toBeGreaterThan(0);
     expect((lastUpstreamMessages() as unknown[]).length).toBe(5);
   });
 
   it('carries a reasoning signature and the tool calls of the stored answer back to the vendor that made them', async () => {
-    const first = await alice.responses.create({ model: 'up-claude', input: 'Weather and time in Oslo?', tools: TOOLS });
-    const calls = first.output.filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
+    const first = await alice.responses.create({
+      model: 'up-claude',
+      input: 'Weather and time in Oslo?',
+      tools: TOOLS,
+    });
+    const calls = first.output.filter(
+      (item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call',
+    );
     expect(calls).toHaveLength(2);
     await alice.responses.create({
       model: 'up-claude-echo',
@@ -97,18 +131,35 @@ describe('previous_response_id with a store', () => {
       previous_response_id: first.id,
       input: calls.map((call) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: 'done' })),
     });
-    const upstream = anthropicMock.requests[anthropicMock.requests.length - 1]!.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    const upstream = anthropicMock.requests[anthropicMock.requests.length - 1]!.body.messages as Array<{
+      role: string;
+      content: Array<Record<string, unknown>>;
+    }>;
     const assistant = upstream.find((message) => message.role === 'assistant')!;
-    expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: 'Let me think about it.', signature: 'EqQBsig-from-anthropic' });
-    expect(assistant.content.filter((block) => block.type === 'tool_use').map((block) => block.id)).toEqual(['toolu_01A', 'toolu_01B']);
-    const results = upstream[upstream.length - 1]!.content.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id);
+    expect(assistant.content[0]).toEqual({
+      type: 'thinking',
+      thinking: 'Let me think about it.',
+      signature: 'EqQBsig-from-anthropic',
+    });
+    expect(assistant.content.filter((block) => block.type === 'tool_use').map((block) => block.id)).toEqual([
+      'toolu_01A',
+      'toolu_01B',
+    ]);
+    const results = upstream[upstream.length - 1]!.content.filter((block) => block.type === 'tool_result').map(
+      (block) => block.tool_use_id,
+    );
     expect(results).toEqual(['toolu_01A', 'toolu_01B']);
   });
 
   it('answers 404 for an unknown previous response, in the OpenAI envelope', async () => {
-    const error = await alice.responses.create({ model: 'up-echo', input: 'x', previous_response_id: 'resp_unknown' }).catch((thrown: unknown) => thrown);
+    const error = await alice.responses
+      .create({ model: 'up-echo', input: 'x', previous_response_id: 'resp_unknown' })
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
-    expect((error as InstanceType<typeof OpenAI.NotFoundError>).error).toMatchObject({ type: 'invalid_request_error', param: 'previous_response_id' });
+    expect((error as InstanceType<typeof OpenAI.NotFoundError>).error).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'previous_response_id',
+    });
   });
 });
 
@@ -121,13 +172,21 @@ describe('retrieve, delete, input items', () => {
 
   it('lists the input items of the whole conversation, newest first by default, paged', async () => {
     const first = await alice.responses.create({ model: 'rosetta-echo', input: 'one' });
-    const second = await alice.responses.create({ model: 'rosetta-echo', previous_response_id: first.id, input: [{ role: 'user', content: 'two' }] });
+    const second = await alice.responses.create({
+      model: 'rosetta-echo',
+      previous_response_id: first.id,
+      input: [{ role: 'user', content: 'two' }],
+    });
     const all = await alice.responses.inputItems.list(second.id, { order: 'asc' });
     const texts = all.data.map((item) => {
       const content = (item as OpenAI.Responses.ResponseInputMessageItem).content[0] as { text: string };
       return [item.type, (item as { role?: string }).role, content.text];
     });
-    expect(texts).toEqual([['message', 'user', 'one'], ['message', 'assistant', 'one'], ['message', 'user', 'two']]);
+    expect(texts).toEqual([
+      ['message', 'user', 'one'],
+      ['message', 'assistant', 'one'],
+      ['message', 'user', 'two'],
+    ]);
     expect(all.data.every((item) => typeof item.id === 'string' && item.id.length > 0)).toBe(true);
     const newest = await alice.responses.inputItems.list(second.id, { limit: 2 });
     expect(newest.data.map((item) => item.id)).toEqual([all.data[2]!.id, all.data[1]!.id]);
@@ -139,7 +198,9 @@ describe('retrieve, delete, input items', () => {
 
   it('refuses a bad input_items query with a 400 naming it', async () => {
     const created = await alice.responses.create({ model: 'rosetta-echo', input: 'x' });
-    const bad = await request(stateful.url).get(`/v1/responses/${created.id}/input_items?limit=0`).set('authorization', `Bearer ${ALICE}`);
+    const bad = await request(stateful.url)
+      .get(`/v1/responses/${created.id}/input_items?limit=0`)
+      .set('authorization', `Bearer ${ALICE}`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ type: 'invalid_request_error', param: 'limit' });
   });
@@ -148,7 +209,9 @@ describe('retrieve, delete, input items', () => {
     const created = await alice.responses.create({ model: 'rosetta-echo', input: 'Forget this' });
     await alice.responses.delete(created.id);
     const raw = await alice.responses.create({ model: 'rosetta-echo', input: 'And this' });
-    const deleted = await request(stateful.url).delete(`/v1/responses/${raw.id}`).set('authorization', `Bearer ${ALICE}`);
+    const deleted = await request(stateful.url)
+      .delete(`/v1/responses/${raw.id}`)
+      .set('authorization', `Bearer ${ALICE}`);
     expect(deleted.body).toEqual({ id: raw.id, object: 'response', deleted: true });
     await expect(alice.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(alice.responses.delete(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
@@ -158,7 +221,9 @@ describe('retrieve, delete, input items', () => {
     const created = await alice.responses.create({ model: 'rosetta-echo', input: 'Private' });
     await expect(bob.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(bob.responses.inputItems.list(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-    await expect(bob.responses.create({ model: 'rosetta-echo', input: 'x', previous_response_id: created.id })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(
+      bob.responses.create({ model: 'rosetta-echo', input: 'x', previous_response_id: created.id }),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(bob.responses.delete(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     expect((await alice.responses.retrieve(created.id)).id).toBe(created.id);
   });
@@ -171,10 +236,15 @@ describe('retrieve, delete, input items', () => {
 
   it('needs a key, and answers 405 with Allow for other methods', async () => {
     expect((await request(stateful.url).get('/v1/responses/resp_x')).status).toBe(401);
-    const put = await request(stateful.url).put('/v1/responses/resp_x').set('authorization', `Bearer ${ALICE}`).send({});
+    const put = await request(stateful.url)
+      .put('/v1/responses/resp_x')
+      .set('authorization', `Bearer ${ALICE}`)
+      .send({});
     expect(put.status).toBe(405);
     expect(put.headers.allow).toBe('GET, DELETE');
-    const deleteItems = await request(stateful.url).delete('/v1/responses/resp_x/input_items').set('authorization', `Bearer ${ALICE}`);
+    const deleteItems = await request(stateful.url)
+      .delete('/v1/responses/resp_x/input_items')
+      .set('authorization', `Bearer ${ALICE}`);
     expect(deleteItems.status).toBe(405);
     expect(deleteItems.headers.allow).toBe('GET');
   });
@@ -188,7 +258,11 @@ describe('streamed and failed answers', () => {
     expect(completed).toBeDefined();
     const retrieved = await alice.responses.retrieve(completed!.id);
     // The SDK adds output_text to what `create` returns, not to a stream event's response.
-    expect({ ...retrieved, completed_at: null, output_text: '' }).toEqual({ ...completed, completed_at: null, output_text: '' });
+    expect({ ...retrieved, completed_at: null, output_text: '' }).toEqual({
+      ...completed,
+      completed_at: null,
+      output_text: '',
+    });
     await alice.responses.create({ model: 'up-echo', input: 'Next', previous_response_id: completed!.id });
     expect(lastUpstreamMessages()).toEqual([
       { role: 'user', content: 'Streamed words here' },
@@ -211,7 +285,9 @@ describe('streamed and failed answers', () => {
 describe('without a store', () => {
   it('refuses previous_response_id with a 400 saying to resend the whole input', async () => {
     const client = new OpenAI({ apiKey: ALICE, baseURL: `${stateless.url}/v1`, maxRetries: 0 });
-    const error = await client.responses.create({ model: 'rosetta-echo', input: 'x', previous_response_id: 'resp_1' }).catch((thrown: unknown) => thrown);
+    const error = await client.responses
+      .create({ model: 'rosetta-echo', input: 'x', previous_response_id: 'resp_1' })
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     const body = (error as InstanceType<typeof OpenAI.BadRequestError>).error as { param: string; message: string };
     expect(body.param).toBe('previous_response_id');

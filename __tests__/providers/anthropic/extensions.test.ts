@@ -10,14 +10,24 @@ import type { GenerateRequest, GenerateResponse } from '../../../lib/canonical';
 import { decodeMessagesRequest } from '../../../lib/protocols/anthropic-messages/decode-request';
 import { encodeMessagesResponse } from '../../../lib/protocols/anthropic-messages/encode-response';
 import { decodeMessageResponse } from '../../../lib/providers/anthropic/decode-response';
-import { anthropicBetaHeader, anthropicBetaQuery, encodeMessagesRequest } from '../../../lib/providers/anthropic/encode-request';
+import {
+  anthropicBetaHeader,
+  anthropicBetaQuery,
+  encodeMessagesRequest,
+} from '../../../lib/providers/anthropic/encode-request';
 import type { Json } from '../../helpers/app';
 
 const OPTIONS = { stream: false, defaultMaxTokens: 4096 };
-const TURN_2 = JSON.parse(readFileSync(join(__dirname, '..', '..', 'fixtures', 'claude-code', 'messages-turn-2.json'), 'utf8')) as Json;
+const TURN_2 = JSON.parse(
+  readFileSync(join(__dirname, '..', '..', 'fixtures', 'claude-code', 'messages-turn-2.json'), 'utf8'),
+) as Json;
 
 /** What an Anthropic upstream is sent for a body an Anthropic caller sent, after `edit` changed the decoded request. */
-function relay(body: Json, edit: (request: GenerateRequest) => void = () => undefined, headers: Record<string, string> = {}): Json {
+function relay(
+  body: Json,
+  edit: (request: GenerateRequest) => void = () => undefined,
+  headers: Record<string, string> = {},
+): Json {
   const request = decodeMessagesRequest(body, headers);
   edit(request);
   return encodeMessagesRequest(request, 'upstream-model', OPTIONS);
@@ -49,7 +59,11 @@ describe('a step that edits the canonical request is honoured on the same-protoc
     const sent = relay(BODY, (request) => {
       request.temperature = 0.2;
       request.tools = request.tools!.filter((tool) => tool.name !== 'first');
-      request.messages = request.messages.filter((message) => message.role !== 'assistant' && !(message.content[0]?.type === 'text' && message.content[0].text === 'Earlier question.'));
+      request.messages = request.messages.filter(
+        (message) =>
+          message.role !== 'assistant' &&
+          !(message.content[0]?.type === 'text' && message.content[0].text === 'Earlier question.'),
+      );
       const last = request.messages.at(-1)!.content[0]!;
       if (last.type === 'text') last.text = 'Edited.';
     });
@@ -114,21 +128,31 @@ describe('wire shapes the canonical messages do not say are rebuilt', () => {
       max_tokens: 10,
       messages: [
         { role: 'user', content: 'q' },
-        { role: 'assistant', content: [
-          { type: 'thinking', thinking: 'mine', signature: 'sig-a', cache_control: { type: 'ephemeral' } },
-          { type: 'thinking', thinking: 'unsigned', signature: '' },
-          { type: 'text', text: 'a' },
-        ] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'mine', signature: 'sig-a', cache_control: { type: 'ephemeral' } },
+            { type: 'thinking', thinking: 'unsigned', signature: '' },
+            { type: 'text', text: 'a' },
+          ],
+        },
         { role: 'user', content: 'q2' },
       ],
     };
-    expect(relay(body).messages[1]).toEqual({ role: 'assistant', content: [body.messages[1]!.content[0], body.messages[1]!.content[2]] });
+    expect(relay(body).messages[1]).toEqual({
+      role: 'assistant',
+      content: [body.messages[1]!.content[0], body.messages[1]!.content[2]],
+    });
   });
 });
 
 describe('no extension of another protocol reaches an Anthropic body', () => {
   it('request, message, part and tool extensions under other keys are ignored', () => {
-    const foreign = { 'openai-chat': { fields: { logprobs: true, marker_openai: 1 } }, gemini: { fields: { safetySettings: ['marker_gemini'] } }, 'my-codec': { marker_host: true } };
+    const foreign = {
+      'openai-chat': { fields: { logprobs: true, marker_openai: 1 } },
+      gemini: { fields: { safetySettings: ['marker_gemini'] } },
+      'my-codec': { marker_host: true },
+    };
     const request: GenerateRequest = {
       model: 'm',
       stream: false,
@@ -166,7 +190,14 @@ describe('an answer’s unmodelled fields', () => {
     container: { id: 'container_1', expires_at: '2026-11-21T18:00:00Z' },
     context_management: { applied_edits: [{ type: 'clear_tool_uses_20250919' }] },
     future_field: 1,
-    usage: { input_tokens: 4, output_tokens: 2, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, service_tier: 'priority', cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } },
+    usage: {
+      input_tokens: 4,
+      output_tokens: 2,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      service_tier: 'priority',
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    },
   };
 
   it('travel in the response’s anthropic-messages extension, never as a second copy of what canonical says', () => {
@@ -188,12 +219,19 @@ describe('an answer’s unmodelled fields', () => {
       choices: [{ index: 0, content: [{ type: 'text', text: 'Hi' }], finishReason: { unified: 'stop' } }],
       usage: { inputTokens: 4, outputTokens: 2 },
       extensions: {
-        'anthropic-messages': { fields: { container: upstream.container, future_field: 1 }, usage: { service_tier: 'priority' } },
+        'anthropic-messages': {
+          fields: { container: upstream.container, future_field: 1 },
+          usage: { service_tier: 'priority' },
+        },
         'openai-chat': { fields: { system_fingerprint: 'fp_marker' } },
       },
     };
     const body = encodeMessagesResponse(response);
-    expect(body).toMatchObject({ container: upstream.container, future_field: 1, context_management: { applied_edits: [] } });
+    expect(body).toMatchObject({
+      container: upstream.container,
+      future_field: 1,
+      context_management: { applied_edits: [] },
+    });
     expect(body.usage).toMatchObject({ input_tokens: 4, output_tokens: 2, service_tier: 'priority' });
     expect(JSON.stringify(body)).not.toContain('fp_marker');
   });

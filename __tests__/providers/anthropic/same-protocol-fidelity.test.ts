@@ -40,20 +40,59 @@ const EVERY_LEVEL: Json = {
   some_future_field: { kept: true },
   tools: [
     { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
-    { name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } }, strict: true, cache_control: { type: 'ephemeral' } },
-    { type: 'custom', name: 'lookup', input_schema: { type: 'object' }, defer_loading: true, input_examples: [{ q: 'x' }] },
+    {
+      name: 'get_weather',
+      description: 'Weather',
+      input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+      strict: true,
+      cache_control: { type: 'ephemeral' },
+    },
+    {
+      type: 'custom',
+      name: 'lookup',
+      input_schema: { type: 'object' },
+      defer_loading: true,
+      input_examples: [{ q: 'x' }],
+    },
     { type: 'bash_20250124', name: 'bash' },
   ],
   messages: [
     {
       role: 'user',
       content: [
-        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG }, cache_control: { type: 'ephemeral' } },
+        {
+          type: 'image',
+          source: { type: 'base64', media_type: 'image/png', data: PNG },
+          cache_control: { type: 'ephemeral' },
+        },
         { type: 'image', source: { type: 'url', url: 'https://example.com/a.jpg' } },
-        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'report.pdf', context: 'Q3', citations: { enabled: true }, cache_control: { type: 'ephemeral', ttl: '1h' } },
+        {
+          type: 'document',
+          source: { type: 'base64', media_type: 'application/pdf', data: PDF },
+          title: 'report.pdf',
+          context: 'Q3',
+          citations: { enabled: true },
+          cache_control: { type: 'ephemeral', ttl: '1h' },
+        },
         { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } },
-        { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'plain words' }, title: 'notes', context: 'from the wiki', citations: { enabled: true } },
-        { type: 'document', source: { type: 'content', content: [{ type: 'text', text: 'first chunk' }, { type: 'text', text: 'second chunk', cache_control: { type: 'ephemeral' } }] }, title: 'chunks' },
+        {
+          type: 'document',
+          source: { type: 'text', media_type: 'text/plain', data: 'plain words' },
+          title: 'notes',
+          context: 'from the wiki',
+          citations: { enabled: true },
+        },
+        {
+          type: 'document',
+          source: {
+            type: 'content',
+            content: [
+              { type: 'text', text: 'first chunk' },
+              { type: 'text', text: 'second chunk', cache_control: { type: 'ephemeral' } },
+            ],
+          },
+          title: 'chunks',
+        },
         { type: 'text', text: 'Look these up.', cache_control: { type: 'ephemeral' } },
       ],
     },
@@ -62,22 +101,56 @@ const EVERY_LEVEL: Json = {
       content: [
         { type: 'text', text: 'Searching.' },
         { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'weather' } },
-        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_01', content: [{ type: 'web_search_result', url: 'https://example.com', title: 'Example', encrypted_content: 'abc' }] },
-        { type: 'text', text: 'Now the tools.', citations: [{ type: 'web_search_result_location', url: 'https://example.com', title: 'Example', encrypted_index: 'x', cited_text: 'y' }] },
-        { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Oslo' }, cache_control: { type: 'ephemeral' } },
+        {
+          type: 'web_search_tool_result',
+          tool_use_id: 'srvtoolu_01',
+          content: [
+            { type: 'web_search_result', url: 'https://example.com', title: 'Example', encrypted_content: 'abc' },
+          ],
+        },
+        {
+          type: 'text',
+          text: 'Now the tools.',
+          citations: [
+            {
+              type: 'web_search_result_location',
+              url: 'https://example.com',
+              title: 'Example',
+              encrypted_index: 'x',
+              cited_text: 'y',
+            },
+          ],
+        },
+        {
+          type: 'tool_use',
+          id: 'toolu_01',
+          name: 'get_weather',
+          input: { city: 'Oslo' },
+          cache_control: { type: 'ephemeral' },
+        },
         { type: 'tool_use', id: 'toolu_02', name: 'lookup', input: {} },
       ],
     },
     {
       role: 'user',
       content: [
-        { type: 'tool_result', tool_use_id: 'toolu_01', content: '3°C', is_error: false, cache_control: { type: 'ephemeral' } },
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_01',
+          content: '3°C',
+          is_error: false,
+          cache_control: { type: 'ephemeral' },
+        },
         {
           type: 'tool_result',
           tool_use_id: 'toolu_02',
           content: [
             { type: 'text', text: 'the PDF:' },
-            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'found.pdf' },
+            {
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: PDF },
+              title: 'found.pdf',
+            },
             { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
           ],
         },
@@ -96,7 +169,12 @@ const THINKING: Json = {
   system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
   thinking: { type: 'enabled', budget_tokens: 2048, display: 'summarized' },
   temperature: 1,
-  context_management: { edits: [{ type: 'clear_thinking_20251015', keep: { type: 'thinking_turns', value: 1 } }, { type: 'clear_tool_uses_20250919' }] },
+  context_management: {
+    edits: [
+      { type: 'clear_thinking_20251015', keep: { type: 'thinking_turns', value: 1 } },
+      { type: 'clear_tool_uses_20250919' },
+    ],
+  },
   messages: [
     { role: 'user', content: [{ type: 'text', text: 'Think first.' }] },
     {
@@ -107,7 +185,10 @@ const THINKING: Json = {
         { type: 'tool_use', id: 'toolu_9', name: 'get_weather', input: { city: 'Bergen' } },
       ],
     },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: [{ type: 'text', text: 'rain' }] }] },
+    {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: [{ type: 'text', text: 'rain' }] }],
+    },
   ],
   tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
 };
@@ -121,7 +202,13 @@ const ADAPTIVE: Json = {
   messages: [
     { role: 'user', content: 'Hello' },
     { role: 'system', content: [{ type: 'text', text: 'Plan mode is on.', cache_control: { type: 'ephemeral' } }] },
-    { role: 'assistant', content: [{ type: 'thinking', thinking: '', signature: 'EqQBsig-2' }, { type: 'text', text: 'Hi.' }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: '', signature: 'EqQBsig-2' },
+        { type: 'text', text: 'Hi.' },
+      ],
+    },
     { role: 'system', content: 'Plan mode is off.' },
     { role: 'user', content: 'Bye' },
   ],
@@ -130,9 +217,17 @@ const ADAPTIVE: Json = {
 /** The corpus: each body, the betas it is sent with, and the upstream it goes to. */
 const CORPUS: Array<[string, Json, string | undefined]> = [
   ['Claude Code, turn 1', { ...fixture('messages-turn-1.json'), model: 'fidelity' }, CLAUDE_CODE_BETAS],
-  ['Claude Code, turn 2 (signed thinking, parallel tool uses and their results)', { ...fixture('messages-turn-2.json'), model: 'fidelity' }, CLAUDE_CODE_BETAS],
+  [
+    'Claude Code, turn 2 (signed thinking, parallel tool uses and their results)',
+    { ...fixture('messages-turn-2.json'), model: 'fidelity' },
+    CLAUDE_CODE_BETAS,
+  ],
   ['every unmodelled field at every level', EVERY_LEVEL, undefined],
-  ['thinking with a fixed budget, its display, context management', THINKING, 'interleaved-thinking-2025-05-14,context-management-2025-06-27'],
+  [
+    'thinking with a fixed budget, its display, context management',
+    THINKING,
+    'interleaved-thinking-2025-05-14,context-management-2025-06-27',
+  ],
   ['adaptive thinking and system messages inside messages', ADAPTIVE, 'mid-conversation-system-2026-04-07'],
 ];
 
@@ -155,8 +250,17 @@ afterAll(async () => {
 });
 
 async function send(body: Json, betas: string | undefined): Promise<{ status: number; text: string }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': KEY, 'anthropic-version': '2023-06-01', ...(betas ? { 'anthropic-beta': betas } : {}) };
-  const response = await fetch(`${server.url}/v1/messages${betas ? '?beta=true' : ''}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-api-key': KEY,
+    'anthropic-version': '2023-06-01',
+    ...(betas ? { 'anthropic-beta': betas } : {}),
+  };
+  const response = await fetch(`${server.url}/v1/messages${betas ? '?beta=true' : ''}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+  });
   return { status: response.status, text: await response.text() };
 }
 

@@ -1,4 +1,7 @@
-/** A Gemini caller's unmodelled fields reach a Gemini upstream through extensions.gemini; canonical edits are honoured; no other protocol's extension leaks. */
+/**
+ * A Gemini caller's unmodelled fields reach a Gemini upstream through extensions.gemini; canonical edits are honoured;
+ * no other protocol's extension leaks.
+ */
 import { MemoryKeyStore, MemoryQuotaStore, type GenerateRequest, type ModelConfig } from '../../../lib';
 import { GENERATE_CONTENT } from '../../../lib/protocols/gemini/routes';
 import { GeminiProvider } from '../../../lib/providers/gemini';
@@ -28,7 +31,11 @@ const models: ModelConfig[] = [
 ];
 
 beforeAll(async () => {
-  [mock, openaiMock, anthropicMock] = await Promise.all([startMockGemini({ apiKey: UPSTREAM_KEY }), startMockOpenAI(), startMockAnthropic()]);
+  [mock, openaiMock, anthropicMock] = await Promise.all([
+    startMockGemini({ apiKey: UPSTREAM_KEY }),
+    startMockOpenAI(),
+    startMockAnthropic(),
+  ]);
   server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
     quotaStore: new MemoryQuotaStore({ balances: { caller: 1_000_000_000 } }),
@@ -47,7 +54,11 @@ afterAll(async () => {
 
 async function generate(model: string, body: Json, stream = false): Promise<{ status: number; text: string }> {
   const action = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-  const res = await fetch(`${server.url}/v1beta/models/${model}:${action}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': KEY }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}/v1beta/models/${model}:${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-goog-api-key': KEY },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, text: await res.text() };
 }
 const lastSent = () => mock.requests.at(-1)!.body as Json;
@@ -61,8 +72,14 @@ const CAMEL_BODY = {
       role: 'user',
       parts: [
         { text: 'What is in these, and the weather?' },
-        { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' }, mediaResolution: { level: 'MEDIA_RESOLUTION_HIGH' } },
-        { fileData: { fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/clip-1', mimeType: 'video/mp4' }, videoMetadata: { startOffset: '1s', endOffset: '5s', fps: 2 } },
+        {
+          inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+          mediaResolution: { level: 'MEDIA_RESOLUTION_HIGH' },
+        },
+        {
+          fileData: { fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/clip-1', mimeType: 'video/mp4' },
+          videoMetadata: { startOffset: '1s', endOffset: '5s', fps: 2 },
+        },
         { fileData: { fileUri: 'https://example.com/cat.jpg', mimeType: 'image/jpeg' } },
       ],
     },
@@ -75,16 +92,41 @@ const CAMEL_BODY = {
         { thoughtSignature: 'sig-alone' },
       ],
     },
-    { role: 'user', parts: [{ functionResponse: { id: 'fc-1', name: 'get_weather', response: { output: { temp_c: 3 } }, willContinue: false }, partMetadata: { source: 'tool' } }] },
+    {
+      role: 'user',
+      parts: [
+        {
+          functionResponse: {
+            id: 'fc-1',
+            name: 'get_weather',
+            response: { output: { temp_c: 3 } },
+            willContinue: false,
+          },
+          partMetadata: { source: 'tool' },
+        },
+      ],
+    },
     { role: 'user', parts: [{ text: 'Short answer please.' }], futureContentField: 1 },
   ],
   systemInstruction: { role: 'system', parts: [{ text: 'Be brief.' }] },
   tools: [
-    { functionDeclarations: [{ name: 'get_weather', description: 'Weather for a city', parametersJsonSchema: WEATHER_SCHEMA, behavior: 'BLOCKING' }] },
+    {
+      functionDeclarations: [
+        {
+          name: 'get_weather',
+          description: 'Weather for a city',
+          parametersJsonSchema: WEATHER_SCHEMA,
+          behavior: 'BLOCKING',
+        },
+      ],
+    },
     { googleSearch: {} },
     { codeExecution: {}, urlContext: {} },
   ],
-  toolConfig: { functionCallingConfig: { mode: 'AUTO' }, retrievalConfig: { latLng: { latitude: 59.9, longitude: 10.7 } } },
+  toolConfig: {
+    functionCallingConfig: { mode: 'AUTO' },
+    retrievalConfig: { latLng: { latitude: 59.9, longitude: 10.7 } },
+  },
   safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
   labels: { team: 'search' },
   generationConfig: {
@@ -107,22 +149,43 @@ const CAMEL_BODY = {
 /** The same kind of body spelt in snake_case, as the REST API also accepts it. */
 const SNAKE_BODY = {
   contents: [
-    { parts: [{ text: 'Hi' }, { inline_data: { mime_type: 'image/png', data: 'iVBORw0KGgo=' }, media_resolution: { level: 'MEDIA_RESOLUTION_LOW' } }] },
-    { role: 'model', parts: [{ function_call: { name: 'get_weather', args: { snake_key: 1 } }, thought_signature: 'sig-snake' }] },
+    {
+      parts: [
+        { text: 'Hi' },
+        {
+          inline_data: { mime_type: 'image/png', data: 'iVBORw0KGgo=' },
+          media_resolution: { level: 'MEDIA_RESOLUTION_LOW' },
+        },
+      ],
+    },
+    {
+      role: 'model',
+      parts: [{ function_call: { name: 'get_weather', args: { snake_key: 1 } }, thought_signature: 'sig-snake' }],
+    },
     { role: 'user', parts: [{ function_response: { name: 'get_weather', response: { output: 'ok' } } }] },
   ],
   system_instruction: { parts: [{ text: 'Be brief.' }] },
-  tools: [{ function_declarations: [{ name: 'get_weather', parameters_json_schema: WEATHER_SCHEMA }], google_search: {} }],
+  tools: [
+    { function_declarations: [{ name: 'get_weather', parameters_json_schema: WEATHER_SCHEMA }], google_search: {} },
+  ],
   tool_config: { function_calling_config: { mode: 'ANY', allowed_function_names: ['get_weather'] } },
   safety_settings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
-  generation_config: { max_output_tokens: 12, top_k: 3, response_modalities: ['TEXT'], thinking_config: { thinking_level: 'LOW', include_thoughts: true } },
+  generation_config: {
+    max_output_tokens: 12,
+    top_k: 3,
+    response_modalities: ['TEXT'],
+    thinking_config: { thinking_level: 'LOW', include_thoughts: true },
+  },
 };
 
 describe('same-protocol fidelity: the body a Gemini upstream gets is the caller’s, only the controlled fields changed', () => {
   it.each([false, true])('camelCase, every level (streamed: %s): the output cap is the gateway’s', async (stream) => {
     const res = await generate('gem-capped', CAMEL_BODY, stream);
     expect(res.status).toBe(200);
-    expect(lastSent()).toEqual({ ...CAMEL_BODY, generationConfig: { ...CAMEL_BODY.generationConfig, maxOutputTokens: 64 } });
+    expect(lastSent()).toEqual({
+      ...CAMEL_BODY,
+      generationConfig: { ...CAMEL_BODY.generationConfig, maxOutputTokens: 64 },
+    });
   });
 
   it.each([false, true])('snake_case spellings are kept (streamed: %s)', async (stream) => {
@@ -137,9 +200,24 @@ describe('same-protocol fidelity: the body a Gemini upstream gets is the caller�
       { role: 'model', parts: [{ function_call: { name: 'get_weather', args: { city: 'Oslo' } } }] },
       { role: 'user', parts: [{ function_response: { name: 'get_weather', response: { output: '3C' } } }] },
     ];
-    expect((await generate('g3-flash', { contents, labels: { a: 'b' }, generation_config: { max_output_tokens: 100 } })).status).toBe(200);
+    expect(
+      (await generate('g3-flash', { contents, labels: { a: 'b' }, generation_config: { max_output_tokens: 100 } }))
+        .status,
+    ).toBe(200);
     expect(lastSent()).toEqual({
-      contents: [contents[0], { role: 'model', parts: [{ function_call: { name: 'get_weather', args: { city: 'Oslo' } }, thought_signature: 'skip_thought_signature_validator' }] }, contents[2]],
+      contents: [
+        contents[0],
+        {
+          role: 'model',
+          parts: [
+            {
+              function_call: { name: 'get_weather', args: { city: 'Oslo' } },
+              thought_signature: 'skip_thought_signature_validator',
+            },
+          ],
+        },
+        contents[2],
+      ],
       labels: { a: 'b' },
       generation_config: { max_output_tokens: 100 },
     });
@@ -150,21 +228,43 @@ describe('the gateway’s own translation where canonical says the same thing', 
   it('an OpenAPI `parameters` schema goes as the equivalent parametersJsonSchema; responseSchema as responseJsonSchema', async () => {
     const body = {
       contents: [{ role: 'user', parts: [{ text: 'x' }] }],
-      tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'OBJECT', properties: { a: { type: 'STRING', nullable: true } } } }] }],
-      generationConfig: { responseMimeType: 'application/json', responseSchema: { type: 'OBJECT', properties: { b: { type: 'INTEGER' } } } },
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'f', parameters: { type: 'OBJECT', properties: { a: { type: 'STRING', nullable: true } } } },
+          ],
+        },
+      ],
+      generationConfig: {
+        responseMimeType: 'application/json',
+        responseSchema: { type: 'OBJECT', properties: { b: { type: 'INTEGER' } } },
+      },
     };
     expect((await generate('gem-capped', body)).status).toBe(200);
     expect(lastSent()).toEqual({
       contents: body.contents,
-      tools: [{ functionDeclarations: [{ name: 'f', parametersJsonSchema: { type: 'object', properties: { a: { type: ['string', 'null'] } } } }] }],
-      generationConfig: { responseMimeType: 'application/json', responseJsonSchema: { type: 'object', properties: { b: { type: 'integer' } } }, maxOutputTokens: 64 },
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'f', parametersJsonSchema: { type: 'object', properties: { a: { type: ['string', 'null'] } } } },
+          ],
+        },
+      ],
+      generationConfig: {
+        responseMimeType: 'application/json',
+        responseJsonSchema: { type: 'object', properties: { b: { type: 'integer' } } },
+        maxOutputTokens: 64,
+      },
     });
   });
 });
 
 /** The canonical request the Gemini codec decodes from a generateContent body. */
 function decode(body: Json): GenerateRequest {
-  return GENERATE_CONTENT.decode({ method: 'POST', path: '/v1beta/models/m:generateContent', headers: {}, query: new URLSearchParams(), body }, { model: 'm', action: 'generateContent' });
+  return GENERATE_CONTENT.decode(
+    { method: 'POST', path: '/v1beta/models/m:generateContent', headers: {}, query: new URLSearchParams(), body },
+    { model: 'm', action: 'generateContent' },
+  );
 }
 
 describe('edits to the canonical request are honoured on a same-protocol call', () => {
@@ -175,7 +275,13 @@ describe('edits to the canonical request are honoured on a same-protocol call', 
     const first = userTurn.content[0]!;
     if (first.type !== 'text') throw new Error('expected text');
     first.text = 'Redacted question.';
-    request.messages = request.messages.filter((message) => !(message.role === 'user' && message.content.some((part) => part.type === 'text' && part.text === 'Short answer please.')));
+    request.messages = request.messages.filter(
+      (message) =>
+        !(
+          message.role === 'user' &&
+          message.content.some((part) => part.type === 'text' && part.text === 'Short answer please.')
+        ),
+    );
     request.tools = [];
     request.toolChoice = undefined;
     request.temperature = 0.9;
@@ -203,7 +309,10 @@ describe('edits to the canonical request are honoured on a same-protocol call', 
 
 describe('no other protocol’s extension reaches a Gemini upstream', () => {
   it('Anthropic and OpenAI extensions at every level are ignored', () => {
-    const foreign = { 'anthropic-messages': { cache_control: { type: 'ephemeral' } }, 'openai-chat': { logprobs: true, fields: { store: true } } };
+    const foreign = {
+      'anthropic-messages': { cache_control: { type: 'ephemeral' } },
+      'openai-chat': { logprobs: true, fields: { store: true } },
+    };
     const request: GenerateRequest = {
       model: 'm',
       stream: false,
@@ -223,11 +332,29 @@ describe('no other protocol’s extension reaches a Gemini upstream', () => {
   });
 
   it('a Gemini caller’s unmodelled fields reach neither an OpenAI nor an Anthropic upstream', async () => {
-    for (const [model, sent] of [['oa-echo', () => openaiMock.requests.at(-1)!.body], ['an-echo', () => anthropicMock.requests.at(-1)!.body]] as const) {
-      const contents = [{ role: 'user', parts: [{ text: 'Look' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' }, mediaResolution: { level: 'MEDIA_RESOLUTION_HIGH' } }] }, { role: 'model', parts: [{ text: 'ok' }] }, CAMEL_BODY.contents[3]!];
+    for (const [model, sent] of [
+      ['oa-echo', () => openaiMock.requests.at(-1)!.body],
+      ['an-echo', () => anthropicMock.requests.at(-1)!.body],
+    ] as const) {
+      const contents = [
+        {
+          role: 'user',
+          parts: [
+            { text: 'Look' },
+            {
+              inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+              mediaResolution: { level: 'MEDIA_RESOLUTION_HIGH' },
+            },
+          ],
+        },
+        { role: 'model', parts: [{ text: 'ok' }] },
+        CAMEL_BODY.contents[3]!,
+      ];
       const res = await generate(model, { ...CAMEL_BODY, contents });
       expect(res).toMatchObject({ status: 200 });
-      expect(JSON.stringify(sent())).not.toMatch(/safetySettings|HARM_CATEGORY|labels|googleSearch|responseModalities|videoMetadata|mediaResolution|futureTopLevelField|retrievalConfig/);
+      expect(JSON.stringify(sent())).not.toMatch(
+        /safetySettings|HARM_CATEGORY|labels|googleSearch|responseModalities|videoMetadata|mediaResolution|futureTopLevelField|retrievalConfig/,
+      );
     }
   });
 });
@@ -247,8 +374,21 @@ describe('answers: a Gemini upstream’s unmodelled fields, streamed', () => {
   });
 
   it('reach no streamed caller of another protocol', async () => {
-    const chat = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify({ model: 'gem-extras', stream: true, messages: [{ role: 'user', content: 'ground it' }] }) });
-    const messages = await fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY }, body: JSON.stringify({ model: 'gem-extras', stream: true, max_tokens: 100, messages: [{ role: 'user', content: 'ground it' }] }) });
+    const chat = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ model: 'gem-extras', stream: true, messages: [{ role: 'user', content: 'ground it' }] }),
+    });
+    const messages = await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+      body: JSON.stringify({
+        model: 'gem-extras',
+        stream: true,
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'ground it' }],
+      }),
+    });
     for (const res of [chat, messages]) {
       expect(res.status).toBe(200);
       expect(await res.text()).not.toMatch(/groundingMetadata|example\.com|avgLogprobs|promptFeedback|HARM_CATEGORY/);

@@ -126,7 +126,11 @@ describe('encodePng', () => {
   });
 
   it('starts with the PNG signature', () => {
-    expect(encodePng(1, 1, Buffer.from([1, 2, 3])).subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect(
+      encodePng(1, 1, Buffer.from([1, 2, 3]))
+        .subarray(0, 8)
+        .equals(PNG_SIGNATURE),
+    ).toBe(true);
   });
 
   it('rejects pixel buffers of the wrong length and impossible sizes', () => {

@@ -1,4 +1,7 @@
-/** The local model's tool arguments: built from a tool's JSON Schema so the schema accepts them, with strings from the prompt. */
+/**
+ * The local model's tool arguments: built from a tool's JSON Schema so the schema accepts them, with strings from the
+ * prompt.
+ */
 import Ajv2020 from 'ajv/dist/2020';
 import { buildArguments } from '../../../lib/providers/local/tool-arguments';
 
@@ -30,14 +33,34 @@ describe('buildArguments', () => {
   });
 
   it('gives the path to properties whose name has a path word only', () => {
-    const schema = { type: 'object', properties: { notebookPath: { type: 'string' }, target_dir: { type: 'string' }, direction: { type: 'string' }, profile: { type: 'string' } }, required: ['notebookPath', 'target_dir', 'direction', 'profile'] };
-    expect(buildArguments(schema, { text: 'open ./a.ipynb', path: './a.ipynb' })).toEqual({ notebookPath: './a.ipynb', target_dir: './a.ipynb', direction: 'open ./a.ipynb', profile: 'open ./a.ipynb' });
+    const schema = {
+      type: 'object',
+      properties: {
+        notebookPath: { type: 'string' },
+        target_dir: { type: 'string' },
+        direction: { type: 'string' },
+        profile: { type: 'string' },
+      },
+      required: ['notebookPath', 'target_dir', 'direction', 'profile'],
+    };
+    expect(buildArguments(schema, { text: 'open ./a.ipynb', path: './a.ipynb' })).toEqual({
+      notebookPath: './a.ipynb',
+      target_dir: './a.ipynb',
+      direction: 'open ./a.ipynb',
+      profile: 'open ./a.ipynb',
+    });
   });
 
   it('gives every kind of required property a value its schema accepts', () => {
     const schema = {
       type: 'object',
-      $defs: { point: { type: 'object', properties: { x: { type: 'number', minimum: 2.5 }, y: { type: 'number', exclusiveMaximum: 0 } }, required: ['x', 'y'] } },
+      $defs: {
+        point: {
+          type: 'object',
+          properties: { x: { type: 'number', minimum: 2.5 }, y: { type: 'number', exclusiveMaximum: 0 } },
+          required: ['x', 'y'],
+        },
+      },
       properties: {
         unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
         kind: { const: 'weather' },
@@ -52,39 +75,105 @@ describe('buildArguments', () => {
         none: { type: 'array', items: { type: 'string' }, maxItems: 0 },
         origin: { $ref: '#/$defs/point' },
         either: { anyOf: [{ type: 'null' }, { type: 'integer', minimum: 7 }] },
-        both: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'boolean' } }, required: ['b'] }] },
+        both: {
+          allOf: [
+            { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+            { properties: { b: { type: 'boolean' } }, required: ['b'] },
+          ],
+        },
         maybe: { type: ['null', 'string'] },
-        nested: { type: 'object', properties: { inner: { type: 'object', properties: { deep: { type: 'integer' } }, required: ['deep'] } }, required: ['inner'] },
+        nested: {
+          type: 'object',
+          properties: { inner: { type: 'object', properties: { deep: { type: 'integer' } }, required: ['deep'] } },
+          required: ['inner'],
+        },
         withDefault: { type: 'string', default: 'preset' },
         optional: { type: 'string' },
       },
-      required: ['unit', 'kind', 'city', 'code', 'days', 'ratio', 'verbose', 'nothing', 'when', 'tags', 'none', 'origin', 'either', 'both', 'maybe', 'nested', 'withDefault'],
+      required: [
+        'unit',
+        'kind',
+        'city',
+        'code',
+        'days',
+        'ratio',
+        'verbose',
+        'nothing',
+        'when',
+        'tags',
+        'none',
+        'origin',
+        'either',
+        'both',
+        'maybe',
+        'nested',
+        'withDefault',
+      ],
       additionalProperties: false,
     };
     const value = buildArguments(schema, { text: 'Oslo' });
     expectValid(schema, value);
-    expect(value).toMatchObject({ unit: 'celsius', kind: 'weather', city: 'Oslo', code: 'OsloOslo', days: 3, verbose: false, withDefault: 'preset', either: 7 });
+    expect(value).toMatchObject({
+      unit: 'celsius',
+      kind: 'weather',
+      city: 'Oslo',
+      code: 'OsloOslo',
+      days: 3,
+      verbose: false,
+      withDefault: 'preset',
+      either: 7,
+    });
     expect(value).not.toHaveProperty('optional');
   });
 
   it('takes a Gemini-style (upper-case) type and stops filling a self-referencing schema', () => {
-    const tree = { $defs: { node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['children'] } }, $ref: '#/$defs/node' };
+    const tree = {
+      $defs: {
+        node: {
+          type: 'object',
+          properties: { children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+          required: ['children'],
+        },
+      },
+      $ref: '#/$defs/node',
+    };
     expectValid(tree, buildArguments(tree, { text: '' }));
-    const gemini = { type: 'OBJECT', properties: { city: { type: 'STRING' }, count: { type: 'INTEGER' } }, required: ['city', 'count'] };
+    const gemini = {
+      type: 'OBJECT',
+      properties: { city: { type: 'STRING' }, count: { type: 'INTEGER' } },
+      required: ['city', 'count'],
+    };
     expect(buildArguments(gemini, { text: 'Paris' })).toEqual({ city: 'Paris', count: 1 });
   });
 
   it('uses the property name when the prompt gives no text, and a URL for a URL property', () => {
-    const schema = { type: 'object', properties: { query: { type: 'string' }, url: { type: 'string' } }, required: ['query', 'url'] };
+    const schema = {
+      type: 'object',
+      properties: { query: { type: 'string' }, url: { type: 'string' } },
+      required: ['query', 'url'],
+    };
     expect(buildArguments(schema, { text: '' })).toEqual({ query: 'query', url: 'url' });
-    expect(buildArguments(schema, { text: 'fetch https://example.org/a', url: 'https://example.org/a' })).toEqual({ query: 'fetch https://example.org/a', url: 'https://example.org/a' });
+    expect(buildArguments(schema, { text: 'fetch https://example.org/a', url: 'https://example.org/a' })).toEqual({
+      query: 'fetch https://example.org/a',
+      url: 'https://example.org/a',
+    });
   });
 
   it('stays bounded on a schema that demands the impossible (a caller controls the schema)', () => {
     const hostile = {
-      $defs: { pair: { type: 'object', properties: { left: { $ref: '#/$defs/pair' }, right: { $ref: '#/$defs/pair' } }, required: ['left', 'right'] } },
+      $defs: {
+        pair: {
+          type: 'object',
+          properties: { left: { $ref: '#/$defs/pair' }, right: { $ref: '#/$defs/pair' } },
+          required: ['left', 'right'],
+        },
+      },
       type: 'object',
-      properties: { tree: { $ref: '#/$defs/pair' }, many: { type: 'array', items: { type: 'string' }, minItems: 1e9 }, long: { type: 'string', minLength: 1e9 } },
+      properties: {
+        tree: { $ref: '#/$defs/pair' },
+        many: { type: 'array', items: { type: 'string' }, minItems: 1e9 },
+        long: { type: 'string', minLength: 1e9 },
+      },
       required: ['tree', 'many', 'long'],
     };
     const json = JSON.stringify(buildArguments(hostile, { text: 'x' }));

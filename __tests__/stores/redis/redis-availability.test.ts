@@ -1,4 +1,7 @@
-/** A machine without Redis passes the test run with one line saying the Redis suites did not run; REQUIRE_REDIS=1 (CI) makes that a failure. */
+/**
+ * A machine without Redis passes the test run with one line saying the Redis suites did not run; REQUIRE_REDIS=1 (CI)
+ * makes that a failure.
+ */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +28,11 @@ function jestWithoutRedis(files: string[], env: Record<string, string> = {}) {
   }
 }
 
-const files = ['__tests__/stores/redis/redis-store.test.ts', '__tests__/stores/redis/redis-multi-instance.test.ts', '__tests__/gateway/mounting.test.ts'];
+const files = [
+  '__tests__/stores/redis/redis-store.test.ts',
+  '__tests__/stores/redis/redis-multi-instance.test.ts',
+  '__tests__/gateway/mounting.test.ts',
+];
 
 describe('the Redis suites without a Redis', () => {
   it('are left out with one line saying how to run them, and the run passes', () => {

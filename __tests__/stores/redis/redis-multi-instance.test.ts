@@ -1,4 +1,7 @@
-/** Many instances, one balance: gateway processes running the built package on one real redis-server never overspend, survive a dead instance, and answer 503 when Redis goes away. */
+/**
+ * Many instances, one balance: gateway processes running the built package on one real redis-server never overspend,
+ * survive a dead instance, and answer 503 when Redis goes away.
+ */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,8 +77,13 @@ function chat(instance: Instance, key: string, body: Json, signal = AbortSignal.
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist', 'cjs', 'stores', 'redis', 'index.js')) || !existsSync(join(root, 'dist', 'esm', 'redis.js'))) {
-    throw new Error('The multi-instance test runs the built package (rosetta-gateway/redis): run `npm run build` first (npm test does).');
+  if (
+    !existsSync(join(root, 'dist', 'cjs', 'stores', 'redis', 'index.js')) ||
+    !existsSync(join(root, 'dist', 'esm', 'redis.js'))
+  ) {
+    throw new Error(
+      'The multi-instance test runs the built package (rosetta-gateway/redis): run `npm run build` first (npm test does).',
+    );
   }
   redis = await startRedisServer();
   seedClient = createRedisClient({ ...redis.options, commandTimeout: 15_000 });
@@ -108,10 +116,19 @@ describe('many gateway instances, one balance in Redis', () => {
         await sleep(5);
       }
     })();
-    const results = await Promise.all(Array.from({ length: CALLS }, (_, index) =>
-      chat(instances[index % INSTANCES]!, KEY, { model: 'rosetta-echo', max_tokens: 20, messages: [{ role: 'user', content: `call ${index} of the multi-instance test` }] })
-        .then(async (response) => ({ status: response.status, body: await readJson(response), instance: index % INSTANCES })),
-    ));
+    const results = await Promise.all(
+      Array.from({ length: CALLS }, (_, index) =>
+        chat(instances[index % INSTANCES]!, KEY, {
+          model: 'rosetta-echo',
+          max_tokens: 20,
+          messages: [{ role: 'user', content: `call ${index} of the multi-instance test` }],
+        }).then(async (response) => ({
+          status: response.status,
+          body: await readJson(response),
+          instance: index % INSTANCES,
+        })),
+      ),
+    );
     running = false;
     await watcher;
 
@@ -120,12 +137,19 @@ describe('many gateway instances, one balance in Redis', () => {
     expect(served.length + refused.length).toBe(CALLS);
     expect(served.length).toBeGreaterThan(0);
     expect(refused.length).toBeGreaterThan(0);
-    for (const result of refused) expect(result.body.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+    for (const result of refused)
+      expect(result.body.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
     expect(new Set(served.map((result) => result.instance)).size).toBeGreaterThan(1);
 
     const usage = served.reduce((sum, result) => sum + (result.body.usage.total_tokens as number), 0);
     const account = await quota.getAccount('multi');
-    expect(account).toEqual({ balance: BALANCE - usage, reserved: 0, spent: usage, available: BALANCE - usage, open: 0 });
+    expect(account).toEqual({
+      balance: BALANCE - usage,
+      reserved: 0,
+      spent: usage,
+      available: BALANCE - usage,
+      open: 0,
+    });
     expect(account.balance).toBeGreaterThanOrEqual(0);
     expect(lowest.balance).toBeGreaterThanOrEqual(0);
     expect(lowest.available).toBeGreaterThanOrEqual(0);
@@ -134,7 +158,12 @@ describe('many gateway instances, one balance in Redis', () => {
   it('an instance killed mid-call: its hold returns to the balance once the reservation TTL passes, and nothing is charged', async () => {
     const doomed = await startInstance({ RESERVATION_TTL_MS: '1000', TOKEN_DELAY_MS: '200' });
     extra.push(doomed);
-    const response = await chat(doomed, DOOMED_KEY, { model: 'rosetta-echo', stream: true, max_tokens: 50, messages: [{ role: 'user', content: 'one two three four five six seven eight nine ten eleven twelve' }] });
+    const response = await chat(doomed, DOOMED_KEY, {
+      model: 'rosetta-echo',
+      stream: true,
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'one two three four five six seven eight nine ten eleven twelve' }],
+    });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     await reader.read();
@@ -147,34 +176,67 @@ describe('many gateway instances, one balance in Redis', () => {
     await reader.read().catch(() => undefined);
     expect(await quota.getAccount('doomed')).toMatchObject({ open: 1, spent: 0 });
     await sleep(1300);
-    expect(await quota.getAccount('doomed')).toEqual({ balance: 1000, reserved: 0, spent: 0, available: 1000, open: 0 });
+    expect(await quota.getAccount('doomed')).toEqual({
+      balance: 1000,
+      reserved: 0,
+      spent: 0,
+      available: 1000,
+      open: 0,
+    });
   });
 
-  itStopsRedis('Redis stopped: every instance answers 503 in the OpenAI envelope at once, without hanging', async () => {
-    await redis.stop();
-    for (const instance of instances) {
-      const started = performance.now();
-      const response = await chat(instance, KEY, { model: 'rosetta-echo', messages: [{ role: 'user', content: 'is anyone there?' }] }, AbortSignal.timeout(5000));
-      expect(response.status).toBe(503);
-      expect(response.headers.get('retry-after')).toBe('1');
-      expect(await readJson(response)).toEqual({ error: { message: 'The key store is unavailable; try again later.', type: 'server_error', param: null, code: null } });
-      expect(performance.now() - started).toBeLessThan(1500);
-    }
-  });
+  itStopsRedis(
+    'Redis stopped: every instance answers 503 in the OpenAI envelope at once, without hanging',
+    async () => {
+      await redis.stop();
+      for (const instance of instances) {
+        const started = performance.now();
+        const response = await chat(
+          instance,
+          KEY,
+          { model: 'rosetta-echo', messages: [{ role: 'user', content: 'is anyone there?' }] },
+          AbortSignal.timeout(5000),
+        );
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('1');
+        expect(await readJson(response)).toEqual({
+          error: {
+            message: 'The key store is unavailable; try again later.',
+            type: 'server_error',
+            param: null,
+            code: null,
+          },
+        });
+        expect(performance.now() - started).toBeLessThan(1500);
+      }
+    },
+  );
 });
 
 describe('the rosetta-gateway/redis entry point of the built package', () => {
   const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
 
   it('the main entry never loads ioredis, from CommonJS or ESM', () => {
-    expect(run(['-e', "require('rosetta-gateway'); console.log(Object.keys(require.cache).some((path) => path.includes('node_modules/ioredis')))"]).trim()).toBe('false');
-    const esm = "import 'rosetta-gateway'; import { createRequire } from 'node:module'; console.log(Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes('node_modules/ioredis')));";
+    expect(
+      run([
+        '-e',
+        "require('rosetta-gateway'); console.log(Object.keys(require.cache).some((path) => path.includes('node_modules/ioredis')))",
+      ]).trim(),
+    ).toBe('false');
+    const esm =
+      "import 'rosetta-gateway'; import { createRequire } from 'node:module'; console.log(Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes('node_modules/ioredis')));";
     expect(run(['--input-type=module', '-e', esm]).trim()).toBe('false');
   });
 
   it('loads from CommonJS and ESM as one implementation', () => {
-    expect(run(['-e', "const r = require('rosetta-gateway/redis'); console.log(typeof r.RedisKeyStore, typeof r.RedisQuotaStore, typeof r.createRedisClient)"]).trim()).toBe('function function function');
-    const script = "import { RedisQuotaStore, FAIL_FAST_REDIS_OPTIONS } from 'rosetta-gateway/redis'; import { createRequire } from 'node:module'; const cjs = createRequire(import.meta.url)('rosetta-gateway/redis'); console.log(cjs.RedisQuotaStore === RedisQuotaStore, FAIL_FAST_REDIS_OPTIONS.enableOfflineQueue);";
+    expect(
+      run([
+        '-e',
+        "const r = require('rosetta-gateway/redis'); console.log(typeof r.RedisKeyStore, typeof r.RedisQuotaStore, typeof r.createRedisClient)",
+      ]).trim(),
+    ).toBe('function function function');
+    const script =
+      "import { RedisQuotaStore, FAIL_FAST_REDIS_OPTIONS } from 'rosetta-gateway/redis'; import { createRequire } from 'node:module'; const cjs = createRequire(import.meta.url)('rosetta-gateway/redis'); console.log(cjs.RedisQuotaStore === RedisQuotaStore, FAIL_FAST_REDIS_OPTIONS.enableOfflineQueue);";
     expect(run(['--input-type=module', '-e', script]).trim()).toBe('true false');
   });
 
@@ -201,12 +263,25 @@ describe('the rosetta-gateway/redis entry point of the built package', () => {
       export const account: Promise<RedisAccount> = quotaStore.getAccount('alice');\n`;
     writeFileSync(join(dir, 'esm.mts'), source);
     writeFileSync(join(dir, 'cjs.cts'), source);
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules/@types')] },
-      files: ['esm.mts', 'cjs.cts'],
-    }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules/@types')],
+        },
+        files: ['esm.mts', 'cjs.cts'],
+      }),
+    );
     try {
-      expect(() => run([join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')])).not.toThrow();
+      expect(() =>
+        run([join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')]),
+      ).not.toThrow();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,7 @@
-/** RedisResponseStore on a real redis-server: the shared ResponseStore contract, the record's expiry, its key layout, its options, and a gateway serving previous_response_id from it. */
+/**
+ * RedisResponseStore on a real redis-server: the shared ResponseStore contract, the record's expiry, its key layout,
+ * its options, and a gateway serving previous_response_id from it.
+ */
 import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { LocalProvider } from '../../../lib';
@@ -54,20 +57,28 @@ describe('RedisResponseStore', () => {
 
   it('refuses a bad ttlSeconds and a misspelt option', () => {
     expect(() => new RedisResponseStore({ client, ttlSeconds: 1.5 })).toThrow(/ttlSeconds/);
-    expect(() => new RedisResponseStore({ client, ttlSecond: 5 } as never)).toThrow(/'ttlSecond' is not an option.*ttlSeconds/);
+    expect(() => new RedisResponseStore({ client, ttlSecond: 5 } as never)).toThrow(
+      /'ttlSecond' is not an option.*ttlSeconds/,
+    );
   });
 
   it('serves previous_response_id through a gateway, and answers 503 when Redis fails', async () => {
     const responseStore = await store();
     const { app } = buildApp(testOptions({ providers: [new LocalProvider()], responseStore }));
-    const first = await request(app).post('/v1/responses').set('authorization', `Bearer ${TEST_KEY}`).send({ model: 'rosetta-echo', input: 'Remember me' });
+    const first = await request(app)
+      .post('/v1/responses')
+      .set('authorization', `Bearer ${TEST_KEY}`)
+      .send({ model: 'rosetta-echo', input: 'Remember me' });
     expect(first.status).toBe(200);
     const second = await request(app).get(`/v1/responses/${first.body.id}`).set('authorization', `Bearer ${TEST_KEY}`);
     expect(second.body).toEqual(first.body);
     const broken = new RedisResponseStore({ client, prefix: freshPrefix() });
     jest.spyOn(broken, 'get').mockRejectedValue(new Error('connection lost'));
     const { app: failing } = buildApp(testOptions({ providers: [new LocalProvider()], responseStore: broken }));
-    const refused = await request(failing).post('/v1/responses').set('authorization', `Bearer ${TEST_KEY}`).send({ model: 'rosetta-echo', input: 'x', previous_response_id: first.body.id });
+    const refused = await request(failing)
+      .post('/v1/responses')
+      .set('authorization', `Bearer ${TEST_KEY}`)
+      .send({ model: 'rosetta-echo', input: 'x', previous_response_id: first.body.id });
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
   });

@@ -1,15 +1,30 @@
-/** The Redis adapters on a real redis-server: the shared store contracts, and what only Redis has (digests at rest, prefixes, exact decimals, expiry, fail-fast 503s). */
+/**
+ * The Redis adapters on a real redis-server: the shared store contracts, and what only Redis has (digests at rest,
+ * prefixes, exact decimals, expiry, fail-fast 503s).
+ */
 import { createHash } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import request from 'supertest';
 import { LocalProvider, MemoryKeyStore, type GatewayOptions, type Provider } from '../../../lib';
-import { createRedisClient, QUOTA_SCRIPTS, RedisKeyStore, RedisQuotaStore, type RedisQuotaStoreOptions } from '../../../lib/stores/redis';
+import {
+  createRedisClient,
+  QUOTA_SCRIPTS,
+  RedisKeyStore,
+  RedisQuotaStore,
+  type RedisQuotaStoreOptions,
+} from '../../../lib/stores/redis';
 import { buildApp } from '../../helpers/app';
 import { describeKeyStoreContract } from '../../helpers/key-store-contract';
 import { describeQuotaStoreContract } from '../../helpers/quota-store-contract';
-import { itStopsRedis, RUN_PREFIX, startOwnRedisServer, startRedisServer, type RedisServer } from '../../helpers/redis-server';
+import {
+  itStopsRedis,
+  RUN_PREFIX,
+  startOwnRedisServer,
+  startRedisServer,
+  type RedisServer,
+} from '../../helpers/redis-server';
 
 const info = { model: 'm', operation: 'generate' as const, requestId: 'r' };
 
@@ -30,7 +45,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function quotaStore(balances: Record<string, number> = {}, options: RedisQuotaStoreOptions = {}): Promise<RedisQuotaStore> {
+async function quotaStore(
+  balances: Record<string, number> = {},
+  options: RedisQuotaStoreOptions = {},
+): Promise<RedisQuotaStore> {
   const store = new RedisQuotaStore({ client, prefix: freshPrefix(), ...options });
   await store.init();
   for (const [keyId, balance] of Object.entries(balances)) await store.setBalance(keyId, balance);
@@ -87,7 +105,12 @@ describe('RedisKeyStore in Redis', () => {
     const digest = createHash('sha256').update(secret).digest('hex');
     const { keys, text } = await dump(store.prefix);
     expect(keys.sort()).toEqual([`${store.prefix}key-id:alice`, `${store.prefix}key:${digest}`]);
-    expect(await client.hgetall(`${store.prefix}key:${digest}`)).toEqual({ digest, id: 'alice', allowedModels: '["rosetta-echo"]', metadata: '{"plan":"pro"}' });
+    expect(await client.hgetall(`${store.prefix}key:${digest}`)).toEqual({
+      digest,
+      id: 'alice',
+      allowedModels: '["rosetta-echo"]',
+      metadata: '{"plan":"pro"}',
+    });
     expect(text).not.toContain(secret);
     expect(text).not.toContain('very-secret');
   });
@@ -122,7 +145,9 @@ describe('RedisKeyStore in Redis', () => {
     await store.add({ key: 'sk-moving', id: 'from' });
     await store.add({ key: 'sk-moving', id: 'to' });
     expect(await client.smembers(store.indexKey('from'))).toEqual([]);
-    expect(await client.smembers(store.indexKey('to'))).toEqual([createHash('sha256').update('sk-moving').digest('hex')]);
+    expect(await client.smembers(store.indexKey('to'))).toEqual([
+      createHash('sha256').update('sk-moving').digest('hex'),
+    ]);
     expect(await store.removeById('from')).toBe(false);
     expect(await store.authenticate('sk-moving')).toEqual({ id: 'to' });
   });
@@ -158,7 +183,11 @@ describe('RedisQuotaStore in Redis', () => {
     const result = await store.reserve('big', 1_000_000_000, { minimum: 1, info });
     if (!result.ok) throw new Error('refused');
     await store.settle(result.reservation, 0.000001);
-    expect(await store.getAccount('big')).toMatchObject({ balance: 1_000_000_000.123455, spent: 0.000001, reserved: 0 });
+    expect(await store.getAccount('big')).toMatchObject({
+      balance: 1_000_000_000.123455,
+      spent: 0.000001,
+      reserved: 0,
+    });
     await store.setBalance('big', 9_007_199_254);
     expect((await store.getAccount('big')).balance).toBe(9_007_199_254);
     await expect(store.setBalance('big', 9_007_199_255)).rejects.toThrow(RangeError);
@@ -176,7 +205,12 @@ describe('RedisQuotaStore in Redis', () => {
     const vip = await store.reserve('vip', 1e9, { minimum: 1, info });
     if (!vip.ok) throw new Error('refused');
     await store.settle(vip.reservation, 123);
-    expect(await store.getAccount('vip')).toMatchObject({ balance: Infinity, available: Infinity, spent: 123, reserved: 0 });
+    expect(await store.getAccount('vip')).toMatchObject({
+      balance: Infinity,
+      available: Infinity,
+      spent: 123,
+      reserved: 0,
+    });
     await expect(store.addBalance('vip', 1)).rejects.toThrow(/unmetered/);
     const open = await quotaStore({}, { defaultBalance: Infinity });
     expect((await open.reserve('anyone', 1e6, { minimum: 1, info })).ok).toBe(true);
@@ -188,20 +222,31 @@ describe('RedisQuotaStore in Redis', () => {
     const result = await store.reserve('alice', 30, { minimum: 1, info });
     if (!result.ok) throw new Error('refused');
     const p = store.prefix;
-    expect(store.accountKeys('alice')).toEqual([`${p}quota:{alice}`, `${p}quota:{alice}:holds`, `${p}quota:{alice}:expiry`, `${p}quota:{alice}:lapsed`]);
+    expect(store.accountKeys('alice')).toEqual([
+      `${p}quota:{alice}`,
+      `${p}quota:{alice}:holds`,
+      `${p}quota:{alice}:expiry`,
+      `${p}quota:{alice}:lapsed`,
+    ]);
     expect(await client.hgetall(`${p}quota:{alice}`)).toEqual({ balance: '100000000', reserved: '30000000' });
     expect(await client.hgetall(`${p}quota:{alice}:holds`)).toEqual({ [result.reservation.id]: '30000000' });
     const expiresAt = Number(await client.zscore(`${p}quota:{alice}:expiry`, result.reservation.id));
     expect(expiresAt - before).toBeGreaterThanOrEqual(59_000);
     expect(expiresAt - before).toBeLessThanOrEqual(62_000);
     await store.settle(result.reservation, 12);
-    expect(await client.hgetall(`${p}quota:{alice}`)).toEqual({ balance: '88000000', reserved: '0', spent: '12000000' });
+    expect(await client.hgetall(`${p}quota:{alice}`)).toEqual({
+      balance: '88000000',
+      reserved: '0',
+      spent: '12000000',
+    });
     expect(await client.exists(`${p}quota:{alice}:holds`, `${p}quota:{alice}:expiry`)).toBe(0);
   });
 
   it('a resent reserve (same reservation id, e.g. after a reconnect) holds once', async () => {
     const store = await quotaStore({ a: 100 });
-    const run = (client as unknown as Record<string, (...args: (string | number)[]) => Promise<[string, string]>>)[QUOTA_SCRIPTS.reserve.name]!.bind(client);
+    const run = (client as unknown as Record<string, (...args: (string | number)[]) => Promise<[string, string]>>)[
+      QUOTA_SCRIPTS.reserve.name
+    ]!.bind(client);
     const args = ['same-id', 40_000_000, 1, 600_000, 86_400_000, 100, '0'];
     expect(await run(...store.accountKeys('a'), ...args)).toEqual(['held', '40000000']);
     expect(await run(...store.accountKeys('a'), ...args)).toEqual(['held', '40000000']);
@@ -221,12 +266,25 @@ describe('RedisQuotaStore in Redis', () => {
 
   it('checks its options at creation, with stable codes and "did you mean"', () => {
     const create = (options: unknown) => () => new RedisQuotaStore(options as RedisQuotaStoreOptions);
-    expect(create({ client, reservationTTLMs: 5 })).toThrow(expect.objectContaining({ code: 'ERR_GATEWAY_UNKNOWN_OPTION', message: expect.stringContaining("did you mean 'reservationTtlMs'") }));
-    expect(create({ client, connection: server.url })).toThrow(expect.objectContaining({ code: 'ERR_GATEWAY_OPTION_CONFLICT' }));
-    expect(create({ client, reservationTtlMs: 0 })).toThrow(expect.objectContaining({ code: 'ERR_GATEWAY_INVALID_OPTION', option: 'reservationTtlMs' }));
+    expect(create({ client, reservationTTLMs: 5 })).toThrow(
+      expect.objectContaining({
+        code: 'ERR_GATEWAY_UNKNOWN_OPTION',
+        message: expect.stringContaining("did you mean 'reservationTtlMs'"),
+      }),
+    );
+    expect(create({ client, connection: server.url })).toThrow(
+      expect.objectContaining({ code: 'ERR_GATEWAY_OPTION_CONFLICT' }),
+    );
+    expect(create({ client, reservationTtlMs: 0 })).toThrow(
+      expect.objectContaining({ code: 'ERR_GATEWAY_INVALID_OPTION', option: 'reservationTtlMs' }),
+    );
     expect(create({ client, defaultBalance: -1 })).toThrow(expect.objectContaining({ option: 'defaultBalance' }));
-    expect(create({ client: {} })).toThrow(expect.objectContaining({ option: 'client', message: expect.stringContaining('ioredis client') }));
-    expect(() => new RedisKeyStore({ client, prefx: 'x' } as never)).toThrow(expect.objectContaining({ message: expect.stringContaining("did you mean 'prefix'") }));
+    expect(create({ client: {} })).toThrow(
+      expect.objectContaining({ option: 'client', message: expect.stringContaining('ioredis client') }),
+    );
+    expect(() => new RedisKeyStore({ client, prefx: 'x' } as never)).toThrow(
+      expect.objectContaining({ message: expect.stringContaining("did you mean 'prefix'") }),
+    );
   });
 
   it('a store created from connection options owns its client and closes it; a lent client stays open', async () => {
@@ -260,56 +318,96 @@ describe('when Redis is unreachable', () => {
     await keys.close();
   });
 
-  it('a gateway whose Redis is down at start: ready rejects and calls answer 503 in the caller\'s envelope', async () => {
+  it("a gateway whose Redis is down at start: ready rejects and calls answer 503 in the caller's envelope", async () => {
     const connection = { host: '127.0.0.1', port: await deadPort() };
-    const { app, gateway } = buildApp({ keyStore: new RedisKeyStore({ connection }), quotaStore: new RedisQuotaStore({ connection }) });
+    const { app, gateway } = buildApp({
+      keyStore: new RedisKeyStore({ connection }),
+      quotaStore: new RedisQuotaStore({ connection }),
+    });
     await expect(gateway.ready).rejects.toThrow(/cannot reach Redis/);
-    const res = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer sk-any').send({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'x' }] });
+    const res = await request(app)
+      .post('/v1/chat/completions')
+      .set('authorization', 'Bearer sk-any')
+      .send({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'x' }] });
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ error: { message: expect.any(String), type: 'server_error', param: null, code: null } });
     await gateway.close();
   });
 
-  itStopsRedis('Redis going down under a running gateway: 503 at once in each protocol\'s envelope, nothing charged', async () => {
-    const own = await startOwnRedisServer();
-    const ownClient = createRedisClient(own.url);
-    try {
-      const keyStore = new RedisKeyStore({ client: ownClient });
-      const quotaStore = new RedisQuotaStore({ client: ownClient });
-      const { app, gateway } = buildApp({ keyStore, quotaStore });
-      const memoryKeys = buildApp({ keyStore: new MemoryKeyStore([{ key: 'sk-down-test', id: 'down' }]), quotaStore });
-      await gateway.ready;
-      await memoryKeys.gateway.ready;
-      await keyStore.add({ key: 'sk-down-test', id: 'down' });
-      await quotaStore.setBalance('down', 1000);
-      const ok = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer sk-down-test').send({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'hello there' }] });
-      expect(ok.status).toBe(200);
-      expect(await quotaStore.getAccount('down')).toMatchObject({ spent: ok.body.usage.total_tokens, reserved: 0 });
+  itStopsRedis(
+    "Redis going down under a running gateway: 503 at once in each protocol's envelope, nothing charged",
+    async () => {
+      const own = await startOwnRedisServer();
+      const ownClient = createRedisClient(own.url);
+      try {
+        const keyStore = new RedisKeyStore({ client: ownClient });
+        const quotaStore = new RedisQuotaStore({ client: ownClient });
+        const { app, gateway } = buildApp({ keyStore, quotaStore });
+        const memoryKeys = buildApp({
+          keyStore: new MemoryKeyStore([{ key: 'sk-down-test', id: 'down' }]),
+          quotaStore,
+        });
+        await gateway.ready;
+        await memoryKeys.gateway.ready;
+        await keyStore.add({ key: 'sk-down-test', id: 'down' });
+        await quotaStore.setBalance('down', 1000);
+        const ok = await request(app)
+          .post('/v1/chat/completions')
+          .set('authorization', 'Bearer sk-down-test')
+          .send({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'hello there' }] });
+        expect(ok.status).toBe(200);
+        expect(await quotaStore.getAccount('down')).toMatchObject({ spent: ok.body.usage.total_tokens, reserved: 0 });
 
-      await own.stop();
-      const started = performance.now();
-      const openai = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer sk-down-test').send({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'x' }] });
-      expect(openai.status).toBe(503);
-      expect(openai.headers['retry-after']).toBe('1');
-      expect(openai.body).toEqual({ error: { message: 'The key store is unavailable; try again later.', type: 'server_error', param: null, code: null } });
-      const anthropic = await request(app).post('/v1/messages').set('x-api-key', 'sk-down-test').send({ model: 'rosetta-echo', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
-      expect(anthropic.status).toBe(503);
-      expect(anthropic.body).toMatchObject({ type: 'error', error: { type: expect.any(String), message: expect.stringContaining('unavailable') } });
-      const gemini = await request(app).post('/v1beta/models/rosetta-echo:generateContent').set('x-goog-api-key', 'sk-down-test').send({ contents: [{ parts: [{ text: 'x' }] }] });
-      expect(gemini.status).toBe(503);
-      expect(gemini.body).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE' } });
-      expect(performance.now() - started).toBeLessThan(1500);
+        await own.stop();
+        const started = performance.now();
+        const openai = await request(app)
+          .post('/v1/chat/completions')
+          .set('authorization', 'Bearer sk-down-test')
+          .send({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'x' }] });
+        expect(openai.status).toBe(503);
+        expect(openai.headers['retry-after']).toBe('1');
+        expect(openai.body).toEqual({
+          error: {
+            message: 'The key store is unavailable; try again later.',
+            type: 'server_error',
+            param: null,
+            code: null,
+          },
+        });
+        const anthropic = await request(app)
+          .post('/v1/messages')
+          .set('x-api-key', 'sk-down-test')
+          .send({ model: 'rosetta-echo', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
+        expect(anthropic.status).toBe(503);
+        expect(anthropic.body).toMatchObject({
+          type: 'error',
+          error: { type: expect.any(String), message: expect.stringContaining('unavailable') },
+        });
+        const gemini = await request(app)
+          .post('/v1beta/models/rosetta-echo:generateContent')
+          .set('x-goog-api-key', 'sk-down-test')
+          .send({ contents: [{ parts: [{ text: 'x' }] }] });
+        expect(gemini.status).toBe(503);
+        expect(gemini.body).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE' } });
+        expect(performance.now() - started).toBeLessThan(1500);
 
-      const quotaDown = await request(memoryKeys.app).post('/v1/chat/completions').set('authorization', 'Bearer sk-down-test').send({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'x' }] });
-      expect(quotaDown.status).toBe(503);
-      expect(quotaDown.body.error).toMatchObject({ message: 'The quota store is unavailable; try again later.', type: 'server_error' });
-      await gateway.close();
-      await memoryKeys.gateway.close();
-    } finally {
-      ownClient.disconnect();
-      await own.stop();
-    }
-  });
+        const quotaDown = await request(memoryKeys.app)
+          .post('/v1/chat/completions')
+          .set('authorization', 'Bearer sk-down-test')
+          .send({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'x' }] });
+        expect(quotaDown.status).toBe(503);
+        expect(quotaDown.body.error).toMatchObject({
+          message: 'The quota store is unavailable; try again later.',
+          type: 'server_error',
+        });
+        await gateway.close();
+        await memoryKeys.gateway.close();
+      } finally {
+        ownClient.disconnect();
+        await own.stop();
+      }
+    },
+  );
 
   /**
    * A call whose settle times out: the provider answers, then Redis stops taking writes for 2 s
@@ -341,7 +439,10 @@ describe('when Redis is unreachable', () => {
       await gateway.ready;
       await quotaStore.setBalance('stall', 1000);
       const started = performance.now();
-      const res = await request(app).post('/v1/chat/completions').set('authorization', 'Bearer sk-stall').send({ model: 'stalling-echo', messages: [{ role: 'user', content: 'stall after this' }] });
+      const res = await request(app)
+        .post('/v1/chat/completions')
+        .set('authorization', 'Bearer sk-stall')
+        .send({ model: 'stalling-echo', messages: [{ role: 'user', content: 'stall after this' }] });
       const elapsed = performance.now() - started;
       await sleep(2300);
       const account = await quotaStore.getAccount('stall');
@@ -358,7 +459,8 @@ describe('when Redis is unreachable', () => {
     expect(res.status).toBeGreaterThanOrEqual(500);
     expect(res.body.error.type).toBe('server_error');
     expect(elapsed).toBeLessThan(2000);
-    // The timed-out settle was queued in Redis and ran when the pause ended; the release sent after it found nothing to free.
+    // The timed-out settle was queued in Redis and ran when the pause ended; the release sent after it found nothing to
+    // free.
     expect(providerCharge).toBeGreaterThan(0);
     expect(account).toMatchObject({ spent: providerCharge, balance: 1000 - providerCharge, reserved: 0, open: 0 });
   });

@@ -43,14 +43,38 @@ export async function serveGenerate(
       const opened = await openStream(hold.request, model, cancellation, requestId, upstreamHeaders);
       if (decodeWarnings) opened.warnings = mergeWarnings(decodeWarnings, opened.warnings);
       const config = gateway.config;
-      if (!keeper) await streamResponse(encoder, requestId, hold, opened, cancellation, response, gateway.lifecycle, config.chargeFailedStreams);
-      else await streamResponse(keeper.collecting(encoder), requestId, hold, opened, cancellation, response, gateway.lifecycle, config.chargeFailedStreams, () => keeper.keepStreamed());
+      if (!keeper)
+        await streamResponse(
+          encoder,
+          requestId,
+          hold,
+          opened,
+          cancellation,
+          response,
+          gateway.lifecycle,
+          config.chargeFailedStreams,
+        );
+      else
+        await streamResponse(
+          keeper.collecting(encoder),
+          requestId,
+          hold,
+          opened,
+          cancellation,
+          response,
+          gateway.lifecycle,
+          config.chargeFailedStreams,
+          () => keeper.keepStreamed(),
+        );
       return undefined;
     }
     const served = await generate(hold.request, model, cancellation, requestId, upstreamHeaders);
     const answer: GenerateResponse = { ...served.value, model: served.model.id };
     if (keeper) answer.id = keeper.answerId;
-    const warnings = decodeWarnings || served.warnings ? mergeWarnings(decodeWarnings, served.value.warnings, served.warnings) : served.value.warnings;
+    const warnings =
+      decodeWarnings || served.warnings
+        ? mergeWarnings(decodeWarnings, served.value.warnings, served.warnings)
+        : served.value.warnings;
     if (warnings) answer.warnings = warnings;
     await hold.settle(chargeForUsage(answer.usage, served.model), 'completed');
     return answer;

@@ -17,11 +17,29 @@ export async function serveImage(
   upstreamHeaders: Readonly<Record<string, string>>,
 ): Promise<ImageResponse> {
   const model = gateway.models.resolve(request.model, principal, 'image');
-  const hold = await QuotaHold.reserve(gateway.config.quotaStore, principal, estimateImage(request, model), model, 'image', requestId);
+  const hold = await QuotaHold.reserve(
+    gateway.config.quotaStore,
+    principal,
+    estimateImage(request, model),
+    model,
+    'image',
+    requestId,
+  );
   try {
     const provider = model.provider;
-    logProvider('%s → %s/%s image n=%d %dx%d', requestId, provider.name, model.upstreamModel, request.n, request.width, request.height);
-    const images = await provider.generateImage({ ...request, model: model.id }, providerCallContext(cancellation, model.upstreamModel, requestId, upstreamHeaders));
+    logProvider(
+      '%s → %s/%s image n=%d %dx%d',
+      requestId,
+      provider.name,
+      model.upstreamModel,
+      request.n,
+      request.width,
+      request.height,
+    );
+    const images = await provider.generateImage(
+      { ...request, model: model.id },
+      providerCallContext(cancellation, model.upstreamModel, requestId, upstreamHeaders),
+    );
     await hold.settle(chargeForImage(images, model), 'completed');
     return images;
   } catch (error) {

@@ -1,5 +1,14 @@
 /** Anthropic content blocks → canonical content parts, checked per block type and per role. */
-import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
+import type {
+  ContentPart,
+  FilePart,
+  ImagePart,
+  MediaSource,
+  ReasoningPart,
+  TextPart,
+  ToolCallPart,
+  ToolResultPart,
+} from '../../canonical';
 import { signatureFromThinking, signatureMetadata, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
 import type { RawBlock } from './schema';
@@ -43,7 +52,8 @@ function requireRecord(value: unknown, at: string): Record<string, unknown> {
 
 /** A 400 for a block type that is unknown, unsupported, or not allowed in this place. */
 function refuseBlock(type: string, at: string, place: string): never {
-  if (UNSUPPORTED_BLOCKS.has(type)) return invalidField(`${at}.type`, `'${type}' blocks are not supported by this gateway`);
+  if (UNSUPPORTED_BLOCKS.has(type))
+    return invalidField(`${at}.type`, `'${type}' blocks are not supported by this gateway`);
   if (ALL_SUPPORTED.has(type)) return invalidField(`${at}.type`, `'${type}' blocks are not allowed in ${place}`);
   return invalidField(`${at}.type`, `'${type}' is not a known content block type`);
 }
@@ -66,7 +76,10 @@ export function extendPart<P extends ContentPart>(part: P, extension: AnthropicP
   return part;
 }
 
-/** The part, with the block's unmodelled keys (and `extra` of them, keys modelled only for some values) in its extension. */
+/**
+ * The part, with the block's unmodelled keys (and `extra` of them, keys modelled only for some values) in its
+ * extension.
+ */
 function withFields<P extends ContentPart>(part: P, block: RawBlock, extra?: JsonObject): P {
   const fields = unmodelledFields(block, MODELLED[block.type]!);
   const all = extra ? { ...fields, ...extra } : fields;
@@ -83,13 +96,17 @@ function decodeImageSource(raw: unknown, at: string): MediaSource {
   switch (source.type) {
     case 'base64': {
       const mediaType = requireString(source.media_type, `${at}.media_type`);
-      if (!IMAGE_MEDIA_TYPES.includes(mediaType)) invalidField(`${at}.media_type`, `must be one of ${IMAGE_MEDIA_TYPES.map((type) => `'${type}'`).join(', ')}`);
+      if (!IMAGE_MEDIA_TYPES.includes(mediaType))
+        invalidField(`${at}.media_type`, `must be one of ${IMAGE_MEDIA_TYPES.map((type) => `'${type}'`).join(', ')}`);
       return { kind: 'base64', mediaType, data: requireString(source.data, `${at}.data`) };
     }
     case 'url':
       return { kind: 'url', url: requireString(source.url, `${at}.url`) };
     case 'file':
-      return invalidField(`${at}.type`, "'file' sources (Files API ids) are not supported by this gateway; send 'base64' or 'url'");
+      return invalidField(
+        `${at}.type`,
+        "'file' sources (Files API ids) are not supported by this gateway; send 'base64' or 'url'",
+      );
     default:
       return invalidField(`${at}.type`, "must be 'base64' or 'url'");
   }
@@ -132,18 +149,48 @@ export function decodeDocumentBlock(block: RawBlock, at: string): Array<TextPart
     case 'base64': {
       const mediaType = requireString(source.media_type, `${at}.source.media_type`);
       if (mediaType !== 'application/pdf') invalidField(`${at}.source.media_type`, "must be 'application/pdf'");
-      return [withFields<FilePart>({ type: 'file', source: { kind: 'base64', mediaType, data: requireString(source.data, `${at}.source.data`) }, ...filename }, block, untitled)];
+      return [
+        withFields<FilePart>(
+          {
+            type: 'file',
+            source: { kind: 'base64', mediaType, data: requireString(source.data, `${at}.source.data`) },
+            ...filename,
+          },
+          block,
+          untitled,
+        ),
+      ];
     }
     case 'url':
-      return [withFields<FilePart>({ type: 'file', source: { kind: 'url', url: requireString(source.url, `${at}.source.url`), mediaType: 'application/pdf' }, ...filename }, block, untitled)];
+      return [
+        withFields<FilePart>(
+          {
+            type: 'file',
+            source: { kind: 'url', url: requireString(source.url, `${at}.source.url`), mediaType: 'application/pdf' },
+            ...filename,
+          },
+          block,
+          untitled,
+        ),
+      ];
     case 'text':
-      return [extendPart<TextPart>({ type: 'text', text: requireString(source.data, `${at}.source.data`) }, { document: documentShell(block, source, 'data') })];
+      return [
+        extendPart<TextPart>(
+          { type: 'text', text: requireString(source.data, `${at}.source.data`) },
+          { document: documentShell(block, source, 'data') },
+        ),
+      ];
     case 'content': {
       const document = documentShell(block, source, 'content');
-      return decodeDocumentContent(source.content, `${at}.source.content`).map((part) => extendPart(part, { document }));
+      return decodeDocumentContent(source.content, `${at}.source.content`).map((part) =>
+        extendPart(part, { document }),
+      );
     }
     case 'file':
-      return invalidField(`${at}.source.type`, "'file' sources (Files API ids) are not supported by this gateway; send 'base64', 'url' or 'text'");
+      return invalidField(
+        `${at}.source.type`,
+        "'file' sources (Files API ids) are not supported by this gateway; send 'base64', 'url' or 'text'",
+      );
     default:
       return invalidField(`${at}.source.type`, "must be 'base64', 'url', 'text' or 'content'");
   }
@@ -159,19 +206,24 @@ export function decodeToolUseBlock(block: RawBlock, at: string): ToolCallPart {
   const name = requireString(block.name, `${at}.name`);
   const input = requireRecord(block.input, `${at}.input`);
   const { id, carried } = splitToolId(raw);
-  return withFields<ToolCallPart>({ type: 'tool-call', id, name, arguments: JSON.stringify(input), ...signatureMetadata(carried) }, block);
+  return withFields<ToolCallPart>(
+    { type: 'tool-call', id, name, arguments: JSON.stringify(input), ...signatureMetadata(carried) },
+    block,
+  );
 }
 
 /**
  * A `thinking` block (with its signature) or a `redacted_thinking` block, as a reasoning part. A
- * `<vendor>:`-tagged signature (`gemini:…`) is another vendor's: it becomes that vendor's metadata, never an Anthropic signature.
+ * `<vendor>:`-tagged signature (`gemini:…`) is another vendor's: it becomes that vendor's metadata, never an Anthropic
+ * signature.
  */
 export function decodeThinkingBlock(block: RawBlock, at: string): ReasoningPart {
   return withFields(thinkingPart(block, at), block);
 }
 
 function thinkingPart(block: RawBlock, at: string): ReasoningPart {
-  if (block.type === 'redacted_thinking') return { type: 'reasoning', text: '', redactedData: requireString(block.data, `${at}.data`) };
+  if (block.type === 'redacted_thinking')
+    return { type: 'reasoning', text: '', redactedData: requireString(block.data, `${at}.data`) };
   const text = requireString(block.thinking, `${at}.thinking`);
   if (block.signature === undefined || block.signature === null) return { type: 'reasoning', text };
   const signature = requireString(block.signature, `${at}.signature`);
@@ -185,12 +237,15 @@ export interface DecodedToolResult {
   files: FilePart[];
 }
 
-/** A `tool_result` block: string or block content, and `is_error`; a PDF it carried keeps its place in its extension. */
+/**
+ * A `tool_result` block: string or block content, and `is_error`; a PDF it carried keeps its place in its extension.
+ */
 export function decodeToolResultBlock(block: RawBlock, at: string): DecodedToolResult {
   const rawId = requireString(block.tool_use_id, `${at}.tool_use_id`);
   if (rawId.length === 0) invalidField(`${at}.tool_use_id`, 'must not be empty');
   const toolCallId = splitToolId(rawId).id;
-  if (block.is_error !== undefined && block.is_error !== null && typeof block.is_error !== 'boolean') invalidField(`${at}.is_error`, 'must be a boolean');
+  if (block.is_error !== undefined && block.is_error !== null && typeof block.is_error !== 'boolean')
+    invalidField(`${at}.is_error`, 'must be a boolean');
   const content: Array<TextPart | ImagePart> = [];
   const files: FilePart[] = [];
   const raw = block.content;
@@ -214,14 +269,25 @@ export function decodeToolResultBlock(block: RawBlock, at: string): DecodedToolR
   } else if (raw !== undefined && raw !== null) {
     invalidField(`${at}.content`, 'must be a string or an array of blocks');
   }
-  const result: ToolResultPart = { type: 'tool-result', toolCallId, content: content.filter((part) => part.type !== 'text' || part.text.length > 0) };
+  const result: ToolResultPart = {
+    type: 'tool-result',
+    toolCallId,
+    content: content.filter((part) => part.type !== 'text' || part.text.length > 0),
+  };
   if (block.is_error === true) result.isError = true;
-  withFields(result, block, block.is_error !== undefined && block.is_error !== true ? { is_error: block.is_error } : undefined);
+  withFields(
+    result,
+    block,
+    block.is_error !== undefined && block.is_error !== true ? { is_error: block.is_error } : undefined,
+  );
   if (typeof raw === 'string') extendPart(result, { stringContent: true });
   return { result, files };
 }
 
-/** Decodes one block of a user or assistant message; `tool_result` blocks and {@link UNSUPPORTED_BLOCKS} are the caller's. */
+/**
+ * Decodes one block of a user or assistant message; `tool_result` blocks and {@link UNSUPPORTED_BLOCKS} are the
+ * caller's.
+ */
 export function decodeBlock(block: RawBlock, at: string, role: 'user' | 'assistant'): ContentPart[] {
   if (!BLOCKS_BY_ROLE[role].has(block.type)) refuseBlock(block.type, at, `a ${role} message`);
   switch (block.type) {

@@ -2,7 +2,11 @@
 import createDebug from 'debug';
 import type { ContentPart, FilePart, Message, TextPart } from '../../canonical';
 import { unmodelledFields } from '../../json';
-import { ANTHROPIC_MESSAGES_KEY, type AnthropicMessageExtension, type AnthropicOpaque } from '../../wire/anthropic/extensions';
+import {
+  ANTHROPIC_MESSAGES_KEY,
+  type AnthropicMessageExtension,
+  type AnthropicOpaque,
+} from '../../wire/anthropic/extensions';
 import { invalidField } from '../shared/validate';
 import { decodeBlock, decodeTextBlock, decodeToolResultBlock, extendPart, UNSUPPORTED_BLOCKS } from './decode-content';
 import type { MessagesBody, RawBlock, RawMessage } from './schema';
@@ -16,15 +20,25 @@ function isEmptyText(part: ContentPart): boolean {
 }
 
 /** A message with its Anthropic extension, when there is one. */
-function message(role: Message['role'], content: ContentPart[], extension: AnthropicMessageExtension | undefined): Message {
+function message(
+  role: Message['role'],
+  content: ContentPart[],
+  extension: AnthropicMessageExtension | undefined,
+): Message {
   return extension ? { role, content, extensions: { [ANTHROPIC_MESSAGES_KEY]: extension } } : { role, content };
 }
 
 /** The extension of a message whose content was a string, and nothing else: one shared, frozen object. */
 const STRING_CONTENT: AnthropicMessageExtension = Object.freeze({ stringContent: true as const });
 
-/** The extension every message decoded from `raw` shares (never changed in place): its unmodelled keys, a string content. */
-function messageExtension(raw: RawMessage | undefined, content: string | RawBlock[]): AnthropicMessageExtension | undefined {
+/**
+ * The extension every message decoded from `raw` shares (never changed in place): its unmodelled keys, a string
+ * content.
+ */
+function messageExtension(
+  raw: RawMessage | undefined,
+  content: string | RawBlock[],
+): AnthropicMessageExtension | undefined {
   const fields = raw ? unmodelledFields(raw as unknown as Record<string, unknown>, MODELLED_MESSAGE_KEYS) : undefined;
   if (!fields) return typeof content === 'string' ? STRING_CONTENT : undefined;
   return { ...(fields ? { fields } : {}), ...(typeof content === 'string' ? { stringContent: true as const } : {}) };
@@ -33,7 +47,11 @@ function messageExtension(raw: RawMessage | undefined, content: string | RawBloc
 function textParts(content: string | RawBlock[], at: string): TextPart[] {
   if (typeof content === 'string') return content.length > 0 ? [{ type: 'text', text: content }] : [];
   return content
-    .map((block, index) => (block.type === 'text' ? decodeTextBlock(block, `${at}[${index}]`) : invalidField(`${at}[${index}].type`, "must be 'text' in a system prompt")))
+    .map((block, index) =>
+      block.type === 'text'
+        ? decodeTextBlock(block, `${at}[${index}]`)
+        : invalidField(`${at}[${index}].type`, "must be 'text' in a system prompt"),
+    )
     .filter((part) => part.text.length > 0);
 }
 
@@ -44,7 +62,10 @@ export function decodeSystem(system: MessagesBody['system']): Message[] {
   return content.length > 0 ? [message('system', content, messageExtension(undefined, system))] : [];
 }
 
-/** Whether a block has no canonical part (a server tool's use or result), logged: only an Anthropic upstream gets it back. */
+/**
+ * Whether a block has no canonical part (a server tool's use or result), logged: only an Anthropic upstream gets it
+ * back.
+ */
 function isOpaque(block: RawBlock, at: string): boolean {
   if (!UNSUPPORTED_BLOCKS.has(block.type)) return false;
   log('%s: a %s block has no canonical part; only an Anthropic upstream gets it', at, block.type);
@@ -61,7 +82,10 @@ function lead(parts: ContentPart[], pending: AnthropicOpaque[] | undefined): Ant
   return undefined;
 }
 
-function withTrailing(extension: AnthropicMessageExtension | undefined, trailing: AnthropicOpaque[] | undefined): AnthropicMessageExtension | undefined {
+function withTrailing(
+  extension: AnthropicMessageExtension | undefined,
+  trailing: AnthropicOpaque[] | undefined,
+): AnthropicMessageExtension | undefined {
   return trailing ? { ...extension, trailing } : extension;
 }
 
@@ -71,7 +95,8 @@ function withTrailing(extension: AnthropicMessageExtension | undefined, trailing
  */
 function decodeUserTurn(raw: RawMessage, at: string): Message[] {
   const extension = messageExtension(raw, raw.content);
-  if (typeof raw.content === 'string') return [message('user', raw.content.length > 0 ? [{ type: 'text', text: raw.content }] : [], extension)];
+  if (typeof raw.content === 'string')
+    return [message('user', raw.content.length > 0 ? [{ type: 'text', text: raw.content }] : [], extension)];
   const results: Message[] = [];
   const files: FilePart[] = [];
   const rest: ContentPart[] = [];
@@ -91,7 +116,8 @@ function decodeUserTurn(raw: RawMessage, at: string): Message[] {
     const decoded = decodeToolResultBlock(block, where);
     pending = lead([decoded.result], pending);
     results.push(message('tool', [decoded.result], extension));
-    if (decoded.files.length > 0) log('%s: %d PDF document(s) of a tool_result moved into the user turn', where, decoded.files.length);
+    if (decoded.files.length > 0)
+      log('%s: %d PDF document(s) of a tool_result moved into the user turn', where, decoded.files.length);
     files.push(...decoded.files);
   });
   const user = [...files, ...rest].filter((part) => !isEmptyText(part));
@@ -102,7 +128,8 @@ function decodeUserTurn(raw: RawMessage, at: string): Message[] {
 
 function decodeAssistantTurn(raw: RawMessage, at: string): Message {
   const extension = messageExtension(raw, raw.content);
-  if (typeof raw.content === 'string') return message('assistant', raw.content.length > 0 ? [{ type: 'text', text: raw.content }] : [], extension);
+  if (typeof raw.content === 'string')
+    return message('assistant', raw.content.length > 0 ? [{ type: 'text', text: raw.content }] : [], extension);
   let pending: AnthropicOpaque[] | undefined;
   const content = raw.content.flatMap((block, index) => {
     const where = `${at}[${index}]`;
@@ -121,7 +148,9 @@ function decodeMessage(raw: RawMessage, at: string): Message[] {
   const contentAt = `${at}.content`;
   switch (raw.role) {
     case 'system':
-      return [message('system', textParts(raw.content, contentAt), { ...messageExtension(raw, raw.content), inline: true })];
+      return [
+        message('system', textParts(raw.content, contentAt), { ...messageExtension(raw, raw.content), inline: true }),
+      ];
     case 'user':
       return decodeUserTurn(raw, contentAt);
     case 'assistant':

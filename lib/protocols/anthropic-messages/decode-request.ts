@@ -12,8 +12,20 @@ export const ANTHROPIC_MESSAGES = ANTHROPIC_MESSAGES_KEY;
 
 /** Top-level keys the codec models; the rest go to the request's extension. */
 const MODELLED_BODY_KEYS: ReadonlySet<string> = new Set([
-  'model', 'max_tokens', 'messages', 'system', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream',
-  'tools', 'tool_choice', 'thinking', 'output_config', 'metadata',
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'stream',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'output_config',
+  'metadata',
 ]);
 const MODELLED_THINKING_KEYS: ReadonlySet<string> = new Set(['type', 'budget_tokens', 'display']);
 const MODELLED_OUTPUT_CONFIG_KEYS: ReadonlySet<string> = new Set(['effort', 'format']);
@@ -24,7 +36,10 @@ const NONE: ReadonlySet<string> = new Set();
 /** The caller's `anthropic-beta` values (a header may repeat and each holds a comma-separated list). */
 export function anthropicBetas(header: string | string[] | undefined): string[] | undefined {
   if (header === undefined) return undefined;
-  const values = (Array.isArray(header) ? header : [header]).flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value.length > 0);
+  const values = (Array.isArray(header) ? header : [header])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value.length > 0);
   return values.length > 0 ? values : undefined;
 }
 
@@ -35,20 +50,38 @@ function settingsKeys(object: unknown, modelled: ReadonlySet<string>, also?: Jso
   return also ? { ...fields, ...also } : fields;
 }
 
-/** What the body carries that the canonical request does not say (see `AnthropicRequestExtension`); undefined when nothing. */
-function requestExtension(body: MessagesBody, serverTools: AnthropicRequestExtension['serverTools'], betas: string[] | undefined): AnthropicRequestExtension | undefined {
+/**
+ * What the body carries that the canonical request does not say (see `AnthropicRequestExtension`); undefined when
+ * nothing.
+ */
+function requestExtension(
+  body: MessagesBody,
+  serverTools: AnthropicRequestExtension['serverTools'],
+  betas: string[] | undefined,
+): AnthropicRequestExtension | undefined {
   const extension: AnthropicRequestExtension = {};
   const fields = unmodelledFields(body as unknown as JsonObject, MODELLED_BODY_KEYS);
   if (fields) extension.fields = fields;
   const display = body.thinking?.display;
-  const thinking = settingsKeys(body.thinking, MODELLED_THINKING_KEYS, display !== undefined && display !== 'omitted' ? { display } : undefined);
+  const thinking = settingsKeys(
+    body.thinking,
+    MODELLED_THINKING_KEYS,
+    display !== undefined && display !== 'omitted' ? { display } : undefined,
+  );
   if (thinking) extension.thinking = thinking;
   const outputConfig = settingsKeys(body.output_config, MODELLED_OUTPUT_CONFIG_KEYS);
   if (outputConfig) extension.outputConfig = outputConfig;
   const userId = body.metadata?.user_id;
-  const metadata = settingsKeys(body.metadata, typeof userId === 'string' && userId.length > 0 ? MODELLED_METADATA_KEYS : NONE);
+  const metadata = settingsKeys(
+    body.metadata,
+    typeof userId === 'string' && userId.length > 0 ? MODELLED_METADATA_KEYS : NONE,
+  );
   if (metadata) extension.metadata = metadata;
-  const toolChoice = settingsKeys(body.tool_choice, MODELLED_TOOL_CHOICE_KEYS, body.tool_choice?.disable_parallel_tool_use === false ? { disable_parallel_tool_use: false } : undefined);
+  const toolChoice = settingsKeys(
+    body.tool_choice,
+    MODELLED_TOOL_CHOICE_KEYS,
+    body.tool_choice?.disable_parallel_tool_use === false ? { disable_parallel_tool_use: false } : undefined,
+  );
   if (toolChoice) extension.toolChoice = toolChoice;
   if (body.output_config?.effort) extension.answerEffort = true;
   if (serverTools) extension.serverTools = serverTools;
@@ -58,7 +91,10 @@ function requestExtension(body: MessagesBody, serverTools: AnthropicRequestExten
 }
 
 /** `thinking` and `output_config.effort` → canonical reasoning settings (undefined when neither is set). */
-export function decodeReasoning(thinking: MessagesBody['thinking'], effort: NonNullable<MessagesBody['output_config']>['effort']): ReasoningSettings | undefined {
+export function decodeReasoning(
+  thinking: MessagesBody['thinking'],
+  effort: NonNullable<MessagesBody['output_config']>['effort'],
+): ReasoningSettings | undefined {
   const settings: ReasoningSettings = {};
   if (thinking) {
     if (thinking.type === 'disabled') {
@@ -69,7 +105,8 @@ export function decodeReasoning(thinking: MessagesBody['thinking'], effort: NonN
       if (thinking.type === 'adaptive') settings.adaptive = true;
       if (thinking.type === 'enabled') {
         settings.adaptive = false;
-        if (thinking.budget_tokens === undefined) invalidField('thinking.budget_tokens', "is required when thinking.type is 'enabled'");
+        if (thinking.budget_tokens === undefined)
+          invalidField('thinking.budget_tokens', "is required when thinking.type is 'enabled'");
         settings.budgetTokens = thinking.budget_tokens;
       }
     }
@@ -78,7 +115,9 @@ export function decodeReasoning(thinking: MessagesBody['thinking'], effort: NonN
   return Object.keys(settings).length > 0 ? settings : undefined;
 }
 
-function decodeResponseFormat(format: NonNullable<MessagesBody['output_config']>['format']): ResponseFormat | undefined {
+function decodeResponseFormat(
+  format: NonNullable<MessagesBody['output_config']>['format'],
+): ResponseFormat | undefined {
   return format ? { type: 'json-schema', schema: format.schema } : undefined;
 }
 
@@ -89,7 +128,10 @@ function decodeResponseFormat(format: NonNullable<MessagesBody['output_config']>
  * `anthropic-messages` extensions of the object they were on (`lib/wire/anthropic/extensions.ts`),
  * with the caller's `anthropic-beta` values, for an Anthropic upstream.
  */
-export function decodeMessagesRequest(body: unknown, headers: Record<string, string | string[] | undefined>): GenerateRequest {
+export function decodeMessagesRequest(
+  body: unknown,
+  headers: Record<string, string | string[] | undefined>,
+): GenerateRequest {
   validateMessagesBody(body);
   const request: GenerateRequest = {
     model: body.model,
@@ -110,7 +152,8 @@ export function decodeMessagesRequest(body: unknown, headers: Record<string, str
   if (reasoning) request.reasoning = reasoning;
   const responseFormat = decodeResponseFormat(body.output_config?.format);
   if (responseFormat) request.responseFormat = responseFormat;
-  if (typeof body.metadata?.user_id === 'string' && body.metadata.user_id.length > 0) request.user = body.metadata.user_id;
+  if (typeof body.metadata?.user_id === 'string' && body.metadata.user_id.length > 0)
+    request.user = body.metadata.user_id;
   const extension = requestExtension(body, tools.serverTools, anthropicBetas(headers['anthropic-beta']));
   if (extension) request.extensions = { [ANTHROPIC_MESSAGES_KEY]: extension };
   return request;

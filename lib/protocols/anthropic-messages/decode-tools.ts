@@ -8,7 +8,10 @@ import type { MessagesBody, RawTool } from './schema';
 
 const log = createDebug('rosetta:codec');
 
-/** The decoded tools, the names of server tools that were dropped, and those tools with their places (for an Anthropic upstream). */
+/**
+ * The decoded tools, the names of server tools that were dropped, and those tools with their places (for an Anthropic
+ * upstream).
+ */
 export interface DecodedTools {
   tools: ToolDefinition[];
   dropped: string[];
@@ -58,7 +61,11 @@ export function decodeTools(tools: MessagesBody['tools']): DecodedTools {
       decoded.tools.push(decodeCustomTool(tool, at));
       return;
     }
-    if (!isServerTool(tool)) invalidField(`${at}.type`, `'${tool.type}' is not a known tool type; a custom tool has no type (or 'custom') and an input_schema`);
+    if (!isServerTool(tool))
+      invalidField(
+        `${at}.type`,
+        `'${tool.type}' is not a known tool type; a custom tool has no type (or 'custom') and an input_schema`,
+      );
     const name = tool.name ?? String(tool.type);
     log('%s: server tool %s (%s) kept for an Anthropic upstream only', at, name, tool.type);
     decoded.dropped.push(name);
@@ -88,12 +95,15 @@ export function decodeToolChoice(choice: MessagesBody['tool_choice'], tools: Dec
     case 'tool': {
       const name = choice.name;
       if (name === undefined) invalidField('tool_choice.name', "is required when tool_choice.type is 'tool'");
-      if (tools.dropped.includes(name)) invalidField('tool_choice.name', `'${name}' is a server tool, which this gateway cannot run`);
-      if (!tools.tools.some((tool) => tool.name === name)) invalidField('tool_choice.name', `'${name}' is not one of the tools`);
+      if (tools.dropped.includes(name))
+        invalidField('tool_choice.name', `'${name}' is a server tool, which this gateway cannot run`);
+      if (!tools.tools.some((tool) => tool.name === name))
+        invalidField('tool_choice.name', `'${name}' is not one of the tools`);
       decoded.toolChoice = { type: 'tool', name };
       break;
     }
   }
-  if (typeof choice.disable_parallel_tool_use === 'boolean') decoded.parallelToolCalls = !choice.disable_parallel_tool_use;
+  if (typeof choice.disable_parallel_tool_use === 'boolean')
+    decoded.parallelToolCalls = !choice.disable_parallel_tool_use;
   return decoded;
 }

@@ -32,10 +32,18 @@ export function anthropicErrorType(error: GatewayError): string {
 
 /** The error body (also used for the in-stream `error` event). */
 export function anthropicErrorBody(error: GatewayError, requestId: string) {
-  return { type: 'error' as const, error: { type: anthropicErrorType(error), message: error.message }, request_id: requestId };
+  return {
+    type: 'error' as const,
+    error: { type: anthropicErrorType(error), message: error.message },
+    request_id: requestId,
+  };
 }
 
 /** The error response, with the `request-id` header Anthropic clients read. */
 export function encodeAnthropicError(error: GatewayError, requestId: string): EncodedResponse {
-  return { status: anthropicErrorStatus(error), headers: { 'request-id': requestId }, body: anthropicErrorBody(error, requestId) };
+  return {
+    status: anthropicErrorStatus(error),
+    headers: { 'request-id': requestId },
+    body: anthropicErrorBody(error, requestId),
+  };
 }

@@ -35,7 +35,9 @@ export function encodeUsage(usage: Usage) {
 export function toolInput(args: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(args);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -48,7 +50,9 @@ export type AnthropicBlock =
   | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
-/** A reasoning part's thinking-block signature: its Anthropic one, else another vendor's tagged `<vendor>:`, else empty. */
+/**
+ * A reasoning part's thinking-block signature: its Anthropic one, else another vendor's tagged `<vendor>:`, else empty.
+ */
 export function thinkingSignature(signature: string | undefined, metadata: ContentPart['providerMetadata']): string {
   if (signature) return signature;
   const carried = carriedSignatureOf(metadata);
@@ -56,7 +60,10 @@ export function thinkingSignature(signature: string | undefined, metadata: Conte
 }
 
 /** A tool call's `tool_use.id`: Anthropic-safe, with the call's vendor signature (if any) carried in it. */
-export function toolUseId(part: { id: string; providerMetadata?: ContentPart['providerMetadata'] }, fallback: number): string {
+export function toolUseId(
+  part: { id: string; providerMetadata?: ContentPart['providerMetadata'] },
+  fallback: number,
+): string {
   return carrySignatureInToolId(anthropicToolId(part.id, fallback), carriedSignatureOf(part.providerMetadata));
 }
 
@@ -74,10 +81,20 @@ export function encodeContent(parts: readonly ContentPart[]): AnthropicBlock[] {
         break;
       case 'reasoning':
         if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
-        else blocks.push({ type: 'thinking', thinking: part.text, signature: thinkingSignature(part.signature, part.providerMetadata) });
+        else
+          blocks.push({
+            type: 'thinking',
+            thinking: part.text,
+            signature: thinkingSignature(part.signature, part.providerMetadata),
+          });
         break;
       case 'tool-call':
-        blocks.push({ type: 'tool_use', id: toolUseId(part, index), name: part.name, input: toolInput(part.arguments) });
+        blocks.push({
+          type: 'tool_use',
+          id: toolUseId(part, index),
+          name: part.name,
+          input: toolInput(part.arguments),
+        });
         break;
       default:
         log('response content[%d]: a %s part has no Anthropic reply block; dropped', index, part.type);
@@ -105,7 +122,10 @@ export function encodeMessagesResponse(response: GenerateResponse): ReturnType<t
 function encodeMessage(response: GenerateResponse) {
   const choice = response.choices[0];
   const parts = choice?.content ?? [];
-  const { stopReason, stopSequence } = mapFinishReason(choice?.finishReason ?? { unified: 'stop' }, parts.some((part) => part.type === 'tool-call'));
+  const { stopReason, stopSequence } = mapFinishReason(
+    choice?.finishReason ?? { unified: 'stop' },
+    parts.some((part) => part.type === 'tool-call'),
+  );
   return {
     id: anthropicMessageId(response.id),
     type: 'message' as const,

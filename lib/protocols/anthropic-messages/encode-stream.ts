@@ -131,7 +131,10 @@ export class MessageStreamEncoder {
       if (!this.started) events.push(this.start({ id: part.id, model: part.model, usage: part.usage ?? {} }));
       return events;
     }
-    if (!this.started) events.push(this.start({ id: this.context.requestId.replace(/^req_/, ''), model: this.context.model, usage: {} }));
+    if (!this.started)
+      events.push(
+        this.start({ id: this.context.requestId.replace(/^req_/, ''), model: this.context.model, usage: {} }),
+      );
     switch (part.type) {
       case 'text-start':
       case 'reasoning-start':
@@ -145,14 +148,23 @@ export class MessageStreamEncoder {
         break;
       case 'reasoning-delta':
         if (part.delta.length === 0) break;
-        this.startDeferred(this.ensureOpen('thinking', part.id, events), { type: 'thinking', thinking: '', signature: '' }, events);
+        this.startDeferred(
+          this.ensureOpen('thinking', part.id, events),
+          { type: 'thinking', thinking: '', signature: '' },
+          events,
+        );
         events.push(this.delta({ type: 'thinking_delta', thinking: part.delta }));
         break;
       case 'text-end':
         if (this.open?.kind === 'text' && this.open.partId === part.id) this.endOpen(events);
         break;
       case 'reasoning-end':
-        this.endReasoning(this.ensureOpen('thinking', part.id, events), thinkingSignature(part.signature, part.providerMetadata) || undefined, part.redactedData, events);
+        this.endReasoning(
+          this.ensureOpen('thinking', part.id, events),
+          thinkingSignature(part.signature, part.providerMetadata) || undefined,
+          part.redactedData,
+          events,
+        );
         break;
       case 'tool-call-start':
         this.endOpen(events);
@@ -161,7 +173,8 @@ export class MessageStreamEncoder {
         this.blockStart({ type: 'tool_use', id: toolUseId(part, this.nextIndex), name: part.name, input: {} }, events);
         break;
       case 'tool-call-delta':
-        if (this.open?.kind === 'tool_use' && this.open.partId === part.id) this.toolInput(this.open, part.delta, events);
+        if (this.open?.kind === 'tool_use' && this.open.partId === part.id)
+          this.toolInput(this.open, part.delta, events);
         else log('tool-call-delta for %s, which is not the open tool call; dropped', part.id);
         break;
       case 'tool-call-end':
@@ -169,7 +182,10 @@ export class MessageStreamEncoder {
         break;
       case 'finish':
         this.endOpen(events);
-        events.push(messageDeltaEvent(part.finishReason, part.usage, this.hasToolCalls), sseEvent({ type: 'message_stop' }));
+        events.push(
+          messageDeltaEvent(part.finishReason, part.usage, this.hasToolCalls),
+          sseEvent({ type: 'message_stop' }),
+        );
         break;
       case 'error':
         events.push(sseEvent(anthropicErrorBody(toGatewayError(part.error), this.context.requestId)));
@@ -217,11 +233,21 @@ export class MessageStreamEncoder {
   private toolInput(block: ToolBlock, fragment: string, events: string[]): void {
     if (block.input.broken) return;
     const kept = block.input.accept(fragment);
-    if (kept < fragment.length) log('tool call %s: its arguments stop being a JSON object at %j; the rest is dropped', block.partId, fragment.slice(kept, kept + 20));
+    if (kept < fragment.length)
+      log(
+        'tool call %s: its arguments stop being a JSON object at %j; the rest is dropped',
+        block.partId,
+        fragment.slice(kept, kept + 20),
+      );
     if (kept > 0) events.push(this.delta({ type: 'input_json_delta', partial_json: fragment.slice(0, kept) }));
   }
 
-  private endReasoning(block: DeferredBlock, signature: string | undefined, redactedData: string | undefined, events: string[]): void {
+  private endReasoning(
+    block: DeferredBlock,
+    signature: string | undefined,
+    redactedData: string | undefined,
+    events: string[],
+  ): void {
     if (block.index === undefined) {
       if (redactedData !== undefined) {
         this.blockStart({ type: 'redacted_thinking', data: redactedData }, events);

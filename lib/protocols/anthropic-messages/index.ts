@@ -9,7 +9,10 @@ import { encodeAnthropicModelOrThrow, encodeAnthropicModelPage, messageModels } 
 
 /** A count_tokens body is a messages body without `max_tokens` (and without `stream`). */
 function decodeCountTokens(body: unknown, headers: Record<string, string | string[] | undefined>) {
-  const withCap = body !== null && typeof body === 'object' && !Array.isArray(body) ? { max_tokens: 1, ...body, stream: false } : body;
+  const withCap =
+    body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? { max_tokens: 1, ...body, stream: false }
+      : body;
   const { maxOutputTokens: _unused, ...request } = decodeMessagesRequest(withCap, headers);
   return request;
 }
@@ -18,7 +21,11 @@ function decodeCountTokens(body: unknown, headers: Record<string, string | strin
 const MESSAGES: GenerateRoute = {
   operation: 'generate',
   decode: (http) => decodeMessagesRequest(http.body, http.headers),
-  encode: (response, _request, call) => ({ status: 200, headers: { 'request-id': call.requestId }, body: encodeMessagesResponse(response) }),
+  encode: (response, _request, call) => ({
+    status: 200,
+    headers: { 'request-id': call.requestId },
+    body: encodeMessagesResponse(response),
+  }),
   encodeStream: encodeMessagesStream,
 };
 
@@ -26,7 +33,11 @@ const MESSAGES: GenerateRoute = {
 const COUNT_TOKENS: CountTokensRoute = {
   operation: 'count-tokens',
   decode: (http) => decodeCountTokens(http.body, http.headers),
-  encode: (inputTokens, _request, call) => ({ status: 200, headers: { 'request-id': call.requestId }, body: { input_tokens: inputTokens } }),
+  encode: (inputTokens, _request, call) => ({
+    status: 200,
+    headers: { 'request-id': call.requestId },
+    body: { input_tokens: inputTokens },
+  }),
 };
 
 const ROUTES: ReadonlyMap<string, RouteMatch> = new Map<string, RouteMatch>([
@@ -34,7 +45,9 @@ const ROUTES: ReadonlyMap<string, RouteMatch> = new Map<string, RouteMatch>([
   ['/v1/messages/count_tokens', Object.freeze({ route: COUNT_TOKENS, params: Object.freeze({}) })],
 ]);
 
-/** The caller's key: `x-api-key`, else `Authorization: Bearer` (sent by SDK 1.x and by Claude Code with an auth token). */
+/**
+ * The caller's key: `x-api-key`, else `Authorization: Bearer` (sent by SDK 1.x and by Claude Code with an auth token).
+ */
 export function anthropicKey(request: HttpRequestView): string | undefined {
   return headerValue(request.headers, 'x-api-key') ?? bearerToken(request.headers);
 }
@@ -58,7 +71,10 @@ export function anthropicMessagesCodec(): ProtocolCodec {
     modelList: {
       paths: ['/v1/models'],
       claims: claimsModelList,
-      encodeList: (models, request) => ({ status: 200, body: encodeAnthropicModelPage(messageModels(models), request.query) }),
+      encodeList: (models, request) => ({
+        status: 200,
+        body: encodeAnthropicModelPage(messageModels(models), request.query),
+      }),
       encodeModel: (model) => ({ status: 200, body: encodeAnthropicModelOrThrow(model) }),
     },
   };

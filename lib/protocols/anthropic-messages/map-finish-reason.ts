@@ -2,7 +2,14 @@
 import type { FinishReason } from '../../canonical';
 
 /** The Anthropic stop reasons. */
-export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
+export type AnthropicStopReason =
+  | 'end_turn'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'tool_use'
+  | 'pause_turn'
+  | 'refusal'
+  | 'model_context_window_exceeded';
 
 /** A stop reason, and the matched stop sequence (only with `stop_sequence`). */
 export interface AnthropicStop {
@@ -19,14 +26,19 @@ export interface AnthropicStop {
 export function mapFinishReason(reason: FinishReason, hasToolCalls: boolean): AnthropicStop {
   switch (reason.unified) {
     case 'length':
-      return { stopReason: reason.raw === 'model_context_window_exceeded' ? 'model_context_window_exceeded' : 'max_tokens', stopSequence: null };
+      return {
+        stopReason: reason.raw === 'model_context_window_exceeded' ? 'model_context_window_exceeded' : 'max_tokens',
+        stopSequence: null,
+      };
     case 'tool-calls':
       return { stopReason: 'tool_use', stopSequence: null };
     case 'content-filter':
       return { stopReason: 'refusal', stopSequence: null };
     case 'stop':
       if (hasToolCalls) return { stopReason: 'tool_use', stopSequence: null };
-      return reason.stopSequence !== undefined ? { stopReason: 'stop_sequence', stopSequence: reason.stopSequence } : { stopReason: 'end_turn', stopSequence: null };
+      return reason.stopSequence !== undefined
+        ? { stopReason: 'stop_sequence', stopSequence: reason.stopSequence }
+        : { stopReason: 'end_turn', stopSequence: null };
     default:
       if (reason.raw === 'pause_turn') return { stopReason: 'pause_turn', stopSequence: null };
       return { stopReason: hasToolCalls ? 'tool_use' : 'end_turn', stopSequence: null };

@@ -79,6 +79,11 @@ export function messageModels(models: readonly ModelInfo[]): ModelInfo[] {
 
 /** One model, or a 404 for a model this protocol cannot call. */
 export function encodeAnthropicModelOrThrow(model: ModelInfo) {
-  if (model.type !== 'text') throw new GatewayError('not_found', `The model '${model.id}' is not a text model and cannot be used with the messages API.`, { code: 'model_not_found' });
+  if (model.type !== 'text')
+    throw new GatewayError(
+      'not_found',
+      `The model '${model.id}' is not a text model and cannot be used with the messages API.`,
+      { code: 'model_not_found' },
+    );
   return encodeAnthropicModel(model);
 }

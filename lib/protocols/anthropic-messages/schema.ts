@@ -5,7 +5,11 @@ const nullable = (type: string | string[]) => ({ type: [...(Array.isArray(type) 
 
 const block = { type: 'object', required: ['type'], properties: { type: { type: 'string' } } };
 
-const textBlock = { type: 'object', required: ['type', 'text'], properties: { type: { const: 'text' }, text: { type: 'string' } } };
+const textBlock = {
+  type: 'object',
+  required: ['type', 'text'],
+  properties: { type: { const: 'text' }, text: { type: 'string' } },
+};
 
 const message = {
   type: 'object',
@@ -60,7 +64,11 @@ export interface MessagesBody {
   stop_sequences?: string[] | null;
   stream?: boolean | null;
   tools?: RawTool[] | null;
-  tool_choice?: { type: 'auto' | 'any' | 'tool' | 'none'; name?: string; disable_parallel_tool_use?: boolean | null } | null;
+  tool_choice?: {
+    type: 'auto' | 'any' | 'tool' | 'none';
+    name?: string;
+    disable_parallel_tool_use?: boolean | null;
+  } | null;
   thinking?: { type: 'enabled' | 'disabled' | 'adaptive'; budget_tokens?: number; display?: string | null } | null;
   output_config?: {
     effort?: AnthropicEffort | null;

@@ -3,7 +3,15 @@ import type { ContentPart, Extensions, Message, ProviderMetadata, TextPart, Tool
 import { invalidField } from '../shared/validate';
 import { field, keyOf } from '../../wire/gemini/field-names';
 import { logCodec } from './log';
-import { extensionOf, modelledKeys, withChild, withGeminiExtension, type GeminiExtension, type GeminiMessageExtension, type GeminiPartExtension } from '../../wire/gemini/extensions';
+import {
+  extensionOf,
+  modelledKeys,
+  withChild,
+  withGeminiExtension,
+  type GeminiExtension,
+  type GeminiMessageExtension,
+  type GeminiPartExtension,
+} from '../../wire/gemini/extensions';
 import type { GenerateContentBody, RawBlob, RawContent, RawFunctionCall, RawFunctionResponse, RawPart } from './schema';
 
 const PAYLOADS = ['text', 'inlineData', 'fileData', 'functionCall', 'functionResponse'] as const;
@@ -28,7 +36,10 @@ interface PartExtras {
   extensions?: Extensions;
 }
 
-/** A synthesized, stable id for a function call or response that carries none: the same history always yields the same ids. */
+/**
+ * A synthesized, stable id for a function call or response that carries none: the same history always yields the same
+ * ids.
+ */
 export function synthesizedCallId(contentIndex: number, partIndex: number): string {
   return `call_${contentIndex}_${partIndex}`;
 }
@@ -65,11 +76,21 @@ class CallLedger {
 function signatureMetadata(part: RawPart, functionCallId?: string): { providerMetadata?: ProviderMetadata } {
   const signature = field<string>(part, 'thoughtSignature');
   if (!signature && !functionCallId) return {};
-  return { providerMetadata: { gemini: { ...(signature ? { thoughtSignature: signature } : {}), ...(functionCallId ? { functionCallId } : {}) } } };
+  return {
+    providerMetadata: {
+      gemini: { ...(signature ? { thoughtSignature: signature } : {}), ...(functionCallId ? { functionCallId } : {}) },
+    },
+  };
 }
 
 /** The metadata and extension of a part: its own unmodelled keys, its payload's (`child`), and the flags given. */
-function partExtras(part: RawPart, metadata: { providerMetadata?: ProviderMetadata }, payload: string | undefined, child: GeminiExtension | undefined, flags?: GeminiPartExtension): PartExtras {
+function partExtras(
+  part: RawPart,
+  metadata: { providerMetadata?: ProviderMetadata },
+  payload: string | undefined,
+  child: GeminiExtension | undefined,
+  flags?: GeminiPartExtension,
+): PartExtras {
   let extension: GeminiPartExtension | undefined = extensionOf(part, PART_KEYS);
   if (payload) extension = withChild(extension, payload, child);
   if (flags) extension = { ...extension, ...flags };
@@ -78,7 +99,8 @@ function partExtras(part: RawPart, metadata: { providerMetadata?: ProviderMetada
 
 function payloadOf(part: RawPart, at: string): (typeof PAYLOADS)[number] | undefined {
   const present = PAYLOADS.filter((name) => field(part, name) !== undefined);
-  if (present.length > 1) invalidField(at, `must hold exactly one of ${PAYLOADS.join(', ')}, not ${present.join(' and ')}`);
+  if (present.length > 1)
+    invalidField(at, `must hold exactly one of ${PAYLOADS.join(', ')}, not ${present.join(' and ')}`);
   if (present.length === 1) return present[0];
   const unsupported = UNSUPPORTED_PAYLOADS.find((name) => field(part, name) !== undefined);
   if (unsupported) invalidField(`${at}.${keyOf(part, unsupported)}`, 'is not supported by this gateway');
@@ -91,27 +113,45 @@ function lastKey(at: string): string {
   return at.slice(at.lastIndexOf('.') + 1);
 }
 
-/** `inlineData` as an image or file part; `extras` makes the part's extras from the blob's own extension (undefined inside a function response). */
-function decodeInlineData(blob: RawBlob, at: string, extras?: (child: GeminiExtension | undefined) => PartExtras): ContentPart {
+/**
+ * `inlineData` as an image or file part; `extras` makes the part's extras from the blob's own extension (undefined
+ * inside a function response).
+ */
+function decodeInlineData(
+  blob: RawBlob,
+  at: string,
+  extras?: (child: GeminiExtension | undefined) => PartExtras,
+): ContentPart {
   const mediaType = field<string>(blob, 'mimeType');
   const data = field<string>(blob, 'data');
   if (!mediaType) invalidField(`${at}.${keyOf(blob, 'mimeType', lastKey(at))}`, 'is required');
   if (data === undefined) invalidField(`${at}.data`, 'is required');
   const source = { kind: 'base64' as const, mediaType, data };
-  if (mediaType.toLowerCase().startsWith('image/')) return { type: 'image', source, ...extras?.(extensionOf(blob, IMAGE_BLOB_KEYS)) };
+  if (mediaType.toLowerCase().startsWith('image/'))
+    return { type: 'image', source, ...extras?.(extensionOf(blob, IMAGE_BLOB_KEYS)) };
   const filename = field<string>(blob, 'displayName');
   return { type: 'file', source, ...(filename ? { filename } : {}), ...extras?.(extensionOf(blob, FILE_BLOB_KEYS)) };
 }
 
 /** `fileData` as an image or file part by URL, its URI kept as it is for a Gemini upstream. */
-function decodeFileData(file: RawBlob, at: string, extras: (child: GeminiExtension | undefined, flags: GeminiPartExtension) => PartExtras): ContentPart {
+function decodeFileData(
+  file: RawBlob,
+  at: string,
+  extras: (child: GeminiExtension | undefined, flags: GeminiPartExtension) => PartExtras,
+): ContentPart {
   const url = field<string>(file, 'fileUri');
   if (!url) invalidField(`${at}.${keyOf(file, 'fileUri', lastKey(at))}`, 'is required');
   const mediaType = field<string>(file, 'mimeType');
   const source = { kind: 'url' as const, url, ...(mediaType ? { mediaType } : {}) };
-  if (mediaType?.toLowerCase().startsWith('image/')) return { type: 'image', source, ...extras(extensionOf(file, IMAGE_URI_KEYS), { keepUri: true }) };
+  if (mediaType?.toLowerCase().startsWith('image/'))
+    return { type: 'image', source, ...extras(extensionOf(file, IMAGE_URI_KEYS), { keepUri: true }) };
   const filename = field<string>(file, 'displayName');
-  return { type: 'file', source, ...(filename ? { filename } : {}), ...extras(extensionOf(file, FILE_URI_KEYS), { keepUri: true }) };
+  return {
+    type: 'file',
+    source,
+    ...(filename ? { filename } : {}),
+    ...extras(extensionOf(file, FILE_URI_KEYS), { keepUri: true }),
+  };
 }
 
 function decodeFunctionResponse(
@@ -122,7 +162,8 @@ function decodeFunctionResponse(
   extras: PartExtras,
 ): ToolResultPart {
   const matched = ledger.answered(response.name, response.id);
-  if (matched === undefined) logCodec('%s: no earlier functionCall named %s; using id %s', at, response.name, fallbackId);
+  if (matched === undefined)
+    logCodec('%s: no earlier functionCall named %s; using id %s', at, response.name, fallbackId);
   const toolCallId = matched ?? fallbackId;
   const payload = response.response ?? {};
   const content: ToolResultPart['content'] = [{ type: 'text', text: JSON.stringify(payload) }];
@@ -132,50 +173,94 @@ function decodeFunctionResponse(
     if (!blob) invalidField(where, 'must hold inlineData');
     const blobAt = `${where}.${keyOf(inner, 'inlineData')}`;
     const decoded = decodeInlineData(blob, blobAt);
-    if (decoded.type !== 'image') invalidField(`${blobAt}.${keyOf(blob, 'mimeType')}`, 'must be an image type inside a function response');
+    if (decoded.type !== 'image')
+      invalidField(`${blobAt}.${keyOf(blob, 'mimeType')}`, 'must be an image type inside a function response');
     content.push(decoded);
   });
   const isError = 'error' in payload && !('output' in payload);
-  return { type: 'tool-result', toolCallId, toolName: response.name, content, ...(isError ? { isError } : {}), ...extras };
+  return {
+    type: 'tool-result',
+    toolCallId,
+    toolName: response.name,
+    content,
+    ...(isError ? { isError } : {}),
+    ...extras,
+  };
 }
 
-/** The extension of the first message a content decodes to: the content's unmodelled keys, a missing role, a content kept apart from the previous one of its role. */
+/**
+ * The extension of the first message a content decodes to: the content's unmodelled keys, a missing role, a content
+ * kept apart from the previous one of its role.
+ */
 function contentExtension(content: RawContent, previous: Turn | undefined, turn: Turn): Extensions | undefined {
-  let extension: GeminiMessageExtension | undefined = extensionOf(content as unknown as Record<string, unknown>, CONTENT_KEYS);
+  let extension: GeminiMessageExtension | undefined = extensionOf(
+    content as unknown as Record<string, unknown>,
+    CONTENT_KEYS,
+  );
   if (content.role === undefined) extension = { ...extension, roleOmitted: true };
   if (previous === turn) extension = { ...extension, separate: true };
   return withGeminiExtension(extension).extensions;
 }
 
 /** One part as a canonical part (a function response, which becomes a `tool` message, aside). */
-function decodePart(part: RawPart, at: string, turn: Turn, contentIndex: number, partIndex: number, ledger: CallLedger): ContentPart {
+function decodePart(
+  part: RawPart,
+  at: string,
+  turn: Turn,
+  contentIndex: number,
+  partIndex: number,
+  ledger: CallLedger,
+): ContentPart {
   const payload = payloadOf(part, at);
   const where = payload ? `${at}.${keyOf(part, payload)}` : at;
   switch (payload) {
     case undefined:
-      return { type: 'text', text: '', ...partExtras(part, signatureMetadata(part), undefined, undefined, { signatureOnly: true }) };
+      return {
+        type: 'text',
+        text: '',
+        ...partExtras(part, signatureMetadata(part), undefined, undefined, { signatureOnly: true }),
+      };
     case 'text': {
       const text = field<string>(part, 'text')!;
-      if (turn !== 'model' || field<boolean>(part, 'thought') !== true) return { type: 'text', text, ...partExtras(part, signatureMetadata(part), undefined, undefined) };
+      if (turn !== 'model' || field<boolean>(part, 'thought') !== true)
+        return { type: 'text', text, ...partExtras(part, signatureMetadata(part), undefined, undefined) };
       const metadata = signatureMetadata(part);
-      return { type: 'reasoning', text, ...partExtras(part, metadata, undefined, undefined, metadata.providerMetadata ? undefined : { thought: true }) };
+      return {
+        type: 'reasoning',
+        text,
+        ...partExtras(part, metadata, undefined, undefined, metadata.providerMetadata ? undefined : { thought: true }),
+      };
     }
     case 'inlineData':
-      return decodeInlineData(field<RawBlob>(part, 'inlineData')!, where, (child) => partExtras(part, signatureMetadata(part), payload, child));
+      return decodeInlineData(field<RawBlob>(part, 'inlineData')!, where, (child) =>
+        partExtras(part, signatureMetadata(part), payload, child),
+      );
     case 'fileData':
-      return decodeFileData(field<RawBlob>(part, 'fileData')!, where, (child, flags) => partExtras(part, signatureMetadata(part), payload, child, flags));
+      return decodeFileData(field<RawBlob>(part, 'fileData')!, where, (child, flags) =>
+        partExtras(part, signatureMetadata(part), payload, child, flags),
+      );
     case 'functionCall': {
       if (turn !== 'model') invalidField(where, "must be in a turn with role 'model'");
       const call = field<RawFunctionCall>(part, 'functionCall')!;
       const id = call.id || synthesizedCallId(contentIndex, partIndex);
       ledger.called(call.name, id);
-      const extras = partExtras(part, signatureMetadata(part, call.id || undefined), payload, extensionOf(call as unknown as RawPart, CALL_KEYS));
+      const extras = partExtras(
+        part,
+        signatureMetadata(part, call.id || undefined),
+        payload,
+        extensionOf(call as unknown as RawPart, CALL_KEYS),
+      );
       return { type: 'tool-call', id, name: call.name, arguments: JSON.stringify(call.args ?? {}), ...extras };
     }
     case 'functionResponse': {
       if (turn !== 'user') invalidField(where, "must be in a turn with role 'user'");
       const response = field<RawFunctionResponse>(part, 'functionResponse')!;
-      const extras = partExtras(part, signatureMetadata(part), payload, extensionOf(response as unknown as RawPart, RESPONSE_KEYS));
+      const extras = partExtras(
+        part,
+        signatureMetadata(part),
+        payload,
+        extensionOf(response as unknown as RawPart, RESPONSE_KEYS),
+      );
       return decodeFunctionResponse(response, where, synthesizedCallId(contentIndex, partIndex), ledger, extras);
     }
   }
@@ -185,7 +270,12 @@ function decodePart(part: RawPart, at: string, turn: Turn, contentIndex: number,
  * Decodes one content into messages: its own turn, split around each function response (which
  * becomes a `tool` message). The first message carries the content's extension.
  */
-function decodeContent(content: RawContent, contentIndex: number, ledger: CallLedger, previous: Turn | undefined): Message[] {
+function decodeContent(
+  content: RawContent,
+  contentIndex: number,
+  ledger: CallLedger,
+  previous: Turn | undefined,
+): Message[] {
   const turn: Turn = content.role ?? 'user';
   const role = turn === 'model' ? 'assistant' : 'user';
   ledger.enter(turn);
@@ -203,7 +293,14 @@ function decodeContent(content: RawContent, contentIndex: number, ledger: CallLe
     current = [];
   };
   content.parts.forEach((part, partIndex) => {
-    const decoded = decodePart(part, `contents[${contentIndex}].parts[${partIndex}]`, turn, contentIndex, partIndex, ledger);
+    const decoded = decodePart(
+      part,
+      `contents[${contentIndex}].parts[${partIndex}]`,
+      turn,
+      contentIndex,
+      partIndex,
+      ledger,
+    );
     if (decoded.type !== 'tool-result') {
       current.push(decoded);
       return;
@@ -224,7 +321,9 @@ function decodeSystemInstruction(body: GenerateContentBody): Message | undefined
     if (text === undefined) invalidField(`${at}.parts[${index}]`, 'must be a text part');
     return { type: 'text', text, ...withGeminiExtension(extensionOf(part, SYSTEM_PART_KEYS)) };
   });
-  return content.length > 0 ? { role: 'system', content, ...withGeminiExtension(extensionOf(instruction, SYSTEM_KEYS)) } : undefined;
+  return content.length > 0
+    ? { role: 'system', content, ...withGeminiExtension(extensionOf(instruction, SYSTEM_KEYS)) }
+    : undefined;
 }
 
 /** The system instruction (first, when present) and every content, in order. */

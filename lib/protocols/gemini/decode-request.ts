@@ -5,7 +5,13 @@ import { decodeMessages } from './decode-contents';
 import { applyGenerationConfig } from './decode-generation-config';
 import { decodeToolChoice, decodeTools } from './decode-tools';
 import { field, keyOf } from '../../wire/gemini/field-names';
-import { extensionOf, modelledKeys, withChild, withGeminiExtension, type GeminiRequestExtension } from '../../wire/gemini/extensions';
+import {
+  extensionOf,
+  modelledKeys,
+  withChild,
+  withGeminiExtension,
+  type GeminiRequestExtension,
+} from '../../wire/gemini/extensions';
 import { validateGenerateContentBody } from './schema';
 
 /** What the path says about the call: the model id and whether the response streams. */
@@ -23,14 +29,19 @@ const BODY_KEYS = modelledKeys(['contents', 'systemInstruction', 'tools', 'toolC
  */
 export function decodeGenerateContentRequest(target: GeminiCallTarget, body: unknown): GenerateRequest {
   validateGenerateContentBody(body);
-  if (field(body, 'cachedContent') !== undefined) invalidField(keyOf(body, 'cachedContent'), 'is not supported by this gateway; send the cached contents inline');
+  if (field(body, 'cachedContent') !== undefined)
+    invalidField(keyOf(body, 'cachedContent'), 'is not supported by this gateway; send the cached contents inline');
   const request: GenerateRequest = {
     model: target.model,
     messages: decodeMessages(body),
     stream: target.stream,
   };
   let extension: GeminiRequestExtension | undefined = extensionOf(body, BODY_KEYS);
-  extension = withChild(extension, 'generationConfig', applyGenerationConfig(request, field(body, 'generationConfig'), keyOf(body, 'generationConfig')));
+  extension = withChild(
+    extension,
+    'generationConfig',
+    applyGenerationConfig(request, field(body, 'generationConfig'), keyOf(body, 'generationConfig')),
+  );
   const decodedTools = decodeTools(body);
   const { tools, toolChoice, extension: toolConfig } = decodeToolChoice(body, decodedTools.tools);
   extension = withChild(extension, 'toolConfig', toolConfig);

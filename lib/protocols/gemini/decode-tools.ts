@@ -4,7 +4,15 @@ import { invalidField } from '../shared/validate';
 import { field, keyOf } from '../../wire/gemini/field-names';
 import { toJsonSchema } from './json-schema';
 import { logCodec } from './log';
-import { extensionOf, modelledKeys, withChild, withGeminiExtension, type GeminiExtension, type GeminiToolEntry, type GeminiToolExtension } from '../../wire/gemini/extensions';
+import {
+  extensionOf,
+  modelledKeys,
+  withChild,
+  withGeminiExtension,
+  type GeminiExtension,
+  type GeminiToolEntry,
+  type GeminiToolExtension,
+} from '../../wire/gemini/extensions';
 import type { GenerateContentBody, RawFunctionDeclaration } from './schema';
 
 const EMPTY_PARAMETERS = Object.freeze({ type: 'object', properties: {} });
@@ -14,7 +22,10 @@ const DECLARATION_KEYS = modelledKeys(['name', 'description', 'parameters', 'par
 const TOOL_CONFIG_KEYS = modelledKeys(['functionCallingConfig']);
 const CALLING_CONFIG_KEYS = modelledKeys(['mode', 'allowedFunctionNames']);
 
-/** The function declarations and, when the tools hold more than one function entry, the entries (see {@link GeminiToolEntry}). */
+/**
+ * The function declarations and, when the tools hold more than one function entry, the entries (see {@link
+ * GeminiToolEntry}).
+ */
 export interface DecodedTools {
   tools?: ToolDefinition[];
   entries?: GeminiToolEntry[];
@@ -24,11 +35,17 @@ function decodeDeclaration(declaration: RawFunctionDeclaration, at: string, entr
   const description = field<string>(declaration, 'description');
   const openApi = field<Record<string, unknown>>(declaration, 'parameters');
   const jsonSchema = field<Record<string, unknown>>(declaration, 'parametersJsonSchema');
-  if (openApi && jsonSchema) invalidField(`${at}.${keyOf(declaration, 'parametersJsonSchema')}`, 'cannot be combined with parameters');
+  if (openApi && jsonSchema)
+    invalidField(`${at}.${keyOf(declaration, 'parametersJsonSchema')}`, 'cannot be combined with parameters');
   const parameters = jsonSchema ?? (openApi ? toJsonSchema(openApi) : { ...EMPTY_PARAMETERS });
   let extension: GeminiToolExtension | undefined = extensionOf(declaration, DECLARATION_KEYS);
   if (entry !== undefined) extension = { ...extension, entry };
-  return { name: declaration.name, ...(description !== undefined ? { description } : {}), parameters, ...withGeminiExtension(extension) };
+  return {
+    name: declaration.name,
+    ...(description !== undefined ? { description } : {}),
+    parameters,
+    ...withGeminiExtension(extension),
+  };
 }
 
 /**
@@ -45,7 +62,10 @@ export function decodeTools(body: GenerateContentBody): DecodedTools {
   let needed = false;
   tools.forEach((tool, index) => {
     const declarations = field<RawFunctionDeclaration[]>(tool, 'functionDeclarations');
-    const entry: GeminiToolEntry = { ...extensionOf(tool, ENTRY_KEYS), ...(declarations ? { functions: true as const } : {}) };
+    const entry: GeminiToolEntry = {
+      ...extensionOf(tool, ENTRY_KEYS),
+      ...(declarations ? { functions: true as const } : {}),
+    };
     entries.push(entry);
     if (entry.fields || entry.snake) needed = true;
     if (!declarations) return;
@@ -53,7 +73,9 @@ export function decodeTools(body: GenerateContentBody): DecodedTools {
     else needed = true;
     const where = `${at}[${index}].${keyOf(tool, 'functionDeclarations')}`;
     declarations.forEach((declaration, position) => {
-      definitions.push(decodeDeclaration(declaration, `${where}[${position}]`, index === firstFunctions ? undefined : index));
+      definitions.push(
+        decodeDeclaration(declaration, `${where}[${position}]`, index === firstFunctions ? undefined : index),
+      );
     });
   });
   if (tools.length > 1) needed = true;
@@ -64,23 +86,38 @@ export function decodeTools(body: GenerateContentBody): DecodedTools {
 export function decodeToolChoice(body: GenerateContentBody, tools: ToolDefinition[] | undefined): DecodedToolChoice {
   const toolConfig = field<Record<string, unknown>>(body, 'toolConfig');
   const config = toolConfig ? field<Record<string, unknown>>(toolConfig, 'functionCallingConfig') : undefined;
-  const extension = toolConfig ? withChild(extensionOf(toolConfig, TOOL_CONFIG_KEYS), 'functionCallingConfig', config ? extensionOf(config, CALLING_CONFIG_KEYS) : undefined) : undefined;
+  const extension = toolConfig
+    ? withChild(
+        extensionOf(toolConfig, TOOL_CONFIG_KEYS),
+        'functionCallingConfig',
+        config ? extensionOf(config, CALLING_CONFIG_KEYS) : undefined,
+      )
+    : undefined;
   return { ...decodeFunctionCalling(body, toolConfig, config, tools), ...(extension ? { extension } : {}) };
 }
 
-/** What `toolConfig` decodes to: the tool choice, the tools (narrowed), and the extension of what is not modelled (`retrievalConfig`, …). */
+/**
+ * What `toolConfig` decodes to: the tool choice, the tools (narrowed), and the extension of what is not modelled
+ * (`retrievalConfig`, …).
+ */
 export interface DecodedToolChoice {
   toolChoice?: ToolChoice;
   tools?: ToolDefinition[];
   extension?: GeminiExtension;
 }
 
-function decodeFunctionCalling(body: GenerateContentBody, toolConfig: Record<string, unknown> | undefined, config: Record<string, unknown> | undefined, tools: ToolDefinition[] | undefined): DecodedToolChoice {
+function decodeFunctionCalling(
+  body: GenerateContentBody,
+  toolConfig: Record<string, unknown> | undefined,
+  config: Record<string, unknown> | undefined,
+  tools: ToolDefinition[] | undefined,
+): DecodedToolChoice {
   if (!toolConfig || !config) return { tools };
   const at = `${keyOf(body, 'toolConfig')}.${keyOf(toolConfig, 'functionCallingConfig')}`;
   const mode = field<string>(config, 'mode');
   const names = field<string[]>(config, 'allowedFunctionNames');
-  if (names?.length && mode !== 'ANY') logCodec('gemini: ignored %s.allowedFunctionNames (only used with mode ANY)', at);
+  if (names?.length && mode !== 'ANY')
+    logCodec('gemini: ignored %s.allowedFunctionNames (only used with mode ANY)', at);
   switch (mode) {
     case 'NONE':
       return { toolChoice: { type: 'none' }, tools };
@@ -90,7 +127,11 @@ function decodeFunctionCalling(body: GenerateContentBody, toolConfig: Record<str
     case 'ANY': {
       if (!names?.length) return { toolChoice: { type: 'required' }, tools };
       names.forEach((name, index) => {
-        if (!tools?.some((tool) => tool.name === name)) invalidField(`${at}.${keyOf(config, 'allowedFunctionNames')}[${index}]`, `'${name}' is not a declared function`);
+        if (!tools?.some((tool) => tool.name === name))
+          invalidField(
+            `${at}.${keyOf(config, 'allowedFunctionNames')}[${index}]`,
+            `'${name}' is not a declared function`,
+          );
       });
       if (names.length === 1) return { toolChoice: { type: 'tool', name: names[0]! }, tools };
       return { toolChoice: { type: 'required' }, tools: tools!.filter((tool) => names.includes(tool.name)) };

@@ -38,15 +38,31 @@ export function rpcStatus(httpStatus: number): string {
 
 function details(error: GatewayError): Array<Record<string, unknown>> {
   const list: Array<Record<string, unknown>> = [];
-  if (error.code) list.push({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: error.code.toUpperCase(), domain: 'rosetta-gateway' });
-  if (error.param) list.push({ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: error.param, description: error.message }] });
+  if (error.code)
+    list.push({
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: error.code.toUpperCase(),
+      domain: 'rosetta-gateway',
+    });
+  if (error.param)
+    list.push({
+      '@type': 'type.googleapis.com/google.rpc.BadRequest',
+      fieldViolations: [{ field: error.param, description: error.message }],
+    });
   return list;
 }
 
 /** The error body (also what a stream error will carry). */
 export function geminiErrorBody(error: GatewayError) {
   const extra = details(error);
-  return { error: { code: error.status, message: error.message, status: rpcStatus(error.status), ...(extra.length > 0 ? { details: extra } : {}) } };
+  return {
+    error: {
+      code: error.status,
+      message: error.message,
+      status: rpcStatus(error.status),
+      ...(extra.length > 0 ? { details: extra } : {}),
+    },
+  };
 }
 
 /** Encodes an error with its HTTP status. */

@@ -15,7 +15,9 @@ export type GeminiPart =
 export function parseArguments(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -42,7 +44,10 @@ export function encodePart(part: ContentPart): GeminiPart | undefined {
     case 'reasoning':
       return { text: part.text, thought: true, ...signature(part.providerMetadata) };
     case 'tool-call':
-      return { functionCall: { name: part.name, args: parseArguments(part.arguments), id: part.id }, ...signature(part.providerMetadata) };
+      return {
+        functionCall: { name: part.name, args: parseArguments(part.arguments), id: part.id },
+        ...signature(part.providerMetadata),
+      };
     default:
       return undefined;
   }
@@ -68,7 +73,8 @@ export function encodeUsageMetadata(usage: Usage, extension?: GeminiExtension) {
   const thoughts = usage.reasoningTokens ?? 0;
   const cached = usage.cacheReadTokens ?? 0;
   const toolUse = extension?.fields?.toolUsePromptTokenCount;
-  const prompt = typeof toolUse === 'number' && toolUse <= usage.inputTokens ? usage.inputTokens - toolUse : usage.inputTokens;
+  const prompt =
+    typeof toolUse === 'number' && toolUse <= usage.inputTokens ? usage.inputTokens - toolUse : usage.inputTokens;
   return {
     promptTokenCount: prompt,
     candidatesTokenCount: Math.max(0, usage.outputTokens - thoughts),

@@ -1,9 +1,12 @@
-/** Canonical stream → streamGenerateContent: `data:` events with `alt=sse`, else a JSON array written element by element. */
+/**
+ * Canonical stream → streamGenerateContent: `data:` events with `alt=sse`, else a JSON array written element by
+ * element.
+ */
 import type { StreamPart } from '../../canonical';
 import type { GenerateRequest } from '../../canonical';
 import type { CallView, StreamEncoder } from '../types';
 import { streamFormatOf } from './stream-format';
-import { GeminiStreamResponses, } from './stream-responses';
+import { GeminiStreamResponses } from './stream-responses';
 
 /** Separator between the array's elements, as the Google API writes it. */
 const ARRAY_SEPARATOR = ',\r\n';
@@ -22,7 +25,10 @@ function sseEncoder(responses: GeminiStreamResponses): StreamEncoder {
   };
 }
 
-/** `[` + the responses (the error body, if any, last) separated by `,\r\n` + `]`, each element written as it comes; the last part (`finish` or `error`) always makes one, then the `]`. */
+/**
+ * `[` + the responses (the error body, if any, last) separated by `,\r\n` + `]`, each element written as it comes; the
+ * last part (`finish` or `error`) always makes one, then the `]`.
+ */
 function jsonArrayEncoder(responses: GeminiStreamResponses): StreamEncoder {
   let separator = '[';
   return {
@@ -39,8 +45,6 @@ function jsonArrayEncoder(responses: GeminiStreamResponses): StreamEncoder {
     },
   };
 }
-
-
 
 /** Encodes a stream in the format the request's `alt` query parameter chose (`sse` when the query is unknown). */
 export function encodeGeminiStream(request: GenerateRequest, call: CallView): StreamEncoder {

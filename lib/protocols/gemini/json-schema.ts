@@ -1,4 +1,6 @@
-/** Gemini's OpenAPI-subset `Schema` (`type: "OBJECT"`, `nullable`) → the plain JSON Schema the canonical types carry. */
+/**
+ * Gemini's OpenAPI-subset `Schema` (`type: "OBJECT"`, `nullable`) → the plain JSON Schema the canonical types carry.
+ */
 
 type Schema = Record<string, unknown>;
 
@@ -7,7 +9,9 @@ function isSchema(value: unknown): value is Schema {
 }
 
 function jsonType(type: unknown, nullable: boolean): unknown {
-  const types = (Array.isArray(type) ? type : [type]).map((name) => (typeof name === 'string' ? name.toLowerCase() : name));
+  const types = (Array.isArray(type) ? type : [type]).map((name) =>
+    typeof name === 'string' ? name.toLowerCase() : name,
+  );
   if (nullable && !types.includes('null')) types.push('null');
   return types.length === 1 ? types[0] : types;
 }
@@ -29,11 +33,15 @@ export function toJsonSchema(schema: Schema): Schema {
     if (keyword === 'nullable') continue;
     if (keyword === 'type') converted.type = jsonType(value, nullable);
     else if (keyword === 'properties' && isSchema(value)) converted.properties = mapValues(value);
-    else if ((keyword === 'items' || keyword === 'additionalProperties') && isSchema(value)) converted[keyword] = toJsonSchema(value);
-    else if (keyword === 'anyOf' && Array.isArray(value)) converted.anyOf = value.map((item: unknown) => (isSchema(item) ? toJsonSchema(item) : item));
+    else if ((keyword === 'items' || keyword === 'additionalProperties') && isSchema(value))
+      converted[keyword] = toJsonSchema(value);
+    else if (keyword === 'anyOf' && Array.isArray(value))
+      converted.anyOf = value.map((item: unknown) => (isSchema(item) ? toJsonSchema(item) : item));
     else converted[keyword] = value;
   }
-  if (nullable && converted.type === undefined && Array.isArray(converted.anyOf)) converted.anyOf = [...converted.anyOf, { type: 'null' }];
-  if (nullable && Array.isArray(converted.enum) && !converted.enum.includes(null)) converted.enum = [...converted.enum, null];
+  if (nullable && converted.type === undefined && Array.isArray(converted.anyOf))
+    converted.anyOf = [...converted.anyOf, { type: 'null' }];
+  if (nullable && Array.isArray(converted.enum) && !converted.enum.includes(null))
+    converted.enum = [...converted.enum, null];
   return converted;
 }

@@ -3,9 +3,23 @@ import type { FinishReason } from '../../canonical';
 
 /** Gemini finish reasons an upstream may report; relayed as they are when the raw value is one of them. */
 const GEMINI_FINISH_REASONS: ReadonlySet<string> = new Set([
-  'STOP', 'MAX_TOKENS', 'SAFETY', 'RECITATION', 'LANGUAGE', 'OTHER', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII',
-  'MALFORMED_FUNCTION_CALL', 'IMAGE_SAFETY', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS', 'IMAGE_PROHIBITED_CONTENT',
-  'NO_IMAGE', 'IMAGE_RECITATION', 'IMAGE_OTHER',
+  'STOP',
+  'MAX_TOKENS',
+  'SAFETY',
+  'RECITATION',
+  'LANGUAGE',
+  'OTHER',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'MALFORMED_FUNCTION_CALL',
+  'IMAGE_SAFETY',
+  'UNEXPECTED_TOOL_CALL',
+  'TOO_MANY_TOOL_CALLS',
+  'IMAGE_PROHIBITED_CONTENT',
+  'NO_IMAGE',
+  'IMAGE_RECITATION',
+  'IMAGE_OTHER',
 ]);
 
 /** stop and tool-calls → `STOP`, length → `MAX_TOKENS`, content-filter → `SAFETY`, anything else → `OTHER`. */

@@ -3,8 +3,15 @@ import { GatewayError } from '../../errors';
 import { headerValue } from '../shared/credentials';
 import type { EncodedResponse, HttpRequestView, ModelInfo, ModelListRoutes } from '../types';
 
-/** What a listed text model may be called with through this codec (an image model: nothing; it is called with OpenAI images). */
-export const SUPPORTED_GENERATION_METHODS: readonly string[] = Object.freeze(['generateContent', 'streamGenerateContent', 'countTokens']);
+/**
+ * What a listed text model may be called with through this codec (an image model: nothing; it is called with OpenAI
+ * images).
+ */
+export const SUPPORTED_GENERATION_METHODS: readonly string[] = Object.freeze([
+  'generateContent',
+  'streamGenerateContent',
+  'countTokens',
+]);
 
 /** Models of this gateway carry no version of their own; the list shows this one. */
 const MODEL_VERSION = '001';
@@ -40,7 +47,8 @@ function queryValue(query: URLSearchParams, name: string, snakeName: string): st
 export function pageSizeOf(query: URLSearchParams): number {
   const raw = queryValue(query, 'pageSize', 'page_size');
   if (raw === undefined) return DEFAULT_PAGE_SIZE;
-  if (!/^\d+$/.test(raw)) throw new GatewayError('invalid_request', 'pageSize: must be a non-negative integer', { param: 'pageSize' });
+  if (!/^\d+$/.test(raw))
+    throw new GatewayError('invalid_request', 'pageSize: must be a non-negative integer', { param: 'pageSize' });
   const size = Number(raw);
   return size === 0 ? DEFAULT_PAGE_SIZE : Math.min(size, MAX_PAGE_SIZE);
 }
@@ -55,7 +63,10 @@ function offsetOf(query: URLSearchParams, total: number): number {
   if (raw === undefined) return 0;
   const match = /^offset:(\d+)$/.exec(Buffer.from(raw, 'base64url').toString('utf8'));
   const offset = match ? Number(match[1]) : Number.NaN;
-  if (!(offset >= 0 && offset <= total)) throw new GatewayError('invalid_request', 'pageToken: is not a page token this list returned', { param: 'pageToken' });
+  if (!(offset >= 0 && offset <= total))
+    throw new GatewayError('invalid_request', 'pageToken: is not a page token this list returned', {
+      param: 'pageToken',
+    });
   return offset;
 }
 
@@ -64,7 +75,10 @@ function encodeList(models: readonly ModelInfo[], request: HttpRequestView): Enc
   const offset = offsetOf(request.query, models.length);
   const page = models.slice(offset, offset + size);
   const next = offset + page.length;
-  return { status: 200, body: { models: page.map(encodeModel), ...(next < models.length ? { nextPageToken: pageToken(next) } : {}) } };
+  return {
+    status: 200,
+    body: { models: page.map(encodeModel), ...(next < models.length ? { nextPageToken: pageToken(next) } : {}) },
+  };
 }
 
 function encodeOne(model: ModelInfo): EncodedResponse {
@@ -78,7 +92,9 @@ function encodeOne(model: ModelInfo): EncodedResponse {
 export const geminiModelList: ModelListRoutes = Object.freeze({
   paths: Object.freeze(['/v1beta/models', '/v1/models']),
   claims: (request: HttpRequestView) =>
-    request.path.startsWith('/v1beta') || headerValue(request.headers, 'x-goog-api-key') !== undefined || request.query.has('key'),
+    request.path.startsWith('/v1beta') ||
+    headerValue(request.headers, 'x-goog-api-key') !== undefined ||
+    request.query.has('key'),
   encodeList,
   encodeModel: encodeOne,
 });

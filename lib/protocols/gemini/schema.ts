@@ -6,12 +6,22 @@ const nullable = (type: string) => ({ type: [type, 'null'] });
 const string = { type: 'string' };
 const object = { type: 'object' };
 
-/** Shared subschemas, each compiled once and referenced (inlining them under both spellings made the validator ~200 KB of code). */
+/**
+ * Shared subschemas, each compiled once and referenced (inlining them under both spellings made the validator ~200 KB
+ * of code).
+ */
 const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
 
 const blob = { type: 'object', properties: bothSpellings({ mimeType: string, data: string, displayName: string }) };
-const fileData = { type: 'object', properties: bothSpellings({ fileUri: string, mimeType: string, displayName: string }) };
-const functionCall = { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, args: nullable('object'), id: string } };
+const fileData = {
+  type: 'object',
+  properties: bothSpellings({ fileUri: string, mimeType: string, displayName: string }),
+};
+const functionCall = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 1 }, args: nullable('object'), id: string },
+};
 
 /** A part nested inside a function response (multimodal function results). */
 const innerPart = { type: 'object', properties: bothSpellings({ inlineData: ref('blob') }) };
@@ -19,7 +29,12 @@ const innerPart = { type: 'object', properties: bothSpellings({ inlineData: ref(
 const functionResponse = {
   type: 'object',
   required: ['name'],
-  properties: { name: { type: 'string', minLength: 1 }, response: nullable('object'), id: string, parts: { type: 'array', items: ref('innerPart') } },
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    response: nullable('object'),
+    id: string,
+    parts: { type: 'array', items: ref('innerPart') },
+  },
 };
 
 const part = {
@@ -44,7 +59,12 @@ const content = {
 const functionDeclaration = {
   type: 'object',
   required: ['name'],
-  properties: bothSpellings({ name: { type: 'string', minLength: 1 }, description: string, parameters: object, parametersJsonSchema: object }),
+  properties: bothSpellings({
+    name: { type: 'string', minLength: 1 },
+    description: string,
+    parameters: object,
+    parametersJsonSchema: object,
+  }),
 };
 
 const thinkingConfig = {
@@ -81,7 +101,10 @@ const toolConfig = {
   properties: bothSpellings({
     functionCallingConfig: {
       ...nullable('object'),
-      properties: bothSpellings({ mode: { enum: [...FUNCTION_CALLING_MODES, null] }, allowedFunctionNames: { ...nullable('array'), items: string } }),
+      properties: bothSpellings({
+        mode: { enum: [...FUNCTION_CALLING_MODES, null] },
+        allowedFunctionNames: { ...nullable('array'), items: string },
+      }),
     },
   }),
 };
@@ -95,7 +118,9 @@ export interface RawContent {
   parts: RawPart[];
 }
 
-/** The request body after validation. Fields other than `contents` may be spelt either way: read them with `field()`. */
+/**
+ * The request body after validation. Fields other than `contents` may be spelt either way: read them with `field()`.
+ */
 export interface GenerateContentBody extends Record<string, unknown> {
   contents: RawContent[];
 }
@@ -128,8 +153,18 @@ export const generateContentBodySchema = {
   $defs: { blob, innerPart, functionResponse, part, content, generationConfig, toolConfig },
   properties: bothSpellings({
     contents: { type: 'array', minItems: 1, items: ref('content') },
-    systemInstruction: { ...nullable('object'), required: ['parts'], properties: { parts: { type: 'array', items: ref('part') } } },
-    tools: { ...nullable('array'), items: { type: 'object', properties: bothSpellings({ functionDeclarations: { type: 'array', items: functionDeclaration } }) } },
+    systemInstruction: {
+      ...nullable('object'),
+      required: ['parts'],
+      properties: { parts: { type: 'array', items: ref('part') } },
+    },
+    tools: {
+      ...nullable('array'),
+      items: {
+        type: 'object',
+        properties: bothSpellings({ functionDeclarations: { type: 'array', items: functionDeclaration } }),
+      },
+    },
     toolConfig: ref('toolConfig'),
     generationConfig: ref('generationConfig'),
     safetySettings: nullable('array'),

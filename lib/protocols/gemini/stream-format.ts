@@ -12,5 +12,7 @@ export function streamFormatOf(query: URLSearchParams): GeminiStreamFormat {
   const alt = query.get('alt');
   if (alt === null || alt === '' || alt.toLowerCase() === 'json') return 'json-array';
   if (alt.toLowerCase() === 'sse') return 'sse';
-  throw new GatewayError('invalid_request', `alt: '${alt}' is not supported by this gateway; use 'sse' or 'json'.`, { param: 'alt' });
+  throw new GatewayError('invalid_request', `alt: '${alt}' is not supported by this gateway; use 'sse' or 'json'.`, {
+    param: 'alt',
+  });
 }

@@ -15,7 +15,9 @@ export interface StreamIdentity {
 
 /** One streamed GenerateContentResponse (with a Gemini upstream's unmodelled fields, when its chunk had them). */
 export interface GeminiStreamResponse extends StreamIdentity {
-  candidates: Array<{ content: { role: 'model'; parts: GeminiPart[] }; finishReason?: string; index: number } & JsonObject>;
+  candidates: Array<
+    { content: { role: 'model'; parts: GeminiPart[] }; finishReason?: string; index: number } & JsonObject
+  >;
   usageMetadata?: Partial<ReturnType<typeof encodeUsageMetadata>>;
   [field: string]: unknown;
 }
@@ -30,7 +32,8 @@ function thoughtSignature(metadata: ProviderMetadata | undefined): { thoughtSign
 
 /**
  * Turns canonical parts into streamed responses: one per text or reasoning delta, one complete
- * `functionCall` per tool call (at its end, with the signature its start or end carried), an empty text part carrying a Gemini `thoughtSignature`
+ * `functionCall` per tool call (at its end, with the signature its start or end carried), an empty text part carrying a
+ * Gemini `thoughtSignature`
  * that ended a text or reasoning block, and a last response with `finishReason` and the final usage
  * (its parts a single empty text, as Gemini's own last chunk often is). The first response carries
  * the prompt token count when `response-start` gave it. An `error` part becomes the Gemini error body
@@ -58,7 +61,9 @@ export class GeminiStreamResponses {
         this.pending = geminiExtension<GeminiChunkExtension>(part);
         return undefined;
       case 'text-delta':
-        return part.delta.length > 0 ? this.withExtension(this.response([{ text: part.delta }]), part.extensions) : undefined;
+        return part.delta.length > 0
+          ? this.withExtension(this.response([{ text: part.delta }]), part.extensions)
+          : undefined;
       case 'reasoning-delta':
         return part.delta.length > 0 ? this.response([{ text: part.delta, thought: true }]) : undefined;
       case 'text-end': {
@@ -70,7 +75,11 @@ export class GeminiStreamResponses {
         return signature.thoughtSignature ? this.response([{ text: '', thought: true, ...signature }]) : undefined;
       }
       case 'tool-call-start':
-        this.toolCalls.set(part.id, { name: part.name, arguments: '', ...(part.providerMetadata ? { metadata: part.providerMetadata } : {}) });
+        this.toolCalls.set(part.id, {
+          name: part.name,
+          arguments: '',
+          ...(part.providerMetadata ? { metadata: part.providerMetadata } : {}),
+        });
         return undefined;
       case 'tool-call-delta': {
         const call = this.toolCalls.get(part.id);
@@ -97,7 +106,9 @@ export class GeminiStreamResponses {
     const usageMetadata = finish ? encodeUsageMetadata(finish.usage) : this.promptUsage;
     this.promptUsage = undefined;
     const response: GeminiStreamResponse = {
-      candidates: [{ content: { role: 'model', parts: content }, ...(finish ? { finishReason: finish.reason } : {}), index: 0 }],
+      candidates: [
+        { content: { role: 'model', parts: content }, ...(finish ? { finishReason: finish.reason } : {}), index: 0 },
+      ],
       ...(usageMetadata ? { usageMetadata } : {}),
       ...this.identity,
     };
@@ -112,7 +123,10 @@ export class GeminiStreamResponses {
   }
 }
 
-/** A chunk's unmodelled fields on the response: the response's own, and the first candidate's (the codec's own keys win). */
+/**
+ * A chunk's unmodelled fields on the response: the response's own, and the first candidate's (the codec's own keys
+ * win).
+ */
 function mergeChunkExtension(response: GeminiStreamResponse, extension: GeminiChunkExtension): GeminiStreamResponse {
   const candidate = response.candidates[0]!;
   for (const key in extension.candidate) if (candidate[key] === undefined) candidate[key] = extension.candidate[key];

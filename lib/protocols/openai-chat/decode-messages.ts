@@ -1,4 +1,6 @@
-/** Chat-completions messages → canonical messages, each object's unmodelled fields in its `extensions['openai-chat']`. */
+/**
+ * Chat-completions messages → canonical messages, each object's unmodelled fields in its `extensions['openai-chat']`.
+ */
 import type { ContentPart, Extensions, Message, TextPart } from '../../canonical';
 import { unmodelledFields, type JsonObject } from '../../json';
 import { sourceFromUrl } from '../../wire/media';
@@ -39,14 +41,28 @@ function decodePart(raw: RawPart, at: string): ContentPart {
       if (!image) invalidField(`${at}.image_url`, 'is required');
       const source = sourceFromUrl(image.url);
       if (!source) invalidField(`${at}.image_url.url`, 'is not a valid URL or base64 data URL');
-      return { type: 'image', source, ...(image.detail ? { detail: image.detail } : {}), ...partExtensions(raw, IMAGE_PART) };
+      return {
+        type: 'image',
+        source,
+        ...(image.detail ? { detail: image.detail } : {}),
+        ...partExtensions(raw, IMAGE_PART),
+      };
     }
     case 'file': {
       const file = raw.file as { file_data?: string; file_id?: string; filename?: string } | undefined;
-      if (typeof file?.file_data !== 'string') invalidField(`${at}.file.file_data`, 'is required (uploaded file ids are not supported by this gateway)');
+      if (typeof file?.file_data !== 'string')
+        invalidField(`${at}.file.file_data`, 'is required (uploaded file ids are not supported by this gateway)');
       const parsed = file.file_data.startsWith('data:') ? sourceFromUrl(file.file_data) : undefined;
-      const source = parsed?.kind === 'base64' ? parsed : { kind: 'base64' as const, mediaType: 'application/pdf', data: file.file_data };
-      return { type: 'file', source, ...(file.filename ? { filename: file.filename } : {}), ...partExtensions(raw, FILE_PART) };
+      const source =
+        parsed?.kind === 'base64'
+          ? parsed
+          : { kind: 'base64' as const, mediaType: 'application/pdf', data: file.file_data };
+      return {
+        type: 'file',
+        source,
+        ...(file.filename ? { filename: file.filename } : {}),
+        ...partExtensions(raw, FILE_PART),
+      };
     }
     case 'input_audio':
       return invalidField(`${at}.type`, "'input_audio' is not supported by this gateway");
@@ -62,7 +78,9 @@ function decodeContent(content: unknown, at: string): ContentPart[] {
 }
 
 function textOnly(parts: ContentPart[], at: string): TextPart[] {
-  return parts.map((part, index) => (part.type === 'text' ? part : invalidField(`${at}[${index}].type`, 'must be text in this role')));
+  return parts.map((part, index) =>
+    part.type === 'text' ? part : invalidField(`${at}[${index}].type`, 'must be text in this role'),
+  );
 }
 
 /**
@@ -71,34 +89,44 @@ function textOnly(parts: ContentPart[], at: string): TextPart[] {
  */
 function decodeToolCalls(raw: unknown, at: string): ContentPart[] {
   if (!Array.isArray(raw)) return [];
-  return raw.map((call: Record<string, unknown> & { id?: unknown; function?: { name?: unknown; arguments?: unknown } }, index) => {
-    const where = `${at}[${index}]`;
-    if (typeof call?.function?.name !== 'string') invalidField(`${where}.function.name`, 'is required');
-    if (typeof call.id !== 'string' || call.id.length === 0) invalidField(`${where}.id`, 'is required');
-    const args = call.function.arguments;
-    if (args !== undefined && typeof args !== 'string') invalidField(`${where}.function.arguments`, 'must be a string of JSON');
-    const { id, carried } = toolCallSignature(call.id, call);
-    let fields = unmodelledFields(call, TOOL_CALL);
-    const extra = call.extra_content === undefined ? undefined : extraContentWithoutCarriers(call.extra_content);
-    if (extra !== undefined) (fields ??= {}).extra_content = extra;
-    return {
-      type: 'tool-call' as const,
-      id,
-      name: call.function.name,
-      arguments: args ?? '',
-      ...signatureMetadata(carried),
-      ...(fields ? { extensions: chatExtensions({ fields } satisfies ChatPartExtension) } : {}),
-    };
-  });
+  return raw.map(
+    (call: Record<string, unknown> & { id?: unknown; function?: { name?: unknown; arguments?: unknown } }, index) => {
+      const where = `${at}[${index}]`;
+      if (typeof call?.function?.name !== 'string') invalidField(`${where}.function.name`, 'is required');
+      if (typeof call.id !== 'string' || call.id.length === 0) invalidField(`${where}.id`, 'is required');
+      const args = call.function.arguments;
+      if (args !== undefined && typeof args !== 'string')
+        invalidField(`${where}.function.arguments`, 'must be a string of JSON');
+      const { id, carried } = toolCallSignature(call.id, call);
+      let fields = unmodelledFields(call, TOOL_CALL);
+      const extra = call.extra_content === undefined ? undefined : extraContentWithoutCarriers(call.extra_content);
+      if (extra !== undefined) (fields ??= {}).extra_content = extra;
+      return {
+        type: 'tool-call' as const,
+        id,
+        name: call.function.name,
+        arguments: args ?? '',
+        ...signatureMetadata(carried),
+        ...(fields ? { extensions: chatExtensions({ fields } satisfies ChatPartExtension) } : {}),
+      };
+    },
+  );
 }
 
 /**
  * The message's extension: its unmodelled fields, the wire role where the canonical one does not
  * say it, and whether text-only content came as an array. Nothing when there is none of these.
  */
-function withExtension(message: Message, raw: RawMessage, modelled: ReadonlySet<string>, role?: ChatMessageExtension['role']): Message {
+function withExtension(
+  message: Message,
+  raw: RawMessage,
+  modelled: ReadonlySet<string>,
+  role?: ChatMessageExtension['role'],
+): Message {
   const fields = unmodelledFields(raw, modelled);
-  const contentArray = Array.isArray(raw.content) && message.content.every((part) => part.type === 'text' || part.type === 'tool-call' || part.type === 'tool-result');
+  const contentArray =
+    Array.isArray(raw.content) &&
+    message.content.every((part) => part.type === 'text' || part.type === 'tool-call' || part.type === 'tool-result');
   if (!fields && !role && !contentArray) return message;
   const extension: ChatMessageExtension = {};
   if (fields) extension.fields = fields;
@@ -113,27 +141,67 @@ function decodeMessage(raw: RawMessage, at: string): Message {
   switch (raw.role) {
     case 'system':
     case 'developer':
-      return withExtension({ role: 'system', content: textOnly(decodeContent(raw.content, `${at}.content`), `${at}.content`), ...name }, raw, SYSTEM_MESSAGE, raw.role);
+      return withExtension(
+        { role: 'system', content: textOnly(decodeContent(raw.content, `${at}.content`), `${at}.content`), ...name },
+        raw,
+        SYSTEM_MESSAGE,
+        raw.role,
+      );
     case 'user':
       if (raw.content === null || raw.content === undefined) invalidField(`${at}.content`, 'is required');
-      return withExtension({ role: 'user', content: decodeContent(raw.content, `${at}.content`), ...name }, raw, USER_MESSAGE);
+      return withExtension(
+        { role: 'user', content: decodeContent(raw.content, `${at}.content`), ...name },
+        raw,
+        USER_MESSAGE,
+      );
     case 'assistant': {
-      const content = decodeContent(raw.content, `${at}.content`).filter((part) => part.type === 'text' || invalidField(`${at}.content`, 'must be text in this role'));
+      const content = decodeContent(raw.content, `${at}.content`).filter(
+        (part) => part.type === 'text' || invalidField(`${at}.content`, 'must be text in this role'),
+      );
       const refused = typeof raw.refusal === 'string' && raw.refusal.length > 0;
-      const refusal: TextPart[] = refused ? [{ type: 'text', text: raw.refusal as string, extensions: chatExtensions({ refusal: true } satisfies ChatPartExtension) }] : [];
+      const refusal: TextPart[] = refused
+        ? [
+            {
+              type: 'text',
+              text: raw.refusal as string,
+              extensions: chatExtensions({ refusal: true } satisfies ChatPartExtension),
+            },
+          ]
+        : [];
       const modelled = refused ? ASSISTANT_MESSAGE : ASSISTANT_MESSAGE_WITHOUT_REFUSAL;
-      return withExtension({ role: 'assistant', content: [...content, ...refusal, ...decodeToolCalls(raw.tool_calls, `${at}.tool_calls`)], ...name }, raw, modelled);
+      return withExtension(
+        {
+          role: 'assistant',
+          content: [...content, ...refusal, ...decodeToolCalls(raw.tool_calls, `${at}.tool_calls`)],
+          ...name,
+        },
+        raw,
+        modelled,
+      );
     }
     case 'tool': {
       if (typeof raw.tool_call_id !== 'string') invalidField(`${at}.tool_call_id`, 'is required');
       const content = textOnly(decodeContent(raw.content, `${at}.content`), `${at}.content`);
-      return withExtension({ role: 'tool', content: [{ type: 'tool-result', toolCallId: splitToolId(raw.tool_call_id).id, content }], ...name }, raw, TOOL_MESSAGE);
+      return withExtension(
+        {
+          role: 'tool',
+          content: [{ type: 'tool-result', toolCallId: splitToolId(raw.tool_call_id).id, content }],
+          ...name,
+        },
+        raw,
+        TOOL_MESSAGE,
+      );
     }
     default: {
       // The legacy `function` role: a result matched by function name.
       if (typeof raw.name !== 'string') invalidField(`${at}.name`, 'is required for role function');
       const content = textOnly(decodeContent(raw.content, `${at}.content`), `${at}.content`);
-      return withExtension({ role: 'tool', content: [{ type: 'tool-result', toolCallId: raw.name, toolName: raw.name, content }] }, raw, SYSTEM_MESSAGE, 'function');
+      return withExtension(
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: raw.name, toolName: raw.name, content }] },
+        raw,
+        SYSTEM_MESSAGE,
+        'function',
+      );
     }
   }
 }

@@ -12,8 +12,24 @@ import { validateChatCompletionBody, type ChatCompletionBody } from './schema';
  * and a chat-completions upstream gets them as sent.
  */
 const MODELLED_BODY: ReadonlySet<string> = new Set([
-  'model', 'messages', 'stream', 'stream_options', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'n', 'stop', 'tools', 'tool_choice',
-  'parallel_tool_calls', 'reasoning_effort', 'response_format', 'seed', 'user', 'safety_identifier',
+  'model',
+  'messages',
+  'stream',
+  'stream_options',
+  'max_tokens',
+  'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'reasoning_effort',
+  'response_format',
+  'seed',
+  'user',
+  'safety_identifier',
 ]);
 const MODELLED_JSON_SCHEMA: ReadonlySet<string> = new Set(['name', 'schema', 'strict']);
 const MODELLED_TOOL: ReadonlySet<string> = new Set(['type', 'function']);
@@ -22,14 +38,19 @@ const MODELLED_FUNCTION: ReadonlySet<string> = new Set(['name', 'description', '
 function decodeTools(tools: ChatCompletionBody['tools']): ToolDefinition[] | undefined {
   if (!tools || tools.length === 0) return undefined;
   return tools.map((tool, index) => {
-    if (tool.type !== 'function' || !tool.function) invalidField(`tools[${index}].type`, `'${tool.type}' tools are not supported; use 'function'`);
+    if (tool.type !== 'function' || !tool.function)
+      invalidField(`tools[${index}].type`, `'${tool.type}' tools are not supported; use 'function'`);
     const fn = tool.function;
     const decoded: ToolDefinition = { name: fn.name, parameters: fn.parameters ?? { type: 'object', properties: {} } };
     if (fn.description !== undefined) decoded.description = fn.description;
     if (typeof fn.strict === 'boolean') decoded.strict = fn.strict;
     const fields = unmodelledFields(tool, MODELLED_TOOL);
     const functionFields = unmodelledFields(fn, MODELLED_FUNCTION);
-    if (fields || functionFields) decoded.extensions = chatExtensions({ ...(fields ? { fields } : {}), ...(functionFields ? { functionFields } : {}) } satisfies ChatToolExtension);
+    if (fields || functionFields)
+      decoded.extensions = chatExtensions({
+        ...(fields ? { fields } : {}),
+        ...(functionFields ? { functionFields } : {}),
+      } satisfies ChatToolExtension);
     return decoded;
   });
 }
@@ -37,7 +58,8 @@ function decodeTools(tools: ChatCompletionBody['tools']): ToolDefinition[] | und
 function decodeToolChoice(choice: ChatCompletionBody['tool_choice']): ToolChoice | undefined {
   if (choice === null || choice === undefined) return undefined;
   if (choice === 'auto' || choice === 'none' || choice === 'required') return { type: choice };
-  if (typeof choice === 'object' && choice.type === 'function' && typeof choice.function?.name === 'string') return { type: 'tool', name: choice.function.name };
+  if (typeof choice === 'object' && choice.type === 'function' && typeof choice.function?.name === 'string')
+    return { type: 'tool', name: choice.function.name };
   return invalidField('tool_choice', "must be 'auto', 'none', 'required' or {type: 'function', function: {name}}");
 }
 
@@ -47,7 +69,12 @@ function decodeResponseFormat(format: ChatCompletionBody['response_format']): Re
   if (format.type === 'json_schema') {
     const spec = format.json_schema;
     if (!spec?.schema) invalidField('response_format.json_schema.schema', 'is required');
-    return { type: 'json-schema', schema: spec.schema, ...(spec.name ? { name: spec.name } : {}), ...(typeof spec.strict === 'boolean' ? { strict: spec.strict } : {}) };
+    return {
+      type: 'json-schema',
+      schema: spec.schema,
+      ...(spec.name ? { name: spec.name } : {}),
+      ...(typeof spec.strict === 'boolean' ? { strict: spec.strict } : {}),
+    };
   }
   return undefined;
 }
@@ -61,10 +88,14 @@ function requestExtension(body: ChatCompletionBody): ChatRequestExtension | unde
   let fields = unmodelledFields(body as unknown as JsonObject, MODELLED_BODY);
   if (body.n === 1) (fields ??= {}).n = 1;
   if (body.response_format?.type === 'text') (fields ??= {}).response_format = body.response_format;
-  const schemaFields = body.response_format?.type === 'json_schema' && body.response_format.json_schema ? unmodelledFields(body.response_format.json_schema, MODELLED_JSON_SCHEMA) : undefined;
+  const schemaFields =
+    body.response_format?.type === 'json_schema' && body.response_format.json_schema
+      ? unmodelledFields(body.response_format.json_schema, MODELLED_JSON_SCHEMA)
+      : undefined;
   if (schemaFields) (extension ??= {}).jsonSchemaFields = schemaFields;
   if (fields) (extension ??= {}).fields = fields;
-  if (body.max_completion_tokens !== null && body.max_completion_tokens !== undefined) (extension ??= {}).maxTokensField = 'max_completion_tokens';
+  if (body.max_completion_tokens !== null && body.max_completion_tokens !== undefined)
+    (extension ??= {}).maxTokensField = 'max_completion_tokens';
   else if (body.max_tokens !== null && body.max_tokens !== undefined) (extension ??= {}).maxTokensField = 'max_tokens';
   if (typeof body.stop === 'string') (extension ??= {}).stopString = true;
   if (body.safety_identifier) {
@@ -73,7 +104,8 @@ function requestExtension(body: ChatCompletionBody): ChatRequestExtension | unde
   } else if (body.user) {
     (extension ??= {}).userField = 'user';
   }
-  if ((body.temperature ?? body.top_p ?? body.reasoning_effort ?? null) !== null) (extension ??= {}).samplingAsGiven = true;
+  if ((body.temperature ?? body.top_p ?? body.reasoning_effort ?? null) !== null)
+    (extension ??= {}).samplingAsGiven = true;
   return extension;
 }
 
@@ -85,7 +117,8 @@ function requestExtension(body: ChatCompletionBody): ChatRequestExtension | unde
  */
 export function decodeChatRequest(body: unknown): GenerateRequest {
   validateChatCompletionBody(body);
-  const stop = body.stop === null || body.stop === undefined ? undefined : typeof body.stop === 'string' ? [body.stop] : body.stop;
+  const stop =
+    body.stop === null || body.stop === undefined ? undefined : typeof body.stop === 'string' ? [body.stop] : body.stop;
   const maxOutputTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   const effort = body.reasoning_effort ?? undefined;
   const request: GenerateRequest = {

@@ -37,7 +37,12 @@ function encodeMessage(choice: Choice) {
   for (const part of choice.content) {
     if (part.type === 'text') text = (text ?? '') + part.text;
     else if (part.type === 'reasoning') reasoning = (reasoning ?? '') + part.text;
-    else if (part.type === 'tool-call') toolCalls.push({ id: carrySignatureInToolId(part.id, carriedSignatureOf(part.providerMetadata)), type: 'function' as const, function: { name: part.name, arguments: part.arguments } });
+    else if (part.type === 'tool-call')
+      toolCalls.push({
+        id: carrySignatureInToolId(part.id, carriedSignatureOf(part.providerMetadata)),
+        type: 'function' as const,
+        function: { name: part.name, arguments: part.arguments },
+      });
   }
   if (text === null && toolCalls.length === 0) text = '';
   return {
@@ -77,7 +82,12 @@ export function encodeChatResponse(response: GenerateResponse) {
     model: response.model,
     choices: response.choices.map((choice) => {
       const message: JsonObject = encodeMessage(choice);
-      const encoded: JsonObject = { index: choice.index, message, logprobs: null, finish_reason: mapFinishReason(choice.finishReason) };
+      const encoded: JsonObject = {
+        index: choice.index,
+        message,
+        logprobs: null,
+        finish_reason: mapFinishReason(choice.finishReason),
+      };
       const from = chatExtension<ChatChoiceExtension>(choice.extensions);
       if (from?.fields) Object.assign(encoded, from.fields);
       if (from?.message) Object.assign(message, from.message);

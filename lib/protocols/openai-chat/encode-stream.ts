@@ -7,7 +7,11 @@ import { openAIErrorBody } from '../shared/openai-error';
 import { chatCompletionId, encodeUsage } from './encode-response';
 import { mapFinishReason } from './map-finish-reason';
 import type { JsonObject } from '../../json';
-import { chatExtension, type ChatStreamStartExtension, type ChatTextDeltaExtension } from '../../wire/openai/extensions';
+import {
+  chatExtension,
+  type ChatStreamStartExtension,
+  type ChatTextDeltaExtension,
+} from '../../wire/openai/extensions';
 
 const DONE = 'data: [DONE]\n\n';
 
@@ -58,11 +62,23 @@ export class ChatStreamEncoder implements StreamEncoder {
   }
 
   private setHead(id: string, created: number, model: string, upstream?: JsonObject): void {
-    const head = ['data: {"id":', JSON.stringify(id), ',"object":"chat.completion.chunk","created":', JSON.stringify(created), ',"model":', JSON.stringify(model)];
-    head.push(',"system_fingerprint":', upstream?.system_fingerprint !== undefined ? JSON.stringify(upstream.system_fingerprint) : 'null', ',');
+    const head = [
+      'data: {"id":',
+      JSON.stringify(id),
+      ',"object":"chat.completion.chunk","created":',
+      JSON.stringify(created),
+      ',"model":',
+      JSON.stringify(model),
+    ];
+    head.push(
+      ',"system_fingerprint":',
+      upstream?.system_fingerprint !== undefined ? JSON.stringify(upstream.system_fingerprint) : 'null',
+      ',',
+    );
     if (upstream) {
       for (const name in upstream) {
-        if (name !== 'system_fingerprint' && Object.hasOwn(upstream, name)) head.push(JSON.stringify(name), ':', JSON.stringify(upstream[name]), ',');
+        if (name !== 'system_fingerprint' && Object.hasOwn(upstream, name))
+          head.push(JSON.stringify(name), ':', JSON.stringify(upstream[name]), ',');
       }
     }
     this.head = flat(head);
@@ -70,7 +86,9 @@ export class ChatStreamEncoder implements StreamEncoder {
     this.framePrefix = flat(head);
   }
 
-  /** A content chunk whose delta is already JSON (see {@link quoted}); `logprobs` as the upstream sent it, else null. */
+  /**
+   * A content chunk whose delta is already JSON (see {@link quoted}); `logprobs` as the upstream sent it, else null.
+   */
   private frame(deltaJson: string, logprobs?: unknown): string {
     if (logprobs === undefined) return this.framePrefix + deltaJson + this.frameSuffix;
     return `${this.framePrefix}${deltaJson},"logprobs":${JSON.stringify(logprobs)}${this.afterLogprobs}`;
@@ -80,23 +98,41 @@ export class ChatStreamEncoder implements StreamEncoder {
   encode(part: StreamPart): string {
     switch (part.type) {
       case 'response-start':
-        this.setHead(chatCompletionId(part.id), part.created, part.model, chatExtension<ChatStreamStartExtension>(part.extensions)?.fields);
+        this.setHead(
+          chatCompletionId(part.id),
+          part.created,
+          part.model,
+          chatExtension<ChatStreamStartExtension>(part.extensions)?.fields,
+        );
         return this.frame('{"role":"assistant","content":"","refusal":null}');
       case 'text-delta':
-        return this.frame(`{"content":${quoted(part.delta)}}`, part.extensions === undefined ? undefined : chatExtension<ChatTextDeltaExtension>(part.extensions)?.logprobs);
+        return this.frame(
+          `{"content":${quoted(part.delta)}}`,
+          part.extensions === undefined ? undefined : chatExtension<ChatTextDeltaExtension>(part.extensions)?.logprobs,
+        );
       case 'reasoning-delta':
         return this.frame(`{"reasoning_content":${quoted(part.delta)}}`);
       case 'tool-call-start': {
         const index = this.toolIndexes.size;
         this.toolIndexes.set(part.id, index);
         const id = carrySignatureInToolId(part.id, carriedSignatureOf(part.providerMetadata));
-        return this.frame(JSON.stringify({ tool_calls: [{ index, id, type: 'function', function: { name: part.name, arguments: '' } }] }));
+        return this.frame(
+          JSON.stringify({
+            tool_calls: [{ index, id, type: 'function', function: { name: part.name, arguments: '' } }],
+          }),
+        );
       }
       case 'tool-call-delta':
-        return this.frame(JSON.stringify({ tool_calls: [{ index: this.toolIndexes.get(part.id) ?? 0, function: { arguments: part.delta } }] }));
+        return this.frame(
+          JSON.stringify({
+            tool_calls: [{ index: this.toolIndexes.get(part.id) ?? 0, function: { arguments: part.delta } }],
+          }),
+        );
       case 'finish': {
         const last = `${this.framePrefix}{},"logprobs":null,"finish_reason":${JSON.stringify(mapFinishReason(part.finishReason))}}]${this.includeUsage ? ',"usage":null' : ''}}\n\n`;
-        const usage = this.includeUsage ? `${this.head}"choices":[],"usage":${JSON.stringify(encodeUsage(part.usage))}}\n\n` : '';
+        const usage = this.includeUsage
+          ? `${this.head}"choices":[],"usage":${JSON.stringify(encodeUsage(part.usage))}}\n\n`
+          : '';
         return last + usage + DONE;
       }
       case 'error':
@@ -107,7 +143,10 @@ export class ChatStreamEncoder implements StreamEncoder {
   }
 }
 
-/** Starts a chat-completions stream for this call (the usage chunk only when the caller asked for it: `includeStreamUsage`). */
+/**
+ * Starts a chat-completions stream for this call (the usage chunk only when the caller asked for it:
+ * `includeStreamUsage`).
+ */
 export function encodeChatStream(request: GenerateRequest): StreamEncoder {
   return new ChatStreamEncoder(request.includeStreamUsage === true);
 }

@@ -9,7 +9,11 @@ const contentPart = {
   properties: {
     type: { type: 'string' },
     text: { type: 'string' },
-    image_url: { type: 'object', required: ['url'], properties: { url: { type: 'string' }, detail: { type: 'string' } } },
+    image_url: {
+      type: 'object',
+      required: ['url'],
+      properties: { url: { type: 'string' }, detail: { type: 'string' } },
+    },
   },
 };
 
@@ -33,7 +37,12 @@ const tool = {
     function: {
       type: 'object',
       required: ['name'],
-      properties: { name: { type: 'string', minLength: 1 }, description: { type: 'string' }, parameters: { type: 'object' }, strict: nullable('boolean') },
+      properties: {
+        name: { type: 'string', minLength: 1 },
+        description: { type: 'string' },
+        parameters: { type: 'object' },
+        strict: nullable('boolean'),
+      },
     },
   },
 };
@@ -50,10 +59,16 @@ export interface ChatCompletionBody {
   top_p?: number | null;
   n?: number | null;
   stop?: string | string[] | null;
-  tools?: Array<{ type: string; function?: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null } }> | null;
+  tools?: Array<{
+    type: string;
+    function?: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
+  }> | null;
   tool_choice?: string | { type: string; function?: { name: string } } | null;
   parallel_tool_calls?: boolean | null;
-  response_format?: { type: string; json_schema?: { name?: string; schema?: Record<string, unknown>; strict?: boolean | null } } | null;
+  response_format?: {
+    type: string;
+    json_schema?: { name?: string; schema?: Record<string, unknown>; strict?: boolean | null };
+  } | null;
   reasoning_effort?: string | null;
   seed?: number | null;
   user?: string;
@@ -83,10 +98,16 @@ export const chatCompletionBodySchema = {
       required: ['type'],
       properties: {
         type: { enum: ['text', 'json_object', 'json_schema'] },
-        json_schema: { type: 'object', properties: { name: { type: 'string' }, schema: { type: 'object' }, strict: nullable('boolean') } },
+        json_schema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, schema: { type: 'object' }, strict: nullable('boolean') },
+        },
       },
     },
-    reasoning_effort: { ...nullable('string'), enum: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', null] },
+    reasoning_effort: {
+      ...nullable('string'),
+      enum: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', null],
+    },
     seed: nullable('integer'),
     user: { type: 'string' },
     safety_identifier: { type: 'string' },

@@ -20,13 +20,28 @@ export function parseImageSize(size: string | null | undefined): { width: number
   const width = Number(match?.[1]);
   const height = Number(match?.[2]);
   if (!match || !Number.isSafeInteger(width) || !Number.isSafeInteger(height)) {
-    invalidField('size', `'${size.slice(0, 40)}' is not a valid size; use 'auto' or '<width>x<height>' in positive integers, e.g. '1024x1024'`);
+    invalidField(
+      'size',
+      `'${size.slice(0, 40)}' is not a valid size; use 'auto' or '<width>x<height>' in positive integers, e.g. '1024x1024'`,
+    );
   }
   return { width, height };
 }
 
 /** The body fields this codec models; `response_format` is the gateway's (upstreams are always asked for base64). */
-const MODELLED_BODY: ReadonlySet<string> = new Set(['model', 'prompt', 'n', 'size', 'response_format', 'quality', 'style', 'background', 'output_format', 'user', 'stream']);
+const MODELLED_BODY: ReadonlySet<string> = new Set([
+  'model',
+  'prompt',
+  'n',
+  'size',
+  'response_format',
+  'quality',
+  'style',
+  'background',
+  'output_format',
+  'user',
+  'stream',
+]);
 
 /**
  * Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field. The
@@ -35,7 +50,8 @@ const MODELLED_BODY: ReadonlySet<string> = new Set(['model', 'prompt', 'n', 'siz
  */
 export function decodeImageRequest(body: unknown): ImageRequest {
   validateImageGenerationBody(body);
-  if (body.stream === true) invalidField('stream', 'image streaming is not supported by this gateway; omit stream or set it to false');
+  if (body.stream === true)
+    invalidField('stream', 'image streaming is not supported by this gateway; omit stream or set it to false');
   const request: ImageRequest = {
     model: body.model,
     prompt: body.prompt,

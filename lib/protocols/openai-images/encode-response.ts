@@ -9,7 +9,11 @@ export type EncodedImage = { b64_json: string; revised_prompt?: string } | { url
  * `image/webp` → `webp` (any other `image/<x>` → `<x>`).
  */
 export function outputFormatOf(mediaType: string): string {
-  const subtype = mediaType.split(';', 1)[0]!.trim().toLowerCase().replace(/^image\//, '');
+  const subtype = mediaType
+    .split(';', 1)[0]!
+    .trim()
+    .toLowerCase()
+    .replace(/^image\//, '');
   return subtype === 'jpg' ? 'jpeg' : subtype;
 }
 
@@ -42,7 +46,10 @@ export function encodeImageUsage(usage: Usage) {
  * The images response: `created`, one `data[]` item per image, the `size` that was generated,
  * `output_format` from the images' media type, and `usage` when the provider reported it.
  */
-export function encodeImagesResponse(response: ImageResponse, request: Pick<ImageRequest, 'width' | 'height' | 'responseFormat'> | undefined) {
+export function encodeImagesResponse(
+  response: ImageResponse,
+  request: Pick<ImageRequest, 'width' | 'height' | 'responseFormat'> | undefined,
+) {
   const first = response.images[0];
   return {
     created: response.created,

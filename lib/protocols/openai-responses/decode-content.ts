@@ -14,13 +14,17 @@ const FILE_FIELDS: ReadonlySet<string> = new Set(['type', 'file_data', 'file_url
 function text(raw: RawPart, field: 'text' | 'refusal', at: string): TextPart {
   const value = raw[field];
   if (typeof value !== 'string') invalidField(`${at}.${field}`, 'must be a string');
-  const extension = field === 'text' ? withUnmodelled(raw, TEXT_FIELDS) : withUnmodelled(raw, REFUSAL_FIELDS, { type: 'refusal' });
+  const extension =
+    field === 'text' ? withUnmodelled(raw, TEXT_FIELDS) : withUnmodelled(raw, REFUSAL_FIELDS, { type: 'refusal' });
   return { type: 'text', text: value, ...extension };
 }
 
 function noFileIds(raw: RawPart, at: string): void {
   if (raw.file_id !== undefined && raw.file_id !== null) {
-    invalidField(`${at}.file_id`, 'uploaded file ids are not supported by this gateway: send the content inline (a data URL) or by URL');
+    invalidField(
+      `${at}.file_id`,
+      'uploaded file ids are not supported by this gateway: send the content inline (a data URL) or by URL',
+    );
   }
 }
 

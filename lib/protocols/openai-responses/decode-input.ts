@@ -1,5 +1,16 @@
-/** Responses `input` (a string or items) → canonical messages, consecutive items of one role merged into one message. */
-import type { ContentPart, ImagePart, Message, ReasoningPart, Role, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
+/**
+ * Responses `input` (a string or items) → canonical messages, consecutive items of one role merged into one message.
+ */
+import type {
+  ContentPart,
+  ImagePart,
+  Message,
+  ReasoningPart,
+  Role,
+  TextPart,
+  ToolCallPart,
+  ToolResultPart,
+} from '../../canonical';
 import { isJsonObject, type JsonObject } from '../../json';
 import { reportDrop, type Warn } from '../../warnings';
 import { signatureMetadata, splitToolId } from '../shared/signature-carrier';
@@ -19,7 +30,12 @@ const OUTPUT_FIELDS: ReadonlySet<string> = new Set(['type', 'call_id', 'output',
 const CUSTOM_OUTPUT_FIELDS: ReadonlySet<string> = new Set(['call_id', 'output', 'status']);
 const REASONING_FIELDS: ReadonlySet<string> = new Set(['type', 'summary', 'content', 'encrypted_content', 'status']);
 
-const ROLES: Readonly<Record<string, Role>> = { user: 'user', assistant: 'assistant', system: 'system', developer: 'system' };
+const ROLES: Readonly<Record<string, Role>> = {
+  user: 'user',
+  assistant: 'assistant',
+  system: 'system',
+  developer: 'system',
+};
 
 function requiredString(item: RawItem, field: string, at: string): string {
   const value = item[field];
@@ -39,7 +55,8 @@ function decodeMessageItem(item: RawItem, at: string): { role: Role; parts: Cont
   }
   if (role === 'assistant') {
     parts.forEach((part, index) => {
-      if (part.type !== 'text') invalidField(`${at}.content[${index}].type`, 'must be output_text or refusal in this role');
+      if (part.type !== 'text')
+        invalidField(`${at}.content[${index}].type`, 'must be output_text or refusal in this role');
     });
   }
   let extension = unmodelledFields(item, MESSAGE_FIELDS);
@@ -52,11 +69,15 @@ function decodeMessageItem(item: RawItem, at: string): { role: Role; parts: Cont
 function callName(item: RawItem, at: string): string {
   const name = requiredString(item, 'name', at);
   if (item.namespace === undefined || item.namespace === null) return name;
-  if (typeof item.namespace !== 'string' || item.namespace.length === 0) invalidField(`${at}.namespace`, 'must be a non-empty string');
+  if (typeof item.namespace !== 'string' || item.namespace.length === 0)
+    invalidField(`${at}.namespace`, 'must be a non-empty string');
   return namespacedName(item.namespace, name);
 }
 
-/** A `function_call` or `custom_tool_call`: a tool call; a vendor signature the gateway put in its `call_id` comes back as metadata. */
+/**
+ * A `function_call` or `custom_tool_call`: a tool call; a vendor signature the gateway put in its `call_id` comes back
+ * as metadata.
+ */
 function decodeCall(item: RawItem, at: string): ToolCallPart {
   const custom = item.type === 'custom_tool_call';
   const { id, carried } = splitToolId(requiredString(item, 'call_id', at));
@@ -66,7 +87,8 @@ function decodeCall(item: RawItem, at: string): ToolCallPart {
     if (typeof item.input !== 'string') invalidField(`${at}.input`, 'must be a string');
     args = customToolArguments(item.input);
   } else {
-    if (item.arguments !== undefined && typeof item.arguments !== 'string') invalidField(`${at}.arguments`, 'must be a string of JSON');
+    if (item.arguments !== undefined && typeof item.arguments !== 'string')
+      invalidField(`${at}.arguments`, 'must be a string of JSON');
     args = (item.arguments as string | undefined) ?? '';
   }
   const extension = custom ? withUnmodelled(item, CUSTOM_CALL_FIELDS) : withUnmodelled(item, CALL_FIELDS);
@@ -87,7 +109,10 @@ function decodeOutput(output: unknown, at: string): Array<TextPart | ImagePart> 
     if (raw.type === 'input_image') return decodeImage(raw, where);
     if (raw.type === 'input_file') {
       decodeFile(raw, where);
-      return invalidField(`${where}.type`, "'input_file' in a tool output is not supported by this gateway; send the file in a user message");
+      return invalidField(
+        `${where}.type`,
+        "'input_file' in a tool output is not supported by this gateway; send the file in a user message",
+      );
     }
     return invalidField(`${where}.type`, `'${String(raw.type)}' is not a known tool output part type`);
   });
@@ -109,7 +134,8 @@ function reasoningText(item: RawItem, at: string): string {
     if (list === undefined || list === null) return [];
     if (!Array.isArray(list)) return invalidField(`${at}.${field}`, 'must be an array');
     return list.map((entry: unknown, index) => {
-      if (!isJsonObject(entry) || typeof entry.text !== 'string') return invalidField(`${at}.${field}[${index}].text`, 'must be a string');
+      if (!isJsonObject(entry) || typeof entry.text !== 'string')
+        return invalidField(`${at}.${field}[${index}].text`, 'must be a string');
       return entry.text;
     });
   };
@@ -117,7 +143,9 @@ function reasoningText(item: RawItem, at: string): string {
   return (content.length > 0 ? content : texts(item.summary, 'summary')).join('\n\n');
 }
 
-/** A `reasoning` item: reasoning text, its `encrypted_content` back as the vendor's signature, its id in the extension. */
+/**
+ * A `reasoning` item: reasoning text, its `encrypted_content` back as the vendor's signature, its id in the extension.
+ */
 function decodeReasoning(item: RawItem, at: string): ReasoningPart {
   const part: ReasoningPart = { type: 'reasoning', text: reasoningText(item, at) };
   const encrypted = item.encrypted_content;
@@ -144,10 +172,17 @@ function decodeItem(item: RawItem, at: string, warn: Warn | undefined): Decoded 
     case 'reasoning':
       return { role: 'assistant', parts: [decodeReasoning(item, at)] };
     case 'item_reference':
-      return invalidField(`${at}.type`, 'this gateway keeps no response state, so it cannot resolve an item_reference: resend the whole item');
+      return invalidField(
+        `${at}.type`,
+        'this gateway keeps no response state, so it cannot resolve an item_reference: resend the whole item',
+      );
     default:
       // A built-in tool's call or output from an earlier answer (web_search_call, mcp_call, …): no canonical form.
-      reportDrop(log, warn, { type: 'unsupported-tool', tool: String(item.type), details: `${at}: a built-in tool's item from an earlier answer has no canonical form` });
+      reportDrop(log, warn, {
+        type: 'unsupported-tool',
+        tool: String(item.type),
+        details: `${at}: a built-in tool's item from an earlier answer has no canonical form`,
+      });
       return undefined;
   }
 }
@@ -158,9 +193,18 @@ function decodeItem(item: RawItem, at: string, warn: Warn | undefined): Decoded 
  * user or system item a message of its own, each run of consecutive assistant items (text,
  * reasoning, calls) or tool outputs merged into one message.
  */
-export function decodeInput(input: string | RawItem[] | undefined, instructions: string | null | undefined, warn?: Warn): Message[] {
+export function decodeInput(
+  input: string | RawItem[] | undefined,
+  instructions: string | null | undefined,
+  warn?: Warn,
+): Message[] {
   const messages: Message[] = [];
-  if (typeof instructions === 'string' && instructions.length > 0) messages.push({ role: 'system', content: [{ type: 'text', text: instructions }], extensions: { [RESPONSES]: { instructions: true } } });
+  if (typeof instructions === 'string' && instructions.length > 0)
+    messages.push({
+      role: 'system',
+      content: [{ type: 'text', text: instructions }],
+      extensions: { [RESPONSES]: { instructions: true } },
+    });
   if (input === undefined) return messages;
   if (typeof input === 'string') {
     messages.push({ role: 'user', content: [{ type: 'text', text: input }] });
@@ -174,7 +218,8 @@ export function decodeInput(input: string | RawItem[] | undefined, instructions:
     // item stays its own message, so a Responses upstream gets the items as they were sent.
     if (last && last.role === decoded.role && (decoded.role === 'assistant' || decoded.role === 'tool')) {
       last.content.push(...decoded.parts);
-      if (decoded.extension) last.extensions = { [RESPONSES]: { ...last.extensions?.[RESPONSES], ...decoded.extension } };
+      if (decoded.extension)
+        last.extensions = { [RESPONSES]: { ...last.extensions?.[RESPONSES], ...decoded.extension } };
       return;
     }
     last = { role: decoded.role, content: decoded.parts, ...extensionOf(decoded.extension) };

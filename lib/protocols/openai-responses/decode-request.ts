@@ -1,4 +1,6 @@
-/** Responses request body → canonical GenerateRequest; the fields it does not model in `extensions['openai-responses']`. */
+/**
+ * Responses request body → canonical GenerateRequest; the fields it does not model in `extensions['openai-responses']`.
+ */
 import type { GenerateRequest } from '../../canonical';
 import type { JsonObject } from '../../json';
 import type { Warn } from '../../warnings';
@@ -11,8 +13,23 @@ import { validateResponsesBody, type ResponsesBody } from './schema';
 
 /** Body fields the canonical request says (wholly or, for `tools`, `text`, `reasoning`, in part). */
 const MODELLED_FIELDS: ReadonlySet<string> = new Set([
-  'model', 'input', 'instructions', 'stream', 'max_output_tokens', 'temperature', 'top_p', 'tools', 'tool_choice',
-  'parallel_tool_calls', 'text', 'reasoning', 'user', 'safety_identifier', 'background', 'previous_response_id', 'conversation',
+  'model',
+  'input',
+  'instructions',
+  'stream',
+  'max_output_tokens',
+  'temperature',
+  'top_p',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'text',
+  'reasoning',
+  'user',
+  'safety_identifier',
+  'background',
+  'previous_response_id',
+  'conversation',
 ]);
 
 /**
@@ -22,16 +39,26 @@ const MODELLED_FIELDS: ReadonlySet<string> = new Set([
 function refuseStateful(body: ResponsesBody): void {
   if (body.background === true) invalidField('background', 'background responses are not supported by this gateway');
   if (body.conversation !== undefined && body.conversation !== null) {
-    invalidField('conversation', 'conversations are not supported by this gateway; use previous_response_id, or resend the whole input');
+    invalidField(
+      'conversation',
+      'conversations are not supported by this gateway; use previous_response_id, or resend the whole input',
+    );
   }
 }
 
-/** The request's extension: its unmodelled top-level fields, and the parts of `tools`, `tool_choice`, `text`, `reasoning` canonical cannot say. */
-function requestExtension(body: ResponsesBody, parts: { builtins?: JsonObject[]; toolChoice?: JsonObject; text?: JsonObject; reasoning?: JsonObject }): ResponsesRequestExtension | undefined {
+/**
+ * The request's extension: its unmodelled top-level fields, and the parts of `tools`, `tool_choice`, `text`,
+ * `reasoning` canonical cannot say.
+ */
+function requestExtension(
+  body: ResponsesBody,
+  parts: { builtins?: JsonObject[]; toolChoice?: JsonObject; text?: JsonObject; reasoning?: JsonObject },
+): ResponsesRequestExtension | undefined {
   let extension: ResponsesRequestExtension | undefined;
   const raw = body as unknown as JsonObject;
   for (const name in raw) {
-    if (!MODELLED_FIELDS.has(name) && Object.hasOwn(raw, name) && raw[name] !== undefined) (extension ??= {})[name] = raw[name];
+    if (!MODELLED_FIELDS.has(name) && Object.hasOwn(raw, name) && raw[name] !== undefined)
+      (extension ??= {})[name] = raw[name];
   }
   if (parts.builtins?.length) (extension ??= {}).tools = parts.builtins;
   if (parts.toolChoice) (extension ??= {}).tool_choice = parts.toolChoice;
@@ -47,7 +74,8 @@ export function decodeResponsesRequest(body: unknown, warn?: Warn): GenerateRequ
   const messages = decodeInput(body.input, body.instructions, warn);
   if (messages.length === 0) invalidField('input', 'is required (a string or a non-empty array of items)');
   const request: GenerateRequest = { model: body.model, messages, stream: body.stream === true };
-  if (body.max_output_tokens !== null && body.max_output_tokens !== undefined) request.maxOutputTokens = body.max_output_tokens;
+  if (body.max_output_tokens !== null && body.max_output_tokens !== undefined)
+    request.maxOutputTokens = body.max_output_tokens;
   if (body.temperature !== null && body.temperature !== undefined) request.temperature = body.temperature;
   if (body.top_p !== null && body.top_p !== undefined) request.topP = body.top_p;
   const tools = decodeTools(body.tools);
@@ -61,7 +89,12 @@ export function decodeResponsesRequest(body: unknown, warn?: Warn): GenerateRequ
   if (reasoning.settings) request.reasoning = reasoning.settings;
   const user = body.safety_identifier ?? body.user;
   if (user) request.user = user;
-  const extension = requestExtension(body, { builtins: tools?.builtins, toolChoice: toolChoice.kept, text: text.kept, reasoning: reasoning.kept });
+  const extension = requestExtension(body, {
+    builtins: tools?.builtins,
+    toolChoice: toolChoice.kept,
+    text: text.kept,
+    reasoning: reasoning.kept,
+  });
   if (extension) request.extensions = { [RESPONSES]: extension };
   return request;
 }

@@ -1,4 +1,7 @@
-/** Responses `text` and `reasoning` → canonical response format and reasoning settings, their other keys for the extension. */
+/**
+ * Responses `text` and `reasoning` → canonical response format and reasoning settings, their other keys for the
+ * extension.
+ */
 import type { ReasoningEffort, ReasoningSettings, ResponseFormat } from '../../canonical';
 import type { JsonObject } from '../../json';
 import { invalidField } from '../shared/validate';
@@ -21,7 +24,10 @@ export function decodeText(text: ResponsesBody['text']): { format?: ResponseForm
       if (typeof format.name !== 'string' || format.name.length === 0) invalidField('text.format.name', 'is required');
       if (!format.schema) invalidField('text.format.schema', 'is required');
       const strict = typeof format.strict === 'boolean' ? { strict: format.strict } : {};
-      return { format: { type: 'json-schema', schema: format.schema as Record<string, unknown>, name: format.name, ...strict }, kept };
+      return {
+        format: { type: 'json-schema', schema: format.schema as Record<string, unknown>, name: format.name, ...strict },
+        kept,
+      };
     }
     default:
       return { format: { type: 'text' }, kept };
@@ -33,7 +39,10 @@ export function decodeText(text: ResponsesBody['text']): { format?: ResponseForm
  * `concise`, `detailed`) asks for the model's thoughts. The summary itself (and `generate_summary`)
  * stays in the extension: how a Responses upstream should summarise.
  */
-export function decodeReasoning(reasoning: ResponsesBody['reasoning']): { settings?: ReasoningSettings; kept?: JsonObject } {
+export function decodeReasoning(reasoning: ResponsesBody['reasoning']): {
+  settings?: ReasoningSettings;
+  kept?: JsonObject;
+} {
   if (!reasoning) return {};
   const kept = unmodelledFields(reasoning, REASONING_FIELDS);
   const settings: ReasoningSettings = {};

@@ -2,7 +2,11 @@
 import type { ToolChoice, ToolDefinition } from '../../canonical';
 import { isJsonObject, type JsonObject } from '../../json';
 import { invalidField } from '../shared/validate';
-import { customToolParameters, namespacedName, type ResponsesToolExtension } from '../../wire/openai/responses-extensions';
+import {
+  customToolParameters,
+  namespacedName,
+  type ResponsesToolExtension,
+} from '../../wire/openai/responses-extensions';
 import { log } from './log';
 import type { RawTool, ResponsesBody } from './schema';
 import { extensionOf, unmodelledFields } from './unmodelled';
@@ -18,14 +22,21 @@ export interface DecodedTools {
 
 function decodeFunction(raw: RawTool, at: string, namespace?: JsonObject & { name: string }): ToolDefinition {
   const custom = raw.type === 'custom';
-  if (!custom && raw.type !== 'function') invalidField(`${at}.type`, "must be 'function' or 'custom' inside a namespace");
+  if (!custom && raw.type !== 'function')
+    invalidField(`${at}.type`, "must be 'function' or 'custom' inside a namespace");
   if (typeof raw.name !== 'string' || raw.name.length === 0) invalidField(`${at}.name`, 'is required');
-  let extension: ResponsesToolExtension | undefined = custom ? (unmodelledFields(raw, CUSTOM_FIELDS) as ResponsesToolExtension) : unmodelledFields(raw, FUNCTION_FIELDS);
+  let extension: ResponsesToolExtension | undefined = custom
+    ? (unmodelledFields(raw, CUSTOM_FIELDS) as ResponsesToolExtension)
+    : unmodelledFields(raw, FUNCTION_FIELDS);
   if (namespace) {
     extension = { ...extension, namespace: namespace.name, name: raw.name };
     if (typeof namespace.description === 'string') extension.namespace_description = namespace.description;
   }
-  const parameters = custom ? customToolParameters() : isJsonObject(raw.parameters) ? raw.parameters : { type: 'object', properties: {} };
+  const parameters = custom
+    ? customToolParameters()
+    : isJsonObject(raw.parameters)
+      ? raw.parameters
+      : { type: 'object', properties: {} };
   return {
     name: namespace ? namespacedName(namespace.name, raw.name) : raw.name,
     ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
@@ -49,7 +60,10 @@ export function decodeTools(raw: ResponsesBody['tools']): DecodedTools | undefin
     else if (tool.type === 'namespace') {
       if (typeof tool.name !== 'string' || tool.name.length === 0) invalidField(`${at}.name`, 'is required');
       if (!Array.isArray(tool.tools)) invalidField(`${at}.tools`, 'is required');
-      const namespace = { name: tool.name, ...(typeof tool.description === 'string' ? { description: tool.description } : {}) };
+      const namespace = {
+        name: tool.name,
+        ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+      };
       tool.tools.forEach((inner, position) => {
         decoded.tools.push(decodeFunction(inner, `${at}.tools[${position}]`, namespace));
       });
@@ -61,7 +75,8 @@ export function decodeTools(raw: ResponsesBody['tools']): DecodedTools | undefin
   return decoded;
 }
 
-const CHOICE_HINT = "must be 'auto', 'none', 'required', {type: 'function', name}, {type: 'custom', name}, {type: 'allowed_tools', mode, tools} or a built-in tool's choice";
+const CHOICE_HINT =
+  "must be 'auto', 'none', 'required', {type: 'function', name}, {type: 'custom', name}, {type: 'allowed_tools', mode, tools} or a built-in tool's choice";
 
 /** `tool_choice`: what canonical can say, and the choice as sent when it cannot say it exactly. */
 export function decodeToolChoice(raw: ResponsesBody['tool_choice']): { choice?: ToolChoice; kept?: JsonObject } {
@@ -74,7 +89,8 @@ export function decodeToolChoice(raw: ResponsesBody['tool_choice']): { choice?: 
     return { choice: { type: 'tool', name } };
   }
   if (raw.type === 'allowed_tools') {
-    if (raw.mode !== 'auto' && raw.mode !== 'required') invalidField('tool_choice.mode', "must be 'auto' or 'required'");
+    if (raw.mode !== 'auto' && raw.mode !== 'required')
+      invalidField('tool_choice.mode', "must be 'auto' or 'required'");
     if (!Array.isArray(raw.tools)) invalidField('tool_choice.tools', 'is required');
     log('openai-responses: tool_choice allowed_tools kept for a Responses upstream; %s for others', raw.mode);
     return { choice: { type: raw.mode }, kept: raw };

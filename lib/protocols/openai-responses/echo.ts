@@ -5,10 +5,22 @@
  */
 import type { GenerateRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../canonical';
 import type { JsonObject } from '../../json';
-import { responsesExtension, toolExtension, type ResponsesMessageExtension, type ResponsesRequestExtension, type ResponsesToolExtension } from '../../wire/openai/responses-extensions';
+import {
+  responsesExtension,
+  toolExtension,
+  type ResponsesMessageExtension,
+  type ResponsesRequestExtension,
+  type ResponsesToolExtension,
+} from '../../wire/openai/responses-extensions';
 
 /** Keys of a tool's extension that the echo turns back into the caller's shape rather than copying. */
-const TOOL_EXTENSION_KEYS: ReadonlySet<string> = new Set(['type', 'format', 'namespace', 'namespace_description', 'name']);
+const TOOL_EXTENSION_KEYS: ReadonlySet<string> = new Set([
+  'type',
+  'format',
+  'namespace',
+  'namespace_description',
+  'name',
+]);
 
 function toolKeys(extension: ResponsesToolExtension | undefined): JsonObject {
   const kept: JsonObject = {};
@@ -21,9 +33,22 @@ function toolKeys(extension: ResponsesToolExtension | undefined): JsonObject {
 function encodeTool(tool: ToolDefinition, extension: ResponsesToolExtension | undefined): JsonObject {
   const name = extension?.name ?? tool.name;
   if (extension?.type === 'custom') {
-    return { type: 'custom', name, description: tool.description ?? null, ...(extension.format ? { format: extension.format } : {}), ...toolKeys(extension) };
+    return {
+      type: 'custom',
+      name,
+      description: tool.description ?? null,
+      ...(extension.format ? { format: extension.format } : {}),
+      ...toolKeys(extension),
+    };
   }
-  return { type: 'function', name, description: tool.description ?? null, parameters: tool.parameters, strict: tool.strict ?? false, ...toolKeys(extension) };
+  return {
+    type: 'function',
+    name,
+    description: tool.description ?? null,
+    parameters: tool.parameters,
+    strict: tool.strict ?? false,
+    ...toolKeys(extension),
+  };
 }
 
 /** `tools` as given: function and custom tools, namespaces regrouped, then the built-ins. */
@@ -41,7 +66,12 @@ export function echoTools(request: GenerateRequest, extension: ResponsesRequestE
     if (!members) {
       members = [];
       namespaces.set(own.namespace, members);
-      tools.push({ type: 'namespace', name: own.namespace, description: own.namespace_description ?? null, tools: members });
+      tools.push({
+        type: 'namespace',
+        name: own.namespace,
+        description: own.namespace_description ?? null,
+        tools: members,
+      });
     }
     members.push(encoded);
   }
@@ -50,7 +80,11 @@ export function echoTools(request: GenerateRequest, extension: ResponsesRequestE
 }
 
 /** A canonical tool choice in the caller's words (its own name and namespace for a named tool). */
-export function echoToolChoice(choice: ToolChoice | undefined, request: GenerateRequest, extension: ResponsesRequestExtension | undefined): unknown {
+export function echoToolChoice(
+  choice: ToolChoice | undefined,
+  request: GenerateRequest,
+  extension: ResponsesRequestExtension | undefined,
+): unknown {
   if (extension?.tool_choice) return extension.tool_choice;
   if (!choice) return 'auto';
   if (choice.type !== 'tool') return choice.type;
@@ -62,20 +96,30 @@ export function echoToolChoice(choice: ToolChoice | undefined, request: Generate
 function echoFormat(format: ResponseFormat | undefined): JsonObject {
   if (!format || format.type === 'text') return { type: 'text' };
   if (format.type === 'json') return { type: 'json_object' };
-  return { type: 'json_schema', name: format.name ?? 'response', schema: format.schema, strict: format.strict ?? false };
+  return {
+    type: 'json_schema',
+    name: format.name ?? 'response',
+    schema: format.schema,
+    strict: format.strict ?? false,
+  };
 }
 
 /** The text of the system message that was the body's `instructions`, or null. */
 function echoInstructions(request: GenerateRequest): string | null {
   const first = request.messages[0];
-  if (first?.role !== 'system' || !responsesExtension<ResponsesMessageExtension>(first.extensions)?.instructions) return null;
+  if (first?.role !== 'system' || !responsesExtension<ResponsesMessageExtension>(first.extensions)?.instructions)
+    return null;
   return first.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-/** Every echoed setting of the Response object, in the order OpenAI writes them; `previousId` is the call's `previous_response_id`. */
+/**
+ * Every echoed setting of the Response object, in the order OpenAI writes them; `previousId` is the call's
+ * `previous_response_id`.
+ */
 export function echoSettings(request: GenerateRequest | undefined, previousId?: string): JsonObject {
   const extension = request ? responsesExtension<ResponsesRequestExtension>(request.extensions) : undefined;
-  const of = <T>(name: string, fallback: T): unknown => (extension && extension[name] !== undefined ? extension[name] : fallback);
+  const of = <T>(name: string, fallback: T): unknown =>
+    extension && extension[name] !== undefined ? extension[name] : fallback;
   return {
     instructions: request ? echoInstructions(request) : null,
     max_output_tokens: request?.maxOutputTokens ?? null,
@@ -83,7 +127,10 @@ export function echoSettings(request: GenerateRequest | undefined, previousId?: 
     parallel_tool_calls: request?.parallelToolCalls ?? true,
     previous_response_id: previousId ?? null,
     prompt_cache_key: of('prompt_cache_key', null),
-    reasoning: { effort: request?.reasoning?.effort ?? null, summary: extension?.reasoning?.summary ?? extension?.reasoning?.generate_summary ?? null },
+    reasoning: {
+      effort: request?.reasoning?.effort ?? null,
+      summary: extension?.reasoning?.summary ?? extension?.reasoning?.generate_summary ?? null,
+    },
     safety_identifier: request?.user ?? null,
     service_tier: of('service_tier', 'default'),
     store: of('store', false),

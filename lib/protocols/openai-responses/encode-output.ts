@@ -1,4 +1,7 @@
-/** Canonical parts → Responses output items (message, reasoning, function_call, custom_tool_call), shared by the answer and the stream. */
+/**
+ * Canonical parts → Responses output items (message, reasoning, function_call, custom_tool_call), shared by the answer
+ * and the stream.
+ */
 import type { GenerateRequest, ProviderMetadata, ReasoningPart, ToolCallPart, Usage } from '../../canonical';
 import type { JsonObject } from '../../json';
 import { carriedSignatureOf, carrySignatureInToolId } from '../shared/signature-carrier';
@@ -17,7 +20,11 @@ export interface CallShape {
 export function callShape(request: GenerateRequest | undefined, name: string): CallShape {
   const own = toolExtension(request?.tools, name);
   if (!own) return { custom: false, name };
-  return { custom: own.type === 'custom', name: own.name ?? name, ...(own.namespace ? { namespace: own.namespace } : {}) };
+  return {
+    custom: own.type === 'custom',
+    name: own.name ?? name,
+    ...(own.namespace ? { namespace: own.namespace } : {}),
+  };
 }
 
 /** The `call_id` a caller sees: the canonical id, carrying a vendor signature when the call has one. */
@@ -26,10 +33,24 @@ export function callId(id: string, metadata: ProviderMetadata | undefined): stri
 }
 
 /** A finished tool call as an output item. */
-export function callItem(part: Pick<ToolCallPart, 'id' | 'arguments' | 'providerMetadata'>, shape: CallShape, id: string, status: string): JsonObject {
+export function callItem(
+  part: Pick<ToolCallPart, 'id' | 'arguments' | 'providerMetadata'>,
+  shape: CallShape,
+  id: string,
+  status: string,
+): JsonObject {
   const namespace = shape.namespace ? { namespace: shape.namespace } : {};
   const call_id = callId(part.id, part.providerMetadata);
-  if (shape.custom) return { type: 'custom_tool_call', id, status, call_id, name: shape.name, ...namespace, input: customToolInput(part.arguments) };
+  if (shape.custom)
+    return {
+      type: 'custom_tool_call',
+      id,
+      status,
+      call_id,
+      name: shape.name,
+      ...namespace,
+      input: customToolInput(part.arguments),
+    };
   return { type: 'function_call', id, status, call_id, name: shape.name, ...namespace, arguments: part.arguments };
 }
 
@@ -39,8 +60,16 @@ export function callPrefix(shape: CallShape): string {
 }
 
 /** A reasoning item: its text as one summary, and the vendor's signature in `encrypted_content` when wanted. */
-export function reasoningItem(part: Pick<ReasoningPart, 'text' | 'signature' | 'redactedData' | 'providerMetadata' | 'extensions'>, id: string, withEncrypted: boolean): JsonObject {
-  const item: JsonObject = { type: 'reasoning', id, summary: part.text.length > 0 ? [{ type: 'summary_text', text: part.text }] : [] };
+export function reasoningItem(
+  part: Pick<ReasoningPart, 'text' | 'signature' | 'redactedData' | 'providerMetadata' | 'extensions'>,
+  id: string,
+  withEncrypted: boolean,
+): JsonObject {
+  const item: JsonObject = {
+    type: 'reasoning',
+    id,
+    summary: part.text.length > 0 ? [{ type: 'summary_text', text: part.text }] : [],
+  };
   const encrypted = withEncrypted ? encryptedContentOf(part) : undefined;
   if (encrypted !== undefined) item.encrypted_content = encrypted;
   return item;
@@ -57,7 +86,13 @@ export function messageItem(id: string, status: string, texts: string[]): JsonOb
 }
 
 /** The output items of one answer's parts, in order; adjacent text parts make one message. */
-export function outputItems(parts: GenerateRequest['messages'][number]['content'], stem: string, request: GenerateRequest | undefined, withEncrypted: boolean, status: string): JsonObject[] {
+export function outputItems(
+  parts: GenerateRequest['messages'][number]['content'],
+  stem: string,
+  request: GenerateRequest | undefined,
+  withEncrypted: boolean,
+  status: string,
+): JsonObject[] {
   const items: JsonObject[] = [];
   let message: JsonObject[] | undefined;
   for (const part of parts) {

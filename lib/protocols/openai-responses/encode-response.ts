@@ -1,4 +1,6 @@
-/** Canonical GenerateResponse → the Responses API `Response` object (also the one inside the stream's lifecycle events). */
+/**
+ * Canonical GenerateResponse → the Responses API `Response` object (also the one inside the stream's lifecycle events).
+ */
 import type { FinishReason, GenerateRequest, GenerateResponse } from '../../canonical';
 import type { JsonObject } from '../../json';
 import { echoSettings, includesEncryptedReasoning } from './echo';
@@ -6,9 +8,13 @@ import { encodeUsage, outputItems } from './encode-output';
 import { idStem, responseId } from './ids';
 
 /** `status` and `incomplete_details` for a finish: a cut by the output cap or a content filter is `incomplete`. */
-export function finishStatus(reason: FinishReason): { status: 'completed' | 'incomplete'; incomplete_details: JsonObject | null } {
+export function finishStatus(reason: FinishReason): {
+  status: 'completed' | 'incomplete';
+  incomplete_details: JsonObject | null;
+} {
   if (reason.unified === 'length') return { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } };
-  if (reason.unified === 'content-filter') return { status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
+  if (reason.unified === 'content-filter')
+    return { status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
   return { status: 'completed', incomplete_details: null };
 }
 
@@ -46,19 +52,40 @@ export function responseObject(state: ResponseState, settings: JsonObject): Json
   };
 }
 
-/** Whether reasoning items carry `encrypted_content`: when the caller asked (`include`), or when a tool call follows (a vendor needs its signature back in the tool loop). */
+/**
+ * Whether reasoning items carry `encrypted_content`: when the caller asked (`include`), or when a tool call follows (a
+ * vendor needs its signature back in the tool loop).
+ */
 export function wantsEncrypted(request: GenerateRequest | undefined, hasToolCall: boolean): boolean {
   return hasToolCall || includesEncryptedReasoning(request);
 }
 
-/** The Response object of a finished call (the first choice: the Responses API has one); `previousId` is the call's `previous_response_id`. */
-export function encodeResponsesResponse(response: GenerateResponse, request: GenerateRequest | undefined, previousId?: string): JsonObject {
+/**
+ * The Response object of a finished call (the first choice: the Responses API has one); `previousId` is the call's
+ * `previous_response_id`.
+ */
+export function encodeResponsesResponse(
+  response: GenerateResponse,
+  request: GenerateRequest | undefined,
+  previousId?: string,
+): JsonObject {
   const choice = response.choices[0];
   const parts = choice?.content ?? [];
-  const finish = choice ? finishStatus(choice.finishReason) : { status: 'completed' as const, incomplete_details: null };
+  const finish = choice
+    ? finishStatus(choice.finishReason)
+    : { status: 'completed' as const, incomplete_details: null };
   const stem = idStem(response.id);
-  const withEncrypted = wantsEncrypted(request, parts.some((part) => part.type === 'tool-call'));
-  const output = outputItems(parts, stem, request, withEncrypted, finish.status === 'completed' ? 'completed' : 'incomplete');
+  const withEncrypted = wantsEncrypted(
+    request,
+    parts.some((part) => part.type === 'tool-call'),
+  );
+  const output = outputItems(
+    parts,
+    stem,
+    request,
+    withEncrypted,
+    finish.status === 'completed' ? 'completed' : 'incomplete',
+  );
   return responseObject(
     {
       id: responseId(response.id),

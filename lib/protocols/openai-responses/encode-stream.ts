@@ -9,18 +9,38 @@ import type { JsonObject } from '../../json';
 import { customToolInput } from '../../wire/openai/responses-extensions';
 import type { StreamEncoder } from '../types';
 import { echoSettings, includesEncryptedReasoning } from './echo';
-import { callItem, callPrefix, callShape, encodeUsage, outputText, reasoningItem, type CallShape } from './encode-output';
+import {
+  callItem,
+  callPrefix,
+  callShape,
+  encodeUsage,
+  outputText,
+  reasoningItem,
+  type CallShape,
+} from './encode-output';
 import { finishStatus, responseObject, type ResponseState } from './encode-response';
 import { idStem, itemId, responseId } from './ids';
 
 type OpenItem =
   | { kind: 'message'; index: number; id: string; texts: string[]; text: string }
   | { kind: 'reasoning'; index: number; id: string; text: string; summaryOpen: boolean }
-  | { kind: 'call'; index: number; id: string; callId: string; shape: CallShape; args: string; metadata?: ProviderMetadata };
+  | {
+      kind: 'call';
+      index: number;
+      id: string;
+      callId: string;
+      shape: CallShape;
+      args: string;
+      metadata?: ProviderMetadata;
+    };
 
 /** The `code` of a failed response's `error` for a gateway error. */
 function failureCode(error: GatewayError): string {
-  return error.kind === 'rate_limit' ? 'rate_limit_exceeded' : error.kind === 'invalid_request' ? 'invalid_prompt' : 'server_error';
+  return error.kind === 'rate_limit'
+    ? 'rate_limit_exceeded'
+    : error.kind === 'invalid_request'
+      ? 'invalid_prompt'
+      : 'server_error';
 }
 
 /** Encodes one stream; the items already done are kept for the final response object. */
@@ -28,14 +48,24 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private sequence = 0;
   private readonly settings: JsonObject;
   private readonly includeEncrypted: boolean;
-  private state: ResponseState = { id: 'resp_0', model: '', createdAt: 0, status: 'in_progress', output: [], usage: null };
+  private state: ResponseState = {
+    id: 'resp_0',
+    model: '',
+    createdAt: 0,
+    status: 'in_progress',
+    output: [],
+    usage: null,
+  };
   private stem = '0';
   private open: OpenItem | undefined;
   private sawToolCall = false;
   /** The reasoning parts as ended, to add their `encrypted_content` to the final object when a tool call follows. */
   private readonly reasoning: Array<{ index: number; part: Parameters<typeof reasoningItem>[0] }> = [];
 
-  constructor(private readonly request: GenerateRequest | undefined, previousId?: string) {
+  constructor(
+    private readonly request: GenerateRequest | undefined,
+    previousId?: string,
+  ) {
     this.settings = echoSettings(request, previousId);
     this.includeEncrypted = includesEncryptedReasoning(request);
   }
@@ -63,14 +93,31 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     if (open.kind === 'message') {
       item = { type: 'message', id: open.id, status, role: 'assistant', content: open.texts.map(outputText) };
     } else {
-      const part = { id: open.callId, arguments: open.args, ...(open.metadata ? { providerMetadata: open.metadata } : {}) };
+      const part = {
+        id: open.callId,
+        arguments: open.args,
+        ...(open.metadata ? { providerMetadata: open.metadata } : {}),
+      };
       item = callItem(part, open.shape, open.id, 'completed');
       if (open.shape.custom) {
         const input = customToolInput(open.args);
-        text += this.event('response.custom_tool_call_input.delta', { item_id: open.id, output_index: open.index, delta: input });
-        text += this.event('response.custom_tool_call_input.done', { item_id: open.id, output_index: open.index, input });
+        text += this.event('response.custom_tool_call_input.delta', {
+          item_id: open.id,
+          output_index: open.index,
+          delta: input,
+        });
+        text += this.event('response.custom_tool_call_input.done', {
+          item_id: open.id,
+          output_index: open.index,
+          input,
+        });
       } else {
-        text += this.event('response.function_call_arguments.done', { item_id: open.id, output_index: open.index, name: open.shape.name, arguments: open.args });
+        text += this.event('response.function_call_arguments.done', {
+          item_id: open.id,
+          output_index: open.index,
+          name: open.shape.name,
+          arguments: open.args,
+        });
       }
     }
     this.state.output.push(item);
@@ -88,11 +135,22 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       text += this.close();
       const index = this.nextIndex();
       const id = itemId('msg', this.stem, index);
-      text += this.startItem({ kind: 'message', index, id, texts: [], text: '' }, { type: 'message', id, status: 'in_progress', role: 'assistant', content: [] });
+      text += this.startItem(
+        { kind: 'message', index, id, texts: [], text: '' },
+        { type: 'message', id, status: 'in_progress', role: 'assistant', content: [] },
+      );
     }
     const open = this.open as Extract<OpenItem, { kind: 'message' }>;
     open.text = '';
-    return text + this.event('response.content_part.added', { item_id: open.id, output_index: open.index, content_index: open.texts.length, part: outputText('') });
+    return (
+      text +
+      this.event('response.content_part.added', {
+        item_id: open.id,
+        output_index: open.index,
+        content_index: open.texts.length,
+        part: outputText(''),
+      })
+    );
   }
 
   private textEnd(): string {
@@ -100,7 +158,10 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     if (open?.kind !== 'message') return '';
     const at = { item_id: open.id, output_index: open.index, content_index: open.texts.length };
     open.texts.push(open.text);
-    return this.event('response.output_text.done', { ...at, text: open.text, logprobs: [] }) + this.event('response.content_part.done', { ...at, part: outputText(open.text) });
+    return (
+      this.event('response.output_text.done', { ...at, text: open.text, logprobs: [] }) +
+      this.event('response.content_part.done', { ...at, part: outputText(open.text) })
+    );
   }
 
   private reasoningDelta(delta: string): string {
@@ -109,10 +170,23 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     let text = '';
     if (!open.summaryOpen) {
       open.summaryOpen = true;
-      text += this.event('response.reasoning_summary_part.added', { item_id: open.id, output_index: open.index, summary_index: 0, part: { type: 'summary_text', text: '' } });
+      text += this.event('response.reasoning_summary_part.added', {
+        item_id: open.id,
+        output_index: open.index,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      });
     }
     open.text += delta;
-    return text + this.event('response.reasoning_summary_text.delta', { item_id: open.id, output_index: open.index, summary_index: 0, delta });
+    return (
+      text +
+      this.event('response.reasoning_summary_text.delta', {
+        item_id: open.id,
+        output_index: open.index,
+        summary_index: 0,
+        delta,
+      })
+    );
   }
 
   private reasoningEnd(part: Extract<StreamPart, { type: 'reasoning-end' }>): string {
@@ -123,9 +197,17 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     if (open.summaryOpen) {
       const at = { item_id: open.id, output_index: open.index, summary_index: 0 };
       text += this.event('response.reasoning_summary_text.done', { ...at, text: open.text });
-      text += this.event('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text: open.text } });
+      text += this.event('response.reasoning_summary_part.done', {
+        ...at,
+        part: { type: 'summary_text', text: open.text },
+      });
     }
-    const ended = { text: open.text, signature: part.signature, redactedData: part.redactedData, providerMetadata: part.providerMetadata };
+    const ended = {
+      text: open.text,
+      signature: part.signature,
+      redactedData: part.redactedData,
+      providerMetadata: part.providerMetadata,
+    };
     this.reasoning.push({ index: open.index, part: ended });
     const item = reasoningItem(ended, open.id, this.includeEncrypted);
     this.state.output.push(item);
@@ -138,8 +220,21 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     const index = this.nextIndex();
     const shape = callShape(this.request, part.name);
     const id = itemId(callPrefix(shape), this.stem, index);
-    const open: OpenItem = { kind: 'call', index, id, callId: part.id, shape, args: '', ...(part.providerMetadata ? { metadata: part.providerMetadata } : {}) };
-    const item = callItem({ id: part.id, arguments: '', providerMetadata: part.providerMetadata }, shape, id, 'in_progress');
+    const open: OpenItem = {
+      kind: 'call',
+      index,
+      id,
+      callId: part.id,
+      shape,
+      args: '',
+      ...(part.providerMetadata ? { metadata: part.providerMetadata } : {}),
+    };
+    const item = callItem(
+      { id: part.id, arguments: '', providerMetadata: part.providerMetadata },
+      shape,
+      id,
+      'in_progress',
+    );
     return text + this.startItem(open, item);
   }
 
@@ -148,7 +243,9 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     if (open?.kind !== 'call') return '';
     open.args += delta;
     // A custom tool's input is the string inside `{"input": …}`: it is sent whole when the call ends.
-    return open.shape.custom ? '' : this.event('response.function_call_arguments.delta', { item_id: open.id, output_index: open.index, delta });
+    return open.shape.custom
+      ? ''
+      : this.event('response.function_call_arguments.delta', { item_id: open.id, output_index: open.index, delta });
   }
 
   /** The final object: reasoning items carry their signatures when a tool call followed (see `wantsEncrypted`). */
@@ -165,9 +262,19 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   encode(part: StreamPart): string {
     switch (part.type) {
       case 'response-start':
-        this.state = { id: responseId(part.id), model: part.model, createdAt: part.created, status: 'in_progress', output: [], usage: null };
+        this.state = {
+          id: responseId(part.id),
+          model: part.model,
+          createdAt: part.created,
+          status: 'in_progress',
+          output: [],
+          usage: null,
+        };
         this.stem = idStem(part.id);
-        return this.event('response.created', { response: this.snapshot() }) + this.event('response.in_progress', { response: this.snapshot() });
+        return (
+          this.event('response.created', { response: this.snapshot() }) +
+          this.event('response.in_progress', { response: this.snapshot() })
+        );
       case 'text-start':
         return this.textStart();
       case 'text-delta': {
@@ -175,7 +282,13 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         if (open?.kind !== 'message') return '';
         if (typeof part.delta !== 'string') throw new TypeError(`a stream delta is ${typeof part.delta}, not a string`);
         open.text += part.delta;
-        return this.event('response.output_text.delta', { item_id: open.id, output_index: open.index, content_index: open.texts.length, delta: part.delta, logprobs: [] });
+        return this.event('response.output_text.delta', {
+          item_id: open.id,
+          output_index: open.index,
+          content_index: open.texts.length,
+          delta: part.delta,
+          logprobs: [],
+        });
       }
       case 'text-end':
         return this.textEnd();
@@ -183,7 +296,13 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         const text = this.close();
         const index = this.nextIndex();
         const id = itemId('rs', this.stem, index);
-        return text + this.startItem({ kind: 'reasoning', index, id, text: '', summaryOpen: false }, { type: 'reasoning', id, summary: [] });
+        return (
+          text +
+          this.startItem(
+            { kind: 'reasoning', index, id, text: '', summaryOpen: false },
+            { type: 'reasoning', id, summary: [] },
+          )
+        );
       }
       case 'reasoning-delta':
         return this.reasoningDelta(part.delta);
@@ -194,7 +313,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       case 'tool-call-delta':
         return this.callDelta(part.delta);
       case 'tool-call-end':
-        if (this.open?.kind === 'call' && part.providerMetadata) this.open.metadata = { ...this.open.metadata, ...part.providerMetadata };
+        if (this.open?.kind === 'call' && part.providerMetadata)
+          this.open.metadata = { ...this.open.metadata, ...part.providerMetadata };
         return this.close();
       case 'finish': {
         const finish = finishStatus(part.finishReason);
@@ -203,8 +323,14 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         this.state.status = finish.status;
         this.state.usage = encodeUsage(part.usage);
         this.state.incompleteDetails = finish.incomplete_details;
-        if (finish.status === 'completed') this.state.completedAt = Math.max(this.state.createdAt, Math.floor(Date.now() / 1000));
-        return text + this.event(finish.status === 'completed' ? 'response.completed' : 'response.incomplete', { response: this.snapshot() });
+        if (finish.status === 'completed')
+          this.state.completedAt = Math.max(this.state.createdAt, Math.floor(Date.now() / 1000));
+        return (
+          text +
+          this.event(finish.status === 'completed' ? 'response.completed' : 'response.incomplete', {
+            response: this.snapshot(),
+          })
+        );
       }
       case 'error': {
         const error = toGatewayError(part.error);

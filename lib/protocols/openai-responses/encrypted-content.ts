@@ -4,7 +4,12 @@
  * only to it. Anything untagged is another Responses server's own and rides in the part's extension.
  */
 import type { ReasoningPart } from '../../canonical';
-import { carriedSignatureOf, carrySignatureInThinking, signatureFromThinking, signatureMetadata } from '../shared/signature-carrier';
+import {
+  carriedSignatureOf,
+  carrySignatureInThinking,
+  signatureFromThinking,
+  signatureMetadata,
+} from '../shared/signature-carrier';
 import { RESPONSES, responsesExtension } from '../../wire/openai/responses-extensions';
 
 /** Tags a canonical `signature` (Anthropic's thinking signature: only the Anthropic provider reads it). */
@@ -13,7 +18,9 @@ const SIGNATURE_TAG = 'rosetta.signature:';
 const REDACTED_TAG = 'rosetta.redacted:';
 
 /** The `encrypted_content` for a reasoning part, or undefined when it carries nothing. */
-export function encryptedContentOf(part: Pick<ReasoningPart, 'signature' | 'redactedData' | 'providerMetadata' | 'extensions'>): string | undefined {
+export function encryptedContentOf(
+  part: Pick<ReasoningPart, 'signature' | 'redactedData' | 'providerMetadata' | 'extensions'>,
+): string | undefined {
   const carried = carriedSignatureOf(part.providerMetadata);
   if (carried) return carrySignatureInThinking(carried);
   if (part.signature) return SIGNATURE_TAG + part.signature;
@@ -23,7 +30,9 @@ export function encryptedContentOf(part: Pick<ReasoningPart, 'signature' | 'reda
 }
 
 /** The canonical fields an `encrypted_content` stands for. */
-export function fromEncryptedContent(value: string): Pick<ReasoningPart, 'signature' | 'redactedData' | 'providerMetadata' | 'extensions'> {
+export function fromEncryptedContent(
+  value: string,
+): Pick<ReasoningPart, 'signature' | 'redactedData' | 'providerMetadata' | 'extensions'> {
   if (value.startsWith(SIGNATURE_TAG)) return { signature: value.slice(SIGNATURE_TAG.length) };
   if (value.startsWith(REDACTED_TAG)) return { redactedData: value.slice(REDACTED_TAG.length) };
   const carried = signatureFromThinking(value);

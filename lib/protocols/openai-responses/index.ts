@@ -4,7 +4,14 @@
  * the model list is the chat codec's.
  */
 import { percentDecode } from '../../percent-decode';
-import type { CountTokensRoute, GenerateRoute, ProtocolCodec, RouteMatch, StoredResponseMatch, StoredResponseRoutes } from '../types';
+import type {
+  CountTokensRoute,
+  GenerateRoute,
+  ProtocolCodec,
+  RouteMatch,
+  StoredResponseMatch,
+  StoredResponseRoutes,
+} from '../types';
 import { bearerToken } from '../shared/credentials';
 import { decodeResponsesRequest } from './decode-request';
 import { encodeResponsesError } from './encode-error';
@@ -17,7 +24,10 @@ import { previousIdOf, RESPONSES_STATE } from './state';
 const RESPONSES: GenerateRoute = {
   operation: 'generate',
   decode: (http, _params, warn) => decodeResponsesRequest(http.body, warn),
-  encode: (response, request, call) => ({ status: 200, body: encodeResponsesResponse(response, request, previousIdOf(call.http)) }),
+  encode: (response, request, call) => ({
+    status: 200,
+    body: encodeResponsesResponse(response, request, previousIdOf(call.http)),
+  }),
   encodeStream: (request, call) => encodeResponsesStream(request, previousIdOf(call.http)),
   state: RESPONSES_STATE,
 };
@@ -29,12 +39,17 @@ const INPUT_TOKENS: CountTokensRoute = {
   encode: (inputTokens) => ({ status: 200, body: { object: 'response.input_tokens', input_tokens: inputTokens } }),
 };
 
-const ROUTES: ReadonlyMap<string, RouteMatch> = new Map([
-  ['/v1/responses', RESPONSES],
-  ['/responses', RESPONSES],
-  ['/v1/responses/input_tokens', INPUT_TOKENS],
-  ['/responses/input_tokens', INPUT_TOKENS],
-].map(([path, route]) => [path as string, Object.freeze({ route: route as GenerateRoute | CountTokensRoute, params: Object.freeze({}) })]));
+const ROUTES: ReadonlyMap<string, RouteMatch> = new Map(
+  [
+    ['/v1/responses', RESPONSES],
+    ['/responses', RESPONSES],
+    ['/v1/responses/input_tokens', INPUT_TOKENS],
+    ['/responses/input_tokens', INPUT_TOKENS],
+  ].map(([path, route]) => [
+    path as string,
+    Object.freeze({ route: route as GenerateRoute | CountTokensRoute, params: Object.freeze({}) }),
+  ]),
+);
 
 const STORED_PATH = /^(?:\/v1)?\/responses\/([^/]+)(\/input_items)?$/;
 

@@ -1,4 +1,7 @@
-/** A stored response's input items: the call's `input` as OpenAI lists it (each item with an `id`), and a page of them for `GET /v1/responses/{id}/input_items`. */
+/**
+ * A stored response's input items: the call's `input` as OpenAI lists it (each item with an `id`), and a page of them
+ * for `GET /v1/responses/{id}/input_items`.
+ */
 import { GatewayError } from '../../errors';
 import { isJsonObject, type JsonObject } from '../../json';
 
@@ -12,16 +15,33 @@ function prefixOf(type: string): string {
 /** A message's `content` as parts: a string becomes one `input_text` (or, from the assistant, `output_text`). */
 function contentParts(content: unknown, role: unknown): unknown {
   if (typeof content !== 'string') return content;
-  return [role === 'assistant' ? { type: 'output_text', text: content, annotations: [] } : { type: 'input_text', text: content }];
+  return [
+    role === 'assistant'
+      ? { type: 'output_text', text: content, annotations: [] }
+      : { type: 'input_text', text: content },
+  ];
 }
 
 /** The call's own input items, as listed: a string input is one user message; every item has a `type` and an `id`. */
 export function ownInputItems(input: unknown, stem: string): JsonObject[] {
-  if (typeof input === 'string') return [{ type: 'message', id: `msg_${stem}_in0`, status: 'completed', role: 'user', content: [{ type: 'input_text', text: input }] }];
+  if (typeof input === 'string')
+    return [
+      {
+        type: 'message',
+        id: `msg_${stem}_in0`,
+        status: 'completed',
+        role: 'user',
+        content: [{ type: 'input_text', text: input }],
+      },
+    ];
   if (!Array.isArray(input)) return [];
   return input.filter(isJsonObject).map((raw, index) => {
     const type = typeof raw.type === 'string' ? raw.type : 'message';
-    const item: JsonObject = { ...raw, type, id: typeof raw.id === 'string' && raw.id.length > 0 ? raw.id : `${prefixOf(type)}_${stem}_in${index}` };
+    const item: JsonObject = {
+      ...raw,
+      type,
+      id: typeof raw.id === 'string' && raw.id.length > 0 ? raw.id : `${prefixOf(type)}_${stem}_in${index}`,
+    };
     if (type === 'message') {
       item.status ??= 'completed';
       item.content = contentParts(raw.content, raw.role) as JsonObject['content'];
@@ -34,11 +54,15 @@ function badQuery(param: string, message: string): never {
   throw new GatewayError('invalid_request', `Invalid '${param}': ${message}`, { param });
 }
 
-/** The page `query` asks for (`limit` 1–100, default 20; `order` `asc` or `desc`, default `desc`; `after` an item id): an OpenAI list object. */
+/**
+ * The page `query` asks for (`limit` 1–100, default 20; `order` `asc` or `desc`, default `desc`; `after` an item id):
+ * an OpenAI list object.
+ */
 export function inputItemsPage(items: readonly JsonObject[], query: URLSearchParams): JsonObject {
   const limitText = query.get('limit');
   const limit = limitText === null ? 20 : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) badQuery('limit', `must be an integer from 1 to 100, not '${limitText}'.`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    badQuery('limit', `must be an integer from 1 to 100, not '${limitText}'.`);
   const order = query.get('order') ?? 'desc';
   if (order !== 'asc' && order !== 'desc') badQuery('order', `must be 'asc' or 'desc', not '${order}'.`);
   const ordered = order === 'asc' ? items : [...items].reverse();

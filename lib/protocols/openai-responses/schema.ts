@@ -9,7 +9,10 @@ const inputItem = {
   properties: {
     type: { type: 'string' },
     role: { type: 'string' },
-    content: { type: ['string', 'array', 'null'], items: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } } },
+    content: {
+      type: ['string', 'array', 'null'],
+      items: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } },
+    },
     call_id: { type: 'string' },
     name: { type: 'string' },
     arguments: { type: 'string' },
@@ -29,7 +32,14 @@ const tool = {
     description: nullable('string'),
     parameters: nullable('object'),
     strict: nullable('boolean'),
-    tools: { type: 'array', items: { type: 'object', required: ['type'], properties: { type: { type: 'string' }, name: { type: 'string', minLength: 1 } } } },
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type'],
+        properties: { type: { type: 'string' }, name: { type: 'string', minLength: 1 } },
+      },
+    },
   },
 };
 
@@ -40,7 +50,14 @@ export type RawPart = Record<string, unknown> & { type: string };
 export type RawItem = Record<string, unknown> & { type?: string };
 
 /** A tool as it arrives: a function, custom or namespace tool, or a built-in. */
-export type RawTool = Record<string, unknown> & { type: string; name?: string; description?: string | null; parameters?: Record<string, unknown> | null; strict?: boolean | null; tools?: RawTool[] };
+export type RawTool = Record<string, unknown> & {
+  type: string;
+  name?: string;
+  description?: string | null;
+  parameters?: Record<string, unknown> | null;
+  strict?: boolean | null;
+  tools?: RawTool[];
+};
 
 /** The request fields this codec reads, with the types it needs. */
 export interface ResponsesBody {
@@ -84,7 +101,13 @@ export const responsesBodySchema = {
         format: {
           type: 'object',
           required: ['type'],
-          properties: { type: { enum: ['text', 'json_object', 'json_schema'] }, name: { type: 'string' }, schema: { type: 'object' }, strict: nullable('boolean'), description: { type: 'string' } },
+          properties: {
+            type: { enum: ['text', 'json_object', 'json_schema'] },
+            name: { type: 'string' },
+            schema: { type: 'object' },
+            strict: nullable('boolean'),
+            description: { type: 'string' },
+          },
         },
         verbosity: { ...nullable('string'), enum: ['low', 'medium', 'high', null] },
       },

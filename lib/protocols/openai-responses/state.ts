@@ -6,7 +6,12 @@
 import type { GenerateRequest, GenerateResponse, Message } from '../../canonical';
 import { isJsonObject, type JsonObject } from '../../json';
 import type { StoredResponse } from '../../stores/types';
-import { RESPONSES, responsesExtension, type ResponsesMessageExtension, type ResponsesRequestExtension } from '../../wire/openai/responses-extensions';
+import {
+  RESPONSES,
+  responsesExtension,
+  type ResponsesMessageExtension,
+  type ResponsesRequestExtension,
+} from '../../wire/openai/responses-extensions';
 import type { ConversationState, HttpRequestView } from '../types';
 import { idStem } from './ids';
 import { ownInputItems } from './input-items';
@@ -26,20 +31,36 @@ function isInstructions(message: Message): boolean {
 function prepare(request: GenerateRequest, previous: StoredResponse | undefined, stored: boolean): GenerateRequest {
   const extension = responsesExtension<ResponsesRequestExtension>(request.extensions);
   const prepared: GenerateRequest = { ...request };
-  if (extension?.store !== stored) prepared.extensions = { ...request.extensions, [RESPONSES]: { ...extension, store: stored } };
+  if (extension?.store !== stored)
+    prepared.extensions = { ...request.extensions, [RESPONSES]: { ...extension, store: stored } };
   if (previous) {
     const own = request.messages;
     const instructions = own[0] && isInstructions(own[0]) ? [own[0]] : [];
-    prepared.messages = [...instructions, ...previous.messages.filter((message) => !isInstructions(message)), ...own.slice(instructions.length)];
+    prepared.messages = [
+      ...instructions,
+      ...previous.messages.filter((message) => !isInstructions(message)),
+      ...own.slice(instructions.length),
+    ];
   }
   return prepared;
 }
 
-/** The record of an answer: the Response object as sent, the conversation so far, the input items listed by `input_items`. */
-function record(request: GenerateRequest, previous: StoredResponse | undefined, answer: GenerateResponse, body: unknown, call: { http: HttpRequestView }): { id: string; record: StoredResponse } {
+/**
+ * The record of an answer: the Response object as sent, the conversation so far, the input items listed by
+ * `input_items`.
+ */
+function record(
+  request: GenerateRequest,
+  previous: StoredResponse | undefined,
+  answer: GenerateResponse,
+  body: unknown,
+  call: { http: HttpRequestView },
+): { id: string; record: StoredResponse } {
   const response = body as JsonObject;
   const id = response.id as string;
-  const earlier = previous ? [...previous.inputItems, ...((previous.response.output as JsonObject[] | undefined) ?? [])] : [];
+  const earlier = previous
+    ? [...previous.inputItems, ...((previous.response.output as JsonObject[] | undefined) ?? [])]
+    : [];
   const input = isJsonObject(call.http.body) ? call.http.body.input : undefined;
   return {
     id,

@@ -18,7 +18,11 @@ export function extensionOf(fields: JsonObject | undefined): { extensions?: Exte
 }
 
 /** `{extensions: …}` for the unmodelled keys of `raw` plus `also` (keys the decoder adds), or nothing. */
-export function withUnmodelled(raw: JsonObject, modelled: ReadonlySet<string>, also?: JsonObject): { extensions?: Extensions } {
+export function withUnmodelled(
+  raw: JsonObject,
+  modelled: ReadonlySet<string>,
+  also?: JsonObject,
+): { extensions?: Extensions } {
   const extra = unmodelledFields(raw, modelled);
   if (!also) return extensionOf(extra);
   return extensionOf(extra ? { ...extra, ...also } : also);

@@ -1,4 +1,7 @@
-/** GatewayError → the OpenAI error envelope `{error: {message, type, param, code}}`, shared by the OpenAI protocols (chat completions, images, Responses). */
+/**
+ * GatewayError → the OpenAI error envelope `{error: {message, type, param, code}}`, shared by the OpenAI protocols
+ * (chat completions, images, Responses).
+ */
 import type { ErrorKind, GatewayError } from '../../errors';
 import type { EncodedResponse } from '../types';
 
@@ -23,7 +26,14 @@ const TYPE_BY_KIND: Record<ErrorKind, string> = {
 
 /** The error body (also used inside streams). */
 export function openAIErrorBody(error: GatewayError) {
-  return { error: { message: error.message, type: TYPE_BY_KIND[error.kind], param: error.param ?? null, code: error.code ?? null } };
+  return {
+    error: {
+      message: error.message,
+      type: TYPE_BY_KIND[error.kind],
+      param: error.param ?? null,
+      code: error.code ?? null,
+    },
+  };
 }
 
 /** The error response in the OpenAI envelope, with the kind's status. */

@@ -38,11 +38,17 @@ function describe(error: ValidationError): { param: string; message: string } {
       return { param, message: `${param}: is required` };
     }
     case 'enum':
-      return { param: base, message: `${base}: must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}` };
+      return {
+        param: base,
+        message: `${base}: must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`,
+      };
     case 'const':
       return { param: base, message: `${base}: must be ${JSON.stringify(params.allowedValue)}` };
     case 'type':
-      return { param: base, message: `${base || 'body'}: must be of type ${String(params.type).replace(/,/g, ' or ')}` };
+      return {
+        param: base,
+        message: `${base || 'body'}: must be of type ${String(params.type).replace(/,/g, ' or ')}`,
+      };
     default:
       return { param: base, message: `${base || 'body'}: ${error.message ?? 'is invalid'}` };
   }

@@ -4,7 +4,11 @@
 const CLAUDE_ID = /(?:^|[/.])claude-(opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?=$|[-@:])/;
 
 /** The first version of each family with adaptive thinking (protocols.md 3.5; not verified against the live API). */
-const FIRST_ADAPTIVE: Readonly<Record<string, readonly [number, number]>> = { opus: [4, 7], sonnet: [4, 6], haiku: [5, 0] };
+const FIRST_ADAPTIVE: Readonly<Record<string, readonly [number, number]>> = {
+  opus: [4, 7],
+  sonnet: [4, 6],
+  haiku: [5, 0],
+};
 
 /**
  * Whether a model id names a Claude model with adaptive thinking: Opus 4.7 and later, Sonnet 4.6

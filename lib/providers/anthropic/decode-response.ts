@@ -48,7 +48,10 @@ export interface AnthropicMessageResponse {
 export function decodeAnthropicUsage(usage: AnthropicUsage | null | undefined): Usage {
   const cacheRead = usage?.cache_read_input_tokens ?? 0;
   const cacheWrite = usage?.cache_creation_input_tokens ?? 0;
-  const result: Usage = { inputTokens: (usage?.input_tokens ?? 0) + cacheRead + cacheWrite, outputTokens: usage?.output_tokens ?? 0 };
+  const result: Usage = {
+    inputTokens: (usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
+    outputTokens: usage?.output_tokens ?? 0,
+  };
   if (cacheRead) result.cacheReadTokens = cacheRead;
   if (cacheWrite) result.cacheWriteTokens = cacheWrite;
   const thinking = usage?.output_tokens_details?.thinking_tokens;
@@ -62,21 +65,36 @@ export function decodeAnthropicUsage(usage: AnthropicUsage | null | undefined): 
  * taken as zero. Without an input count, the input is then the whole request counted, cached or
  * not, so the cache figures are kept only as detail.
  */
-export function reportedAnthropicUsage(usage: AnthropicUsage | null | undefined, decoded: Usage = decodeAnthropicUsage(usage)): Partial<Usage> {
+export function reportedAnthropicUsage(
+  usage: AnthropicUsage | null | undefined,
+  decoded: Usage = decodeAnthropicUsage(usage),
+): Partial<Usage> {
   return reportedFigures(decoded, usage?.input_tokens != null, usage?.output_tokens != null);
 }
 
-/** One response block → canonical parts; server-tool blocks and other types without a canonical twin are dropped and logged. */
+/**
+ * One response block → canonical parts; server-tool blocks and other types without a canonical twin are dropped and
+ * logged.
+ */
 export function decodeContentBlock(block: AnthropicContentBlock, index: number): ContentPart[] {
   switch (block.type) {
     case 'text':
       return block.text ? [{ type: 'text', text: block.text }] : [];
     case 'thinking':
-      return [{ type: 'reasoning', text: block.thinking ?? '', ...(block.signature ? { signature: block.signature } : {}) }];
+      return [
+        { type: 'reasoning', text: block.thinking ?? '', ...(block.signature ? { signature: block.signature } : {}) },
+      ];
     case 'redacted_thinking':
       return [{ type: 'reasoning', text: '', redactedData: block.data ?? '' }];
     case 'tool_use':
-      return [{ type: 'tool-call', id: block.id ?? `toolu_${index}`, name: block.name ?? '', arguments: JSON.stringify(block.input ?? {}) }];
+      return [
+        {
+          type: 'tool-call',
+          id: block.id ?? `toolu_${index}`,
+          name: block.name ?? '',
+          arguments: JSON.stringify(block.input ?? {}),
+        },
+      ];
     default:
       log('upstream content[%d]: a %s block has no canonical part; dropped', index, block.type);
       return [];
@@ -84,9 +102,23 @@ export function decodeContentBlock(block: AnthropicContentBlock, index: number):
 }
 
 /** Top-level answer keys the canonical response says; the rest go to its extension. */
-const MODELLED_RESPONSE_KEYS: ReadonlySet<string> = new Set(['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage']);
+const MODELLED_RESPONSE_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'type',
+  'role',
+  'model',
+  'content',
+  'stop_reason',
+  'stop_sequence',
+  'usage',
+]);
 /** Usage keys canonical usage says. */
-const MODELLED_USAGE_KEYS: ReadonlySet<string> = new Set(['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens']);
+const MODELLED_USAGE_KEYS: ReadonlySet<string> = new Set([
+  'input_tokens',
+  'output_tokens',
+  'cache_read_input_tokens',
+  'cache_creation_input_tokens',
+]);
 
 /** What the answer carried that canonical does not say, for an Anthropic caller; undefined when nothing. */
 function responseExtension(body: AnthropicMessageResponse): AnthropicResponseExtension | undefined {
@@ -96,16 +128,31 @@ function responseExtension(body: AnthropicMessageResponse): AnthropicResponseExt
   return { ...(fields ? { fields } : {}), ...(usage ? { usage } : {}) };
 }
 
-/** The upstream message as a one-choice canonical response; a body without a `content` array of typed blocks is a 502 `upstream_malformed`. */
-export function decodeMessageResponse(body: AnthropicMessageResponse, fallbackModel: string, upstream = 'upstream'): GenerateResponse {
-  if (!isJsonObject(body as unknown) || !Array.isArray(body.content)) throw malformedUpstream(upstream, 'a response without content');
-  if (!body.content.every((block) => isJsonObject(block) && typeof block.type === 'string')) throw malformedUpstream(upstream, 'a response with a content block without a type');
+/**
+ * The upstream message as a one-choice canonical response; a body without a `content` array of typed blocks is a 502
+ * `upstream_malformed`.
+ */
+export function decodeMessageResponse(
+  body: AnthropicMessageResponse,
+  fallbackModel: string,
+  upstream = 'upstream',
+): GenerateResponse {
+  if (!isJsonObject(body as unknown) || !Array.isArray(body.content))
+    throw malformedUpstream(upstream, 'a response without content');
+  if (!body.content.every((block) => isJsonObject(block) && typeof block.type === 'string'))
+    throw malformedUpstream(upstream, 'a response with a content block without a type');
   const extension = responseExtension(body);
   return {
     id: body.id ?? '',
     model: body.model ?? fallbackModel,
     created: Math.floor(Date.now() / 1000),
-    choices: [{ index: 0, content: body.content.flatMap(decodeContentBlock), finishReason: mapAnthropicStopReason(body.stop_reason, body.stop_sequence) }],
+    choices: [
+      {
+        index: 0,
+        content: body.content.flatMap(decodeContentBlock),
+        finishReason: mapAnthropicStopReason(body.stop_reason, body.stop_sequence),
+      },
+    ],
     usage: decodeAnthropicUsage(body.usage),
     ...(extension ? { extensions: { [ANTHROPIC_MESSAGES_KEY]: extension } } : {}),
   };

@@ -6,7 +6,13 @@ import { GatewayError } from '../../errors';
 import { isJsonObject } from '../../json';
 import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
 import { upstreamMessage } from '../../upstream/upstream-errors';
-import { decodeAnthropicUsage, reportedAnthropicUsage, type AnthropicContentBlock, type AnthropicMessageResponse, type AnthropicUsage } from './decode-response';
+import {
+  decodeAnthropicUsage,
+  reportedAnthropicUsage,
+  type AnthropicContentBlock,
+  type AnthropicMessageResponse,
+  type AnthropicUsage,
+} from './decode-response';
 import { mapAnthropicStopReason } from './map-finish-reason';
 import type { StreamEventDecoder } from '../../upstream/sse';
 
@@ -18,13 +24,27 @@ interface StreamEvent {
   message?: AnthropicMessageResponse;
   index?: number;
   content_block?: AnthropicContentBlock;
-  delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null; stop_sequence?: string | null };
+  delta?: {
+    type?: string;
+    text?: string;
+    thinking?: string;
+    signature?: string;
+    partial_json?: string;
+    stop_reason?: string | null;
+    stop_sequence?: string | null;
+  };
   usage?: AnthropicUsage | null;
   error?: { type?: string; message?: string };
 }
 
 /** Events that belong inside a message, after its `message_start`. */
-const MESSAGE_EVENTS: ReadonlySet<string> = new Set(['content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'message_delta',
+  'message_stop',
+]);
 
 /** A content block between its `content_block_start` and `content_block_stop`. */
 type OpenBlock =
@@ -38,7 +58,8 @@ function mergeUsage(current: AnthropicUsage, update: AnthropicUsage | null | und
   const merged: AnthropicUsage = { ...current };
   if (update.input_tokens != null) merged.input_tokens = update.input_tokens;
   if (update.cache_read_input_tokens != null) merged.cache_read_input_tokens = update.cache_read_input_tokens;
-  if (update.cache_creation_input_tokens != null) merged.cache_creation_input_tokens = update.cache_creation_input_tokens;
+  if (update.cache_creation_input_tokens != null)
+    merged.cache_creation_input_tokens = update.cache_creation_input_tokens;
   if (update.output_tokens != null) merged.output_tokens = update.output_tokens;
   if (update.output_tokens_details != null) merged.output_tokens_details = update.output_tokens_details;
   return merged;
@@ -132,7 +153,12 @@ function endPart(open: OpenBlock): ProviderStreamPart {
     case 'text':
       return { type: 'text-end', id: open.id };
     case 'reasoning':
-      return { type: 'reasoning-end', id: open.id, ...(open.signature ? { signature: open.signature } : {}), ...(open.redactedData !== undefined ? { redactedData: open.redactedData } : {}) };
+      return {
+        type: 'reasoning-end',
+        id: open.id,
+        ...(open.signature ? { signature: open.signature } : {}),
+        ...(open.redactedData !== undefined ? { redactedData: open.redactedData } : {}),
+      };
     case 'tool':
       return { type: 'tool-call-end', id: open.id };
   }
@@ -145,13 +171,15 @@ function appendDelta(open: OpenBlock, delta: NonNullable<StreamEvent['delta']>, 
       if (open.kind === 'text' && delta.text) out.push({ type: 'text-delta', id: open.id, delta: delta.text });
       return;
     case 'thinking_delta':
-      if (open.kind === 'reasoning' && delta.thinking) out.push({ type: 'reasoning-delta', id: open.id, delta: delta.thinking });
+      if (open.kind === 'reasoning' && delta.thinking)
+        out.push({ type: 'reasoning-delta', id: open.id, delta: delta.thinking });
       return;
     case 'signature_delta':
       if (open.kind === 'reasoning' && delta.signature) open.signature = (open.signature ?? '') + delta.signature;
       return;
     case 'input_json_delta':
-      if (open.kind === 'tool' && delta.partial_json) out.push({ type: 'tool-call-delta', id: open.id, delta: delta.partial_json });
+      if (open.kind === 'tool' && delta.partial_json)
+        out.push({ type: 'tool-call-delta', id: open.id, delta: delta.partial_json });
       return;
   }
 }
@@ -185,7 +213,9 @@ export class MessageStreamDecoder implements StreamEventDecoder {
     const fault = eventFault(name, data);
     if (fault) throw malformedUpstream(upstream, fault);
     if (!this.started && name !== 'message_start' && MESSAGE_EVENTS.has(name ?? '')) {
-      throw new GatewayError('upstream', `The upstream ${upstream} stream did not begin with message_start.`, { code: 'upstream_malformed' });
+      throw new GatewayError('upstream', `The upstream ${upstream} stream did not begin with message_start.`, {
+        code: 'upstream_malformed',
+      });
     }
     switch (name) {
       case 'message_start': {
@@ -252,7 +282,8 @@ export class MessageStreamDecoder implements StreamEventDecoder {
   }
 
   end(): void {
-    throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
+    throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, {
+      code: 'upstream_stream_cut',
+    });
   }
-
 }

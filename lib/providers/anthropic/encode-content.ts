@@ -1,6 +1,15 @@
 /** Canonical content parts → Anthropic Messages request content blocks. */
 import createDebug from 'debug';
-import type { ContentPart, FilePart, ImagePart, MediaSource, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../canonical';
+import type {
+  ContentPart,
+  FilePart,
+  ImagePart,
+  MediaSource,
+  ReasoningPart,
+  TextPart,
+  ToolCallPart,
+  ToolResultPart,
+} from '../../canonical';
 import { GatewayError } from '../../errors';
 import type { JsonObject } from '../../json';
 import { anthropicExtension, mergeUnmodelled, type AnthropicPartExtension } from '../../wire/anthropic/extensions';
@@ -31,8 +40,14 @@ const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png
  */
 function urlSource(url: string, what: string, at: string): Record<string, unknown> {
   const kind = mediaUrlKind(url);
-  if (kind === 'gemini-file') throw new GatewayError('invalid_request', `${at}: this ${what} is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`, { param: at });
-  if (kind !== 'http') throw new GatewayError('invalid_request', `${at}: a ${what} URL must be http(s) for this upstream.`, { param: at });
+  if (kind === 'gemini-file')
+    throw new GatewayError(
+      'invalid_request',
+      `${at}: this ${what} is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`,
+      { param: at },
+    );
+  if (kind !== 'http')
+    throw new GatewayError('invalid_request', `${at}: a ${what} URL must be http(s) for this upstream.`, { param: at });
   return { type: 'url', url };
 }
 
@@ -41,7 +56,11 @@ function imageSource(source: MediaSource, at: string): Record<string, unknown> {
   const given = source.mediaType.toLowerCase();
   const mediaType = given === 'image/jpg' ? 'image/jpeg' : given;
   if (!IMAGE_MEDIA_TYPES.has(mediaType)) {
-    throw new GatewayError('invalid_request', `${at}: this upstream takes image/jpeg, image/png, image/gif and image/webp images only, not '${source.mediaType}'.`, { param: at });
+    throw new GatewayError(
+      'invalid_request',
+      `${at}: this upstream takes image/jpeg, image/png, image/gif and image/webp images only, not '${source.mediaType}'.`,
+      { param: at },
+    );
   }
   return { type: 'base64', media_type: mediaType, data: source.data };
 }
@@ -60,11 +79,20 @@ export function encodeFile(part: FilePart, at: string): AnthropicBlockParam {
   const { source } = part;
   if (source.kind === 'url') return { type: 'document', source: urlSource(source.url, 'file', at), ...title };
   const mediaType = source.mediaType.toLowerCase();
-  if (mediaType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: source.data }, ...title };
+  if (mediaType === 'application/pdf')
+    return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: source.data }, ...title };
   if (mediaType.startsWith('text/')) {
-    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(source.data, 'base64').toString('utf8') }, ...title };
+    return {
+      type: 'document',
+      source: { type: 'text', media_type: 'text/plain', data: Buffer.from(source.data, 'base64').toString('utf8') },
+      ...title,
+    };
   }
-  throw new GatewayError('invalid_request', `${at}: this upstream takes PDF and plain-text files only, not '${source.mediaType}'.`, { param: at });
+  throw new GatewayError(
+    'invalid_request',
+    `${at}: this upstream takes PDF and plain-text files only, not '${source.mediaType}'.`,
+    { param: at },
+  );
 }
 
 /** The JSON object of a tool call's arguments; anything else (invalid JSON, a non-object) becomes `{}`, logged. */
@@ -72,7 +100,8 @@ export function parseToolArguments(args: string, at: string): Record<string, unk
   if (args.trim().length === 0) return {};
   try {
     const parsed: unknown = JSON.parse(args);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     // not JSON: logged below
   }
@@ -82,7 +111,12 @@ export function parseToolArguments(args: string, at: string): Record<string, unk
 
 /** A `tool_use` block; its id is rewritten to the form Anthropic accepts. */
 export function encodeToolCall(part: ToolCallPart, at: string): AnthropicBlockParam {
-  return { type: 'tool_use', id: anthropicToolId(part.id), name: part.name, input: parseToolArguments(part.arguments, at) };
+  return {
+    type: 'tool_use',
+    id: anthropicToolId(part.id),
+    name: part.name,
+    input: parseToolArguments(part.arguments, at),
+  };
 }
 
 /** The one text of a result that was a string (the `stringContent` of its extension), else undefined. */
@@ -98,9 +132,16 @@ function stringContent(part: ToolResultPart): string | undefined {
  * empty content omitted (content an Anthropic caller sent as a string goes back as one). `at` names
  * the part in errors (default: the result of the call by its id).
  */
-export function encodeToolResult(part: ToolResultPart, at = `the result of tool call '${part.toolCallId}'`): AnthropicBlockParam {
+export function encodeToolResult(
+  part: ToolResultPart,
+  at = `the result of tool call '${part.toolCallId}'`,
+): AnthropicBlockParam {
   const text = stringContent(part);
-  const content = text ?? encodeSequence(part.content, (inner, index) => (inner.type === 'text' ? encodeText(inner) : [encodeImage(inner, `${at}.content[${index}]`)]));
+  const content =
+    text ??
+    encodeSequence(part.content, (inner, index) =>
+      inner.type === 'text' ? encodeText(inner) : [encodeImage(inner, `${at}.content[${index}]`)],
+    );
   return {
     type: 'tool_result',
     tool_use_id: anthropicToolId(part.toolCallId),
@@ -110,11 +151,21 @@ export function encodeToolResult(part: ToolResultPart, at = `the result of tool 
 }
 
 /** The `document` block that a group of text and image parts came from, rebuilt around them. */
-function rebuildDocument(document: JsonObject, parts: ReadonlyArray<TextPart | ImagePart>, at: string): AnthropicBlockParam {
+function rebuildDocument(
+  document: JsonObject,
+  parts: ReadonlyArray<TextPart | ImagePart>,
+  at: string,
+): AnthropicBlockParam {
   const source = document.source as JsonObject;
   const [first] = parts;
-  if (source.type === 'text' && first?.type === 'text') return { ...document, type: 'document', source: { ...source, data: first.text } };
-  const content = parts.map((part) => mergeUnmodelled(part.type === 'text' ? { type: 'text', text: part.text } : encodeImage(part, at), anthropicExtension<AnthropicPartExtension>(part.extensions)?.fields));
+  if (source.type === 'text' && first?.type === 'text')
+    return { ...document, type: 'document', source: { ...source, data: first.text } };
+  const content = parts.map((part) =>
+    mergeUnmodelled(
+      part.type === 'text' ? { type: 'text', text: part.text } : encodeImage(part, at),
+      anthropicExtension<AnthropicPartExtension>(part.extensions)?.fields,
+    ),
+  );
   return { ...document, type: 'document', source: { ...source, content } };
 }
 
@@ -122,7 +173,11 @@ function rebuildDocument(document: JsonObject, parts: ReadonlyArray<TextPart | I
 function documentLength(parts: readonly ContentPart[], start: number, document: JsonObject): number {
   if ((document.source as JsonObject | undefined)?.type !== 'content') return 1;
   let end = start + 1;
-  while (end < parts.length && anthropicExtension<AnthropicPartExtension>(parts[end]!.extensions)?.document === document) end++;
+  while (
+    end < parts.length &&
+    anthropicExtension<AnthropicPartExtension>(parts[end]!.extensions)?.document === document
+  )
+    end++;
   return end - start;
 }
 
@@ -131,7 +186,10 @@ function documentLength(parts: readonly ContentPart[], start: number, document: 
  * unmodelled keys merged in, the opaque blocks that stood before a part put back before it, and
  * text or images that came from a `document` rebuilt into it. Parts without one are `encodeOne`'s alone.
  */
-export function encodeSequence<P extends ContentPart>(parts: readonly P[], encodeOne: (part: P, index: number) => AnthropicBlockParam[]): AnthropicBlockParam[] {
+export function encodeSequence<P extends ContentPart>(
+  parts: readonly P[],
+  encodeOne: (part: P, index: number) => AnthropicBlockParam[],
+): AnthropicBlockParam[] {
   const blocks: AnthropicBlockParam[] = [];
   for (let index = 0; index < parts.length; index++) {
     const part = parts[index]!;
@@ -143,7 +201,13 @@ export function encodeSequence<P extends ContentPart>(parts: readonly P[], encod
     if (extension.leading) blocks.push(...(extension.leading as AnthropicBlockParam[]));
     if (extension.document && (part.type === 'text' || part.type === 'image')) {
       const length = documentLength(parts, index, extension.document);
-      blocks.push(rebuildDocument(extension.document, parts.slice(index, index + length) as Array<TextPart | ImagePart>, `content[${index}]`));
+      blocks.push(
+        rebuildDocument(
+          extension.document,
+          parts.slice(index, index + length) as Array<TextPart | ImagePart>,
+          `content[${index}]`,
+        ),
+      );
       index += length - 1;
       continue;
     }
@@ -195,5 +259,9 @@ export function encodePart(part: ContentPart, role: 'user' | 'assistant', at: st
     case 'tool-result':
       return [encodeToolResult(part, at)];
   }
-  throw new GatewayError('invalid_request', `${at}: a ${part.type} part cannot be sent in a ${role} turn to this upstream.`, { param: at });
+  throw new GatewayError(
+    'invalid_request',
+    `${at}: a ${part.type} part cannot be sent in a ${role} turn to this upstream.`,
+    { param: at },
+  );
 }

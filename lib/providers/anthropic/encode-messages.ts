@@ -1,7 +1,12 @@
 /** Canonical messages → the Anthropic top-level `system` and strictly alternating user/assistant turns. */
 import type { ContentPart, Message } from '../../canonical';
 import type { JsonObject } from '../../json';
-import { anthropicExtension, mergeUnmodelled, type AnthropicMessageExtension, type AnthropicPartExtension } from '../../wire/anthropic/extensions';
+import {
+  anthropicExtension,
+  mergeUnmodelled,
+  type AnthropicMessageExtension,
+  type AnthropicPartExtension,
+} from '../../wire/anthropic/extensions';
 import { anthropicToolId } from '../../wire/anthropic/tool-id';
 import { encodePart, encodeSequence, encodeText, encodeToolResult, type AnthropicBlockParam } from './encode-content';
 
@@ -44,7 +49,12 @@ function placeFiles(turn: PendingTurn): void {
       turn.blocks.unshift(block);
       continue;
     }
-    const content = typeof result.content === 'string' ? [{ type: 'text', text: result.content }] : Array.isArray(result.content) ? [...(result.content as unknown[])] : [];
+    const content =
+      typeof result.content === 'string'
+        ? [{ type: 'text', text: result.content }]
+        : Array.isArray(result.content)
+          ? [...(result.content as unknown[])]
+          : [];
     content.splice(index, 0, block);
     result.content = content;
   }
@@ -59,8 +69,12 @@ function finish(turn: PendingTurn): AnthropicMessageParam {
 
 /** The system prompt: its blocks, or the string an Anthropic caller sent when it is one unchanged text. */
 function systemPrompt(blocks: AnthropicBlockParam[], messages: readonly Message[]): string | AnthropicBlockParam[] {
-  const lifted = messages.filter((message) => message.role === 'system' && anthropicExtension<AnthropicMessageExtension>(message.extensions)?.inline !== true);
-  const stringContent = lifted.length === 1 && anthropicExtension<AnthropicMessageExtension>(lifted[0]!.extensions)?.stringContent === true;
+  const lifted = messages.filter(
+    (message) =>
+      message.role === 'system' && anthropicExtension<AnthropicMessageExtension>(message.extensions)?.inline !== true,
+  );
+  const stringContent =
+    lifted.length === 1 && anthropicExtension<AnthropicMessageExtension>(lifted[0]!.extensions)?.stringContent === true;
   return stringContent && blocks.length === 1 && plainText(blocks[0]) ? blocks[0].text : blocks;
 }
 
@@ -75,7 +89,13 @@ function systemPrompt(blocks: AnthropicBlockParam[], messages: readonly Message[
 export function encodeConversation(messages: readonly Message[]): EncodedConversation {
   const system: AnthropicBlockParam[] = [];
   const turns: PendingTurn[] = [];
-  const append = (role: PendingTurn['role'], results: AnthropicBlockParam[], blocks: AnthropicBlockParam[], extension?: AnthropicMessageExtension, placed?: PendingTurn['placed']) => {
+  const append = (
+    role: PendingTurn['role'],
+    results: AnthropicBlockParam[],
+    blocks: AnthropicBlockParam[],
+    extension?: AnthropicMessageExtension,
+    placed?: PendingTurn['placed'],
+  ) => {
     if (results.length === 0 && blocks.length === 0 && !placed) return;
     const last = turns.at(-1);
     if (last?.role === role && role !== 'system' && extension?.newTurn !== true) {
@@ -85,7 +105,14 @@ export function encodeConversation(messages: readonly Message[]): EncodedConvers
       last.stringContent = false;
       last.fields = extension?.fields ? { ...last.fields, ...extension.fields } : last.fields;
     } else {
-      turns.push({ role, results, blocks, stringContent: extension?.stringContent === true, ...(extension?.fields ? { fields: extension.fields } : {}), ...(placed ? { placed } : {}) });
+      turns.push({
+        role,
+        results,
+        blocks,
+        stringContent: extension?.stringContent === true,
+        ...(extension?.fields ? { fields: extension.fields } : {}),
+        ...(placed ? { placed } : {}),
+      });
     }
   };
   messages.forEach((message, messageIndex) => {
@@ -103,12 +130,23 @@ export function encodeConversation(messages: readonly Message[]): EncodedConvers
     const otherParts: ContentPart[] = [];
     let placed: PendingTurn['placed'];
     message.content.forEach((part) => {
-      const inResult = part.type === 'file' ? anthropicExtension<AnthropicPartExtension>(part.extensions)?.toolResult : undefined;
-      if (inResult) (placed ??= []).push({ id: anthropicToolId(inResult.id), index: inResult.index, block: encodeSequence([part], (file) => encodePart(file, role, at(message.content.indexOf(part)))).at(-1)! });
+      const inResult =
+        part.type === 'file' ? anthropicExtension<AnthropicPartExtension>(part.extensions)?.toolResult : undefined;
+      if (inResult)
+        (placed ??= []).push({
+          id: anthropicToolId(inResult.id),
+          index: inResult.index,
+          block: encodeSequence([part], (file) => encodePart(file, role, at(message.content.indexOf(part)))).at(-1)!,
+        });
       else (part.type === 'tool-result' ? resultParts : otherParts).push(part);
     });
-    const results = encodeSequence(resultParts, (part) => [encodeToolResult(part as Extract<ContentPart, { type: 'tool-result' }>, at(message.content.indexOf(part)))]);
-    const blocks = [...encodeSequence(otherParts, (part) => encodePart(part, role, at(message.content.indexOf(part)))), ...trailing];
+    const results = encodeSequence(resultParts, (part) => [
+      encodeToolResult(part as Extract<ContentPart, { type: 'tool-result' }>, at(message.content.indexOf(part))),
+    ]);
+    const blocks = [
+      ...encodeSequence(otherParts, (part) => encodePart(part, role, at(message.content.indexOf(part)))),
+      ...trailing,
+    ];
     if (role === 'assistant' && results.length > 0) {
       append('assistant', [], blocks, extension);
       append('user', results, []);

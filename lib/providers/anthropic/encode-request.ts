@@ -1,9 +1,16 @@
-/** Canonical GenerateRequest → an Anthropic Messages request body, with what the `anthropic-messages` extensions carry. */
+/**
+ * Canonical GenerateRequest → an Anthropic Messages request body, with what the `anthropic-messages` extensions carry.
+ */
 import createDebug from 'debug';
 import type { GenerateRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../canonical';
 import { GatewayError } from '../../errors';
 import type { JsonObject } from '../../json';
-import { anthropicExtension, mergeUnmodelled, type AnthropicRequestExtension, type AnthropicToolExtension } from '../../wire/anthropic/extensions';
+import {
+  anthropicExtension,
+  mergeUnmodelled,
+  type AnthropicRequestExtension,
+  type AnthropicToolExtension,
+} from '../../wire/anthropic/extensions';
 import { encodeConversation } from './encode-messages';
 import { encodeThinking } from './encode-thinking';
 import { toolLoopWithoutThinking, withoutThinkingEdits } from './thinking-replay';
@@ -17,7 +24,9 @@ export interface EncodeMessagesOptions {
   stream: boolean;
   /** `max_tokens` when the request has no output cap (Anthropic requires one). */
   defaultMaxTokens: number;
-  /** Whether the upstream model takes adaptive thinking (`AnthropicProviderOptions.adaptiveThinking`). Default false. */
+  /**
+   * Whether the upstream model takes adaptive thinking (`AnthropicProviderOptions.adaptiveThinking`). Default false.
+   */
   adaptiveThinking?: boolean;
   /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
   warn?: Warn;
@@ -43,7 +52,10 @@ function withServerTools(tools: JsonObject[], serverTools: AnthropicRequestExten
 }
 
 /** `tool_choice`, with `disable_parallel_tool_use` when parallel calls are off (`none` takes no such flag). */
-export function encodeToolChoice(choice: ToolChoice | undefined, parallelToolCalls: boolean | undefined): Record<string, unknown> | undefined {
+export function encodeToolChoice(
+  choice: ToolChoice | undefined,
+  parallelToolCalls: boolean | undefined,
+): Record<string, unknown> | undefined {
   const disableParallel = parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
   switch (choice?.type) {
     case undefined:
@@ -66,7 +78,10 @@ export function clampTemperature(temperature: number): number {
   return clamped;
 }
 
-/** Whether Anthropic takes a sampling setting with thinking on: `temperature` 1 (its default) and `top_p` from 0.95 to 1. */
+/**
+ * Whether Anthropic takes a sampling setting with thinking on: `temperature` 1 (its default) and `top_p` from 0.95 to
+ * 1.
+ */
 function allowedWithThinking(name: string, value: number): boolean {
   return (name === 'temperature' && value === 1) || (name === 'top_p' && value >= 0.95 && value <= 1);
 }
@@ -83,7 +98,12 @@ export function encodeSampling(request: GenerateRequest, thinkingOn: boolean, wa
     for (const [name, value] of Object.entries(given)) {
       if (value === undefined) continue;
       if (allowedWithThinking(name, value)) kept[name] = value;
-      else reportDrop(log, warn, { type: 'unsupported-setting', setting: name, details: 'Anthropic refuses it with thinking on' });
+      else
+        reportDrop(log, warn, {
+          type: 'unsupported-setting',
+          setting: name,
+          details: 'Anthropic refuses it with thinking on',
+        });
     }
     return kept;
   }
@@ -105,16 +125,32 @@ export function encodeOutputFormat(format: ResponseFormat | undefined): Record<s
 }
 
 /** Fields the gateway sets itself, whatever the caller sent. */
-function controlledFields(request: GenerateRequest, upstreamModel: string, options: EncodeMessagesOptions): { model: string; max_tokens: number; stream: boolean } {
-  return { model: upstreamModel, max_tokens: request.maxOutputTokens ?? options.defaultMaxTokens, stream: options.stream };
+function controlledFields(
+  request: GenerateRequest,
+  upstreamModel: string,
+  options: EncodeMessagesOptions,
+): { model: string; max_tokens: number; stream: boolean } {
+  return {
+    model: upstreamModel,
+    max_tokens: request.maxOutputTokens ?? options.defaultMaxTokens,
+    stream: options.stream,
+  };
 }
 
-/** Settings another protocol may carry that Anthropic cannot honour: a 400 if dropping would change the answer, else a debug line. */
+/**
+ * Settings another protocol may carry that Anthropic cannot honour: a 400 if dropping would change the answer, else a
+ * debug line.
+ */
 function checkUnsupported(request: GenerateRequest, warn: Warn | undefined): void {
   if ((request.choiceCount ?? 1) > 1) {
-    throw new GatewayError('invalid_request', 'This model is served by Anthropic, which returns one choice only; set n (candidateCount) to 1.', { param: 'n' });
+    throw new GatewayError(
+      'invalid_request',
+      'This model is served by Anthropic, which returns one choice only; set n (candidateCount) to 1.',
+      { param: 'n' },
+    );
   }
-  if (request.seed !== undefined) reportDrop(log, warn, { type: 'unsupported-setting', setting: 'seed', details: 'Anthropic has no seed' });
+  if (request.seed !== undefined)
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'seed', details: 'Anthropic has no seed' });
 }
 
 /**
@@ -130,7 +166,11 @@ function checkUnsupported(request: GenerateRequest, warn: Warn | undefined): voi
  * is switched off for a tool loop whose assistant turn has none to lead with. With thinking off,
  * `clear_thinking_*` context-management edits (which need it) are not sent.
  */
-export function encodeMessagesRequest(request: GenerateRequest, upstreamModel: string, options: EncodeMessagesOptions): Record<string, unknown> {
+export function encodeMessagesRequest(
+  request: GenerateRequest,
+  upstreamModel: string,
+  options: EncodeMessagesOptions,
+): Record<string, unknown> {
   const warn = options.warn;
   checkUnsupported(request, warn);
   const extension = anthropicExtension<AnthropicRequestExtension>(request.extensions);
@@ -150,20 +190,29 @@ export function encodeMessagesRequest(request: GenerateRequest, upstreamModel: s
     answerEffort: extension?.answerEffort === true,
     warn,
   });
-  if (thinking.thinking) body.thinking = thinking.on ? mergeUnmodelled(thinking.thinking, extension?.thinking) : thinking.thinking;
+  if (thinking.thinking)
+    body.thinking = thinking.on ? mergeUnmodelled(thinking.thinking, extension?.thinking) : thinking.thinking;
   Object.assign(body, encodeSampling(request, thinking.on, warn));
   if (hasTools) {
     body.tools = withServerTools(tools.map(encodeTool), extension?.serverTools);
     if (toolChoice) body.tool_choice = mergeUnmodelled(toolChoice, extension?.toolChoice);
   } else if (request.toolChoice && request.toolChoice.type !== 'none') {
-    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'tool_choice', details: `${request.toolChoice.type}: the request declares no tools` });
+    reportDrop(log, warn, {
+      type: 'unsupported-setting',
+      setting: 'tool_choice',
+      details: `${request.toolChoice.type}: the request declares no tools`,
+    });
   }
   reportForeignTools(request, 'anthropic-messages', log, warn);
   const format = encodeOutputFormat(request.responseFormat);
   if (format || thinking.effort || extension?.outputConfig) {
-    body.output_config = mergeUnmodelled({ ...(thinking.effort ? { effort: thinking.effort } : {}), ...(format ? { format } : {}) }, extension?.outputConfig);
+    body.output_config = mergeUnmodelled(
+      { ...(thinking.effort ? { effort: thinking.effort } : {}), ...(format ? { format } : {}) },
+      extension?.outputConfig,
+    );
   }
-  if (request.user !== undefined || extension?.metadata) body.metadata = mergeUnmodelled(request.user !== undefined ? { user_id: request.user } : {}, extension?.metadata);
+  if (request.user !== undefined || extension?.metadata)
+    body.metadata = mergeUnmodelled(request.user !== undefined ? { user_id: request.user } : {}, extension?.metadata);
   mergeUnmodelled(body, extension?.fields);
   if (!thinking.on && body.context_management !== undefined) {
     const management = withoutThinkingEdits(body.context_management);

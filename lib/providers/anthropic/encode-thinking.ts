@@ -1,4 +1,6 @@
-/** Canonical reasoning settings → Anthropic `thinking` and `output_config.effort`, within the rules the API enforces. */
+/**
+ * Canonical reasoning settings → Anthropic `thinking` and `output_config.effort`, within the rules the API enforces.
+ */
 import createDebug from 'debug';
 import type { ReasoningEffort, ReasoningSettings } from '../../canonical';
 import { effortForBudget } from '../../wire/reasoning';
@@ -33,7 +35,10 @@ export interface ThinkingContext {
   adaptive: boolean;
   /** Whether `tool_choice` forces tool use (`any` or one tool), which Anthropic refuses with thinking. */
   forcesTool: boolean;
-  /** Whether a tool loop's assistant turn calls tools without a leading thinking block, which Anthropic refuses with thinking. */
+  /**
+   * Whether a tool loop's assistant turn calls tools without a leading thinking block, which Anthropic refuses with
+   * thinking.
+   */
   unsignedToolTurn: boolean;
   /**
    * The effort is an Anthropic caller's `output_config.effort`, the whole answer's: kept with thinking
@@ -79,11 +84,19 @@ function wantsThinking(reasoning: ReasoningSettings): boolean {
  */
 export function fitBudget(reasoning: ReasoningSettings, maxTokens: number): number | undefined {
   const chosen = reasoning.budgetTokens === undefined;
-  const wanted = reasoning.budgetTokens ?? (reasoning.effort && reasoning.effort !== 'none' ? BUDGET_FOR_EFFORT[reasoning.effort] : DEFAULT_THINKING_BUDGET);
+  const wanted =
+    reasoning.budgetTokens ??
+    (reasoning.effort && reasoning.effort !== 'none' ? BUDGET_FOR_EFFORT[reasoning.effort] : DEFAULT_THINKING_BUDGET);
   const ceiling = chosen ? Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens / 2)) : maxTokens - 1;
   const budget = Math.min(Math.max(wanted, MIN_THINKING_BUDGET), ceiling, maxTokens - 1);
   if (budget < MIN_THINKING_BUDGET) return undefined;
-  if (budget !== wanted) log('thinking budget %d adjusted to %d (Anthropic takes 1024 ≤ budget_tokens < max_tokens %d)', wanted, budget, maxTokens);
+  if (budget !== wanted)
+    log(
+      'thinking budget %d adjusted to %d (Anthropic takes 1024 ≤ budget_tokens < max_tokens %d)',
+      wanted,
+      budget,
+      maxTokens,
+    );
   return budget;
 }
 
@@ -111,25 +124,45 @@ export function encodeThinking(reasoning: ReasoningSettings | undefined, context
   if (!reasoning) return { on: false };
   const given = reasoning.effort ? anthropicEffort(reasoning.effort) : undefined;
   const answerEffort = context.answerEffort ? given : undefined;
-  if (reasoning.enabled === false || reasoning.effort === 'none') return { thinking: { type: 'disabled' }, ...(answerEffort ? { effort: answerEffort } : {}), on: false };
-  if (answerEffort && reasoning.enabled === undefined && reasoning.budgetTokens === undefined && reasoning.adaptive === undefined) return { effort: answerEffort, on: false };
+  if (reasoning.enabled === false || reasoning.effort === 'none')
+    return { thinking: { type: 'disabled' }, ...(answerEffort ? { effort: answerEffort } : {}), on: false };
+  if (
+    answerEffort &&
+    reasoning.enabled === undefined &&
+    reasoning.budgetTokens === undefined &&
+    reasoning.adaptive === undefined
+  )
+    return { effort: answerEffort, on: false };
   if (!wantsThinking(reasoning)) return { on: false };
   if (context.forcesTool) {
-    reportDrop(log, context.warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'thinking left off: Anthropic refuses thinking with a forced tool_choice' });
+    reportDrop(log, context.warn, {
+      type: 'unsupported-setting',
+      setting: 'reasoning',
+      details: 'thinking left off: Anthropic refuses thinking with a forced tool_choice',
+    });
     return leftOff(answerEffort);
   }
   if (context.unsignedToolTurn) {
-    reportDrop(log, context.warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'thinking left off: the tool loop’s assistant turn has no signed thinking block to replay' });
+    reportDrop(log, context.warn, {
+      type: 'unsupported-setting',
+      setting: 'reasoning',
+      details: 'thinking left off: the tool loop’s assistant turn has no signed thinking block to replay',
+    });
     return leftOff(answerEffort);
   }
   const display = reasoning.includeThoughts === false ? { display: 'omitted' } : {};
   if (reasoning.adaptive === true || (reasoning.adaptive === undefined && context.adaptive)) {
-    const level = reasoning.effort ?? (reasoning.budgetTokens !== undefined ? effortForBudget(reasoning.budgetTokens) : undefined);
+    const level =
+      reasoning.effort ?? (reasoning.budgetTokens !== undefined ? effortForBudget(reasoning.budgetTokens) : undefined);
     const effort = level ? anthropicEffort(level) : undefined;
     return { thinking: { type: 'adaptive', ...display }, ...(effort ? { effort } : {}), on: true };
   }
   if (reasoning.adaptive === false && reasoning.budgetTokens !== undefined) {
-    return { thinking: { type: 'enabled', budget_tokens: reasoning.budgetTokens, ...display }, ...(given ? { effort: given } : {}), on: true };
+    return {
+      thinking: { type: 'enabled', budget_tokens: reasoning.budgetTokens, ...display },
+      ...(given ? { effort: given } : {}),
+      on: true,
+    };
   }
   const budget = fitBudget(reasoning, context.maxTokens);
   if (budget === undefined) {

@@ -11,7 +11,12 @@ import type { Provider, ProviderCallContext, ProviderGenerateResponse } from '..
 import { decodeMessageResponse, reportedAnthropicUsage, type AnthropicMessageResponse } from './decode-response';
 import { MessageStreamDecoder } from './decode-stream';
 import { supportsAdaptiveThinking } from './adaptive-thinking';
-import { anthropicBetaHeader, anthropicBetaQuery, encodeMessagesRequest, type EncodeMessagesOptions } from './encode-request';
+import {
+  anthropicBetaHeader,
+  anthropicBetaQuery,
+  encodeMessagesRequest,
+  type EncodeMessagesOptions,
+} from './encode-request';
 import { ANTHROPIC_MAX_IMAGE_TOKENS } from './image-token-bound';
 
 export { supportsAdaptiveThinking } from './adaptive-thinking';
@@ -29,7 +34,10 @@ export interface AnthropicProviderOptions extends UpstreamProviderOptions {
   baseUrl?: string;
   /** Extra headers for every request (e.g. an `anthropic-beta` list, which is merged with a caller's own). */
   headers?: Record<string, string>;
-  /** `max_tokens` for a request without an output cap (Anthropic requires one; the gateway normally sets it). Default 4096. */
+  /**
+   * `max_tokens` for a request without an output cap (Anthropic requires one; the gateway normally sets it). Default
+   * 4096.
+   */
   defaultMaxTokens?: number;
   /**
    * Which upstream model ids take adaptive thinking. For callers of another protocol that ask for
@@ -68,26 +76,51 @@ export class AnthropicProvider implements Provider {
     this.name = options.name ?? 'anthropic';
     this.defaultMaxTokens = options.defaultMaxTokens ?? 4096;
     if (!Number.isInteger(this.defaultMaxTokens) || this.defaultMaxTokens < 1) {
-      throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', `defaultMaxTokens must be a positive integer, not ${String(options.defaultMaxTokens)}.`, 'defaultMaxTokens');
+      throw new GatewayConfigError(
+        'ERR_GATEWAY_INVALID_OPTION',
+        `defaultMaxTokens must be a positive integer, not ${String(options.defaultMaxTokens)}.`,
+        'defaultMaxTokens',
+      );
     }
     if (options.adaptiveThinking !== undefined && typeof options.adaptiveThinking !== 'function') {
-      throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'adaptiveThinking must be a function (upstreamModel: string) => boolean.', 'adaptiveThinking');
+      throw new GatewayConfigError(
+        'ERR_GATEWAY_INVALID_OPTION',
+        'adaptiveThinking must be a function (upstreamModel: string) => boolean.',
+        'adaptiveThinking',
+      );
     }
     this.adaptiveThinking = options.adaptiveThinking ?? supportsAdaptiveThinking;
     const { 'anthropic-beta': beta, ...headers } = lowerCaseKeys(options.headers);
     this.configuredBeta = beta;
-    this.client = upstreamClientFor(options, this.name, options.baseUrl ?? 'https://api.anthropic.com', { 'anthropic-version': ANTHROPIC_VERSION, ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}), ...headers });
+    this.client = upstreamClientFor(options, this.name, options.baseUrl ?? 'https://api.anthropic.com', {
+      'anthropic-version': ANTHROPIC_VERSION,
+      ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}),
+      ...headers,
+    });
     this.defaultModels = modelsFor(options, this.name);
   }
 
   /** Per-request headers: correlation id, the accept type, and the merged `anthropic-beta` list. */
-  private requestHeaders(request: GenerateRequest, context: ProviderCallContext, accept: string): Record<string, string> {
+  private requestHeaders(
+    request: GenerateRequest,
+    context: ProviderCallContext,
+    accept: string,
+  ): Record<string, string> {
     const beta = anthropicBetaHeader(request, this.configuredBeta);
-    return Object.assign({ accept, 'x-request-id': context.requestId }, beta ? { 'anthropic-beta': beta } : undefined, context.upstreamHeaders);
+    return Object.assign(
+      { accept, 'x-request-id': context.requestId },
+      beta ? { 'anthropic-beta': beta } : undefined,
+      context.upstreamHeaders,
+    );
   }
 
   private encodeOptions(context: ProviderCallContext, stream: boolean): EncodeMessagesOptions {
-    return { stream, defaultMaxTokens: this.defaultMaxTokens, adaptiveThinking: this.adaptiveThinking(context.upstreamModel), warn: context.warn };
+    return {
+      stream,
+      defaultMaxTokens: this.defaultMaxTokens,
+      adaptiveThinking: this.adaptiveThinking(context.upstreamModel),
+      warn: context.warn,
+    };
   }
 
   /** The most input tokens one image costs a Claude model (see ./image-token-bound.ts). */
@@ -105,7 +138,8 @@ export class AnthropicProvider implements Provider {
       signal: callSignal(context),
       headers: this.requestHeaders(request, context, 'application/json'),
     });
-    // The figures the upstream left out are left out for the gateway to count (each on its own: an input count is kept without an output count).
+    // The figures the upstream left out are left out for the gateway to count (each on its own: an input count is kept
+    // without an output count).
     const decoded = decodeMessageResponse(response, context.upstreamModel, this.name);
     const usage = reportedAnthropicUsage(response.usage, decoded.usage);
     return usage === decoded.usage ? decoded : { ...decoded, usage };

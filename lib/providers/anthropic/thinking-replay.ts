@@ -5,7 +5,9 @@ type Block = Record<string, unknown> & { type?: unknown };
 type Turn = { readonly role?: unknown; readonly content?: unknown };
 
 function blocksOf(turn: Turn | undefined): Block[] {
-  return Array.isArray(turn?.content) ? (turn.content as Block[]).filter((block) => typeof block === 'object' && block !== null) : [];
+  return Array.isArray(turn?.content)
+    ? (turn.content as Block[]).filter((block) => typeof block === 'object' && block !== null)
+    : [];
 }
 
 /**
@@ -24,12 +26,16 @@ export function toolLoopWithoutThinking(messages: readonly Turn[]): boolean {
   return blocks[0]?.type !== 'thinking' && blocks[0]?.type !== 'redacted_thinking';
 }
 
-/** `context_management` without its `clear_thinking_*` edits (which need thinking on); undefined when no edit is left. */
+/**
+ * `context_management` without its `clear_thinking_*` edits (which need thinking on); undefined when no edit is left.
+ */
 export function withoutThinkingEdits(management: unknown): unknown {
   if (typeof management !== 'object' || management === null) return management;
   const edits = (management as { edits?: unknown }).edits;
   if (!Array.isArray(edits)) return management;
-  const kept = edits.filter((edit: { type?: unknown }) => !(typeof edit?.type === 'string' && edit.type.startsWith('clear_thinking')));
+  const kept = edits.filter(
+    (edit: { type?: unknown }) => !(typeof edit?.type === 'string' && edit.type.startsWith('clear_thinking')),
+  );
   if (kept.length === edits.length) return management;
   return kept.length > 0 ? { ...management, edits: kept } : undefined;
 }

@@ -1,4 +1,7 @@
-/** The Gemini provider's base URL: the API root (as the Google SDKs and the Gemini CLI take it) gets the `/v1beta` version segment. */
+/**
+ * The Gemini provider's base URL: the API root (as the Google SDKs and the Gemini CLI take it) gets the `/v1beta`
+ * version segment.
+ */
 
 /** The Gemini API's root, without a version. */
 export const GEMINI_API_ROOT = 'https://generativelanguage.googleapis.com';

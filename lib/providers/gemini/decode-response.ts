@@ -34,37 +34,69 @@ export function callIdMinter(responseId: string | undefined): () => string {
 }
 
 /** `{gemini: {thoughtSignature?, functionCallId?}}`, or nothing when there is neither. */
-export function geminiMetadata(signature: string | undefined, functionCallId?: string): { providerMetadata?: ProviderMetadata } {
+export function geminiMetadata(
+  signature: string | undefined,
+  functionCallId?: string,
+): { providerMetadata?: ProviderMetadata } {
   const gemini: Record<string, unknown> = {};
   if (signature) gemini.thoughtSignature = signature;
   if (functionCallId) gemini.functionCallId = functionCallId;
   return Object.keys(gemini).length > 0 ? { providerMetadata: { gemini } } : {};
 }
 
-/** A function call as a canonical tool call: the upstream id (remembered as Gemini's) or a minted one; args as JSON text. */
-export function decodeFunctionCall(call: GeminiFunctionCall, signature: string | undefined, mintId: () => string): ToolCallPart {
+/**
+ * A function call as a canonical tool call: the upstream id (remembered as Gemini's) or a minted one; args as JSON
+ * text.
+ */
+export function decodeFunctionCall(
+  call: GeminiFunctionCall,
+  signature: string | undefined,
+  mintId: () => string,
+): ToolCallPart {
   const id = call.id || mintId();
-  return { type: 'tool-call', id, name: call.name ?? '', arguments: JSON.stringify(call.args ?? {}), ...geminiMetadata(signature, call.id || undefined) };
+  return {
+    type: 'tool-call',
+    id,
+    name: call.name ?? '',
+    arguments: JSON.stringify(call.args ?? {}),
+    ...geminiMetadata(signature, call.id || undefined),
+  };
 }
 
-/** One response part; parts with no canonical equivalent (executableCode, codeExecutionResult, …) are dropped with a debug line. */
+/**
+ * One response part; parts with no canonical equivalent (executableCode, codeExecutionResult, …) are dropped with a
+ * debug line.
+ */
 function decodePart(part: GeminiPart, mintId: () => string): ContentPart | undefined {
   const signature = part.thoughtSignature;
   if (part.functionCall) return decodeFunctionCall(part.functionCall, signature, mintId);
   if (typeof part.text === 'string') {
-    return part.thought === true ? { type: 'reasoning', text: part.text, ...geminiMetadata(signature) } : { type: 'text', text: part.text, ...geminiMetadata(signature) };
+    return part.thought === true
+      ? { type: 'reasoning', text: part.text, ...geminiMetadata(signature) }
+      : { type: 'text', text: part.text, ...geminiMetadata(signature) };
   }
   if (part.inlineData?.data !== undefined) {
     const mediaType = part.inlineData.mimeType ?? 'application/octet-stream';
     const source = { kind: 'base64' as const, mediaType, data: part.inlineData.data };
-    return mediaType.startsWith('image/') ? { type: 'image', source, ...geminiMetadata(signature) } : { type: 'file', source, ...geminiMetadata(signature) };
+    return mediaType.startsWith('image/')
+      ? { type: 'image', source, ...geminiMetadata(signature) }
+      : { type: 'file', source, ...geminiMetadata(signature) };
   }
   if (part.fileData?.fileUri) {
-    const source = { kind: 'url' as const, url: part.fileData.fileUri, ...(part.fileData.mimeType ? { mediaType: part.fileData.mimeType } : {}) };
-    return part.fileData.mimeType?.startsWith('image/') ? { type: 'image', source, ...geminiMetadata(signature) } : { type: 'file', source, ...geminiMetadata(signature) };
+    const source = {
+      kind: 'url' as const,
+      url: part.fileData.fileUri,
+      ...(part.fileData.mimeType ? { mediaType: part.fileData.mimeType } : {}),
+    };
+    return part.fileData.mimeType?.startsWith('image/')
+      ? { type: 'image', source, ...geminiMetadata(signature) }
+      : { type: 'file', source, ...geminiMetadata(signature) };
   }
   if (signature) return { type: 'text', text: '', ...geminiMetadata(signature) };
-  logProvider('gemini: dropped a response part with %s (no canonical equivalent)', Object.keys(part).join(', ') || 'no fields');
+  logProvider(
+    'gemini: dropped a response part with %s (no canonical equivalent)',
+    Object.keys(part).join(', ') || 'no fields',
+  );
   return undefined;
 }
 
@@ -91,7 +123,10 @@ export function responseFault(body: GenerateContentResponse, candidatesRequired:
     const content = candidate.content;
     if (content === undefined || content === null) {
       if (typeof candidate.finishReason !== 'string') return 'a candidate without content';
-    } else if (!isJsonObject(content) || (content.parts !== undefined && !(Array.isArray(content.parts) && content.parts.every(isJsonObject)))) {
+    } else if (
+      !isJsonObject(content) ||
+      (content.parts !== undefined && !(Array.isArray(content.parts) && content.parts.every(isJsonObject)))
+    ) {
       return 'a candidate whose content is malformed';
     }
   }
@@ -100,13 +135,24 @@ export function responseFault(body: GenerateContentResponse, candidatesRequired:
 
 const RESPONSE_KEYS = modelledKeys(['candidates', 'usageMetadata', 'modelVersion', 'responseId']);
 const CANDIDATE_KEYS = modelledKeys(['content', 'finishReason', 'index']);
-/** The usage figures the canonical usage models; `toolUsePromptTokenCount` (folded into the input) rides along, so a Gemini caller gets the prompt count as sent. */
-const USAGE_KEYS = modelledKeys(['promptTokenCount', 'candidatesTokenCount', 'thoughtsTokenCount', 'cachedContentTokenCount', 'totalTokenCount']);
+/**
+ * The usage figures the canonical usage models; `toolUsePromptTokenCount` (folded into the input) rides along, so a
+ * Gemini caller gets the prompt count as sent.
+ */
+const USAGE_KEYS = modelledKeys([
+  'promptTokenCount',
+  'candidatesTokenCount',
+  'thoughtsTokenCount',
+  'cachedContentTokenCount',
+  'totalTokenCount',
+]);
 
 /** The answer's unmodelled fields (`promptFeedback`, usage details, …) for `extensions.gemini`. */
 function responseExtension(body: GenerateContentResponse) {
   const usage = isJsonObject(body.usageMetadata) ? extensionOf(body.usageMetadata, USAGE_KEYS) : undefined;
-  return withGeminiExtension(withChild(extensionOf(body as Record<string, unknown>, RESPONSE_KEYS), 'usageMetadata', usage));
+  return withGeminiExtension(
+    withChild(extensionOf(body as Record<string, unknown>, RESPONSE_KEYS), 'usageMetadata', usage),
+  );
 }
 
 /**
@@ -117,7 +163,11 @@ function responseExtension(body: GenerateContentResponse) {
  * with usage's (`promptTokensDetails`, `toolUsePromptTokenCount`, …), and each candidate's
  * (`safetyRatings`, `citationMetadata`, `groundingMetadata`, `avgLogprobs`, …) on its choice.
  */
-export function decodeGenerateContentResponse(body: GenerateContentResponse, fallbackModel: string, upstream: string): GenerateResponse {
+export function decodeGenerateContentResponse(
+  body: GenerateContentResponse,
+  fallbackModel: string,
+  upstream: string,
+): GenerateResponse {
   if (!isJsonObject(body as unknown)) throw malformedUpstream(upstream, 'a response that is not a JSON object');
   const fault = responseFault(body, true);
   if (fault) throw malformedUpstream(upstream, `a response with ${fault}`);
@@ -126,8 +176,16 @@ export function decodeGenerateContentResponse(body: GenerateContentResponse, fal
   if (Array.isArray(body.candidates) && body.candidates.length > 0) {
     choices = body.candidates.map((candidate, position) => {
       const content = decodeParts(candidate.content?.parts, mintId);
-      const finishReason = mapGeminiFinishReason(candidate.finishReason, content.some((part) => part.type === 'tool-call'));
-      return { index: candidate.index ?? position, content, finishReason, ...withGeminiExtension(extensionOf(candidate as Record<string, unknown>, CANDIDATE_KEYS)) };
+      const finishReason = mapGeminiFinishReason(
+        candidate.finishReason,
+        content.some((part) => part.type === 'tool-call'),
+      );
+      return {
+        index: candidate.index ?? position,
+        content,
+        finishReason,
+        ...withGeminiExtension(extensionOf(candidate as Record<string, unknown>, CANDIDATE_KEYS)),
+      };
     });
   } else if (body.promptFeedback?.blockReason) {
     choices = [{ index: 0, content: [], finishReason: blockedPromptFinish(body.promptFeedback.blockReason) }];

@@ -1,4 +1,7 @@
-/** A streamGenerateContent `alt=sse` stream (each event a GenerateContentResponse with only the new parts) → the canonical stream. */
+/**
+ * A streamGenerateContent `alt=sse` stream (each event a GenerateContentResponse with only the new parts) → the
+ * canonical stream.
+ */
 import type { SseEvent } from '../../upstream/sse-parser';
 import type { FinishReason, ProviderStreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
@@ -9,7 +12,12 @@ import { blockedPromptFinish, mapGeminiFinishReason } from './map-finish-reason'
 import { streamEventError } from './upstream-error';
 import type { StreamEventDecoder } from '../../upstream/sse';
 import type { GeminiPart, GeminiUsageMetadata, GenerateContentResponse } from './wire-types';
-import { modelledKeys, extensionOf, withGeminiExtension, type GeminiChunkExtension } from '../../wire/gemini/extensions';
+import {
+  modelledKeys,
+  extensionOf,
+  withGeminiExtension,
+  type GeminiChunkExtension,
+} from '../../wire/gemini/extensions';
 import type { Extensions } from '../../canonical';
 
 type BlockKind = 'text' | 'reasoning';
@@ -30,7 +38,10 @@ function promptUsage(metadata: GeminiUsageMetadata | undefined): { usage?: Parti
 const CHUNK_KEYS = modelledKeys(['candidates', 'usageMetadata', 'modelVersion', 'responseId', 'error']);
 const CANDIDATE_KEYS = modelledKeys(['content', 'finishReason', 'index']);
 
-/** A chunk's unmodelled fields, its own and its first candidate's (`safetyRatings`, `groundingMetadata`, …), as `extensions.gemini`. */
+/**
+ * A chunk's unmodelled fields, its own and its first candidate's (`safetyRatings`, `groundingMetadata`, …), as
+ * `extensions.gemini`.
+ */
 function chunkExtension(chunk: GenerateContentResponse): Extensions | undefined {
   const fields = extensionOf(chunk as Record<string, unknown>, CHUNK_KEYS)?.fields;
   const first = chunk.candidates?.[0];
@@ -79,7 +90,8 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
   accept(event: SseEvent, out: ProviderStreamPart[]): void {
     if (event.data.trim().length === 0) return;
     const chunk = parseEvent(event.data, this.upstream);
-    if (chunk.error !== undefined && chunk.error !== null) throw streamEventError(chunk.error, event.data, this.upstream);
+    if (chunk.error !== undefined && chunk.error !== null)
+      throw streamEventError(chunk.error, event.data, this.upstream);
     const fault = responseFault(chunk, false);
     if (fault) throw malformedUpstream(this.upstream, `a stream chunk with ${fault}`);
     const extensions = chunkExtension(chunk);
@@ -116,9 +128,16 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     let finish: FinishReason | undefined;
     if (this.finishRaw !== undefined) finish = mapGeminiFinishReason(this.finishRaw, this.sawToolCalls);
     else if (this.blockReason !== undefined) finish = blockedPromptFinish(this.blockReason);
-    if (!finish) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
+    if (!finish)
+      throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, {
+        code: 'upstream_stream_cut',
+      });
     this.close(out);
-    out.push(this.usage ? { type: 'finish', usage: this.usage, finishReason: finish } : { type: 'finish', finishReason: finish });
+    out.push(
+      this.usage
+        ? { type: 'finish', usage: this.usage, finishReason: finish }
+        : { type: 'finish', finishReason: finish },
+    );
   }
 
   /** Appends the end of the open block, if any, with its signature. */
@@ -127,7 +146,11 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     if (!open) return;
     this.open = undefined;
     const metadata = geminiMetadata(open.signature);
-    out.push(open.kind === 'text' ? { type: 'text-end', id: open.id, ...metadata } : { type: 'reasoning-end', id: open.id, ...metadata });
+    out.push(
+      open.kind === 'text'
+        ? { type: 'text-end', id: open.id, ...metadata }
+        : { type: 'reasoning-end', id: open.id, ...metadata },
+    );
   }
 
   private textPart(kind: BlockKind, text: string, signature: string | undefined, out: ProviderStreamPart[]): void {
@@ -142,7 +165,11 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     if (text.length > 0 && kind === 'text') {
       const extensions = this.extensions;
       this.extensions = undefined;
-      out.push(extensions ? { type: 'text-delta', id: open.id, delta: text, extensions } : { type: 'text-delta', id: open.id, delta: text });
+      out.push(
+        extensions
+          ? { type: 'text-delta', id: open.id, delta: text, extensions }
+          : { type: 'text-delta', id: open.id, delta: text },
+      );
     } else if (text.length > 0) {
       out.push({ type: 'reasoning-delta', id: open.id, delta: text });
     }
@@ -154,7 +181,12 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
       this.close(out);
       const call = decodeFunctionCall(raw.functionCall, raw.thoughtSignature, this.mintId);
       this.sawToolCalls = true;
-      out.push({ type: 'tool-call-start', id: call.id, name: call.name, ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}) });
+      out.push({
+        type: 'tool-call-start',
+        id: call.id,
+        name: call.name,
+        ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}),
+      });
       out.push({ type: 'tool-call-delta', id: call.id, delta: call.arguments });
       out.push({ type: 'tool-call-end', id: call.id });
     } else if (typeof raw.text === 'string') {
@@ -162,7 +194,10 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     } else if (raw.thoughtSignature && Object.keys(raw).length === 1) {
       this.textPart(this.open?.kind ?? 'text', '', raw.thoughtSignature, out);
     } else {
-      logProvider('gemini: dropped a streamed part with %s (no canonical stream equivalent)', Object.keys(raw).join(', ') || 'no fields');
+      logProvider(
+        'gemini: dropped a streamed part with %s (no canonical stream equivalent)',
+        Object.keys(raw).join(', ') || 'no fields',
+      );
     }
   }
 }

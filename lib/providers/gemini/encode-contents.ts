@@ -1,15 +1,31 @@
 /** Canonical messages → Gemini `contents` (user/model turns) and `systemInstruction`. */
-import type { ContentPart, GenerateRequest, ImagePart, MediaSource, Message, ProviderMetadata, ToolCallPart, ToolResultPart } from '../../canonical';
+import type {
+  ContentPart,
+  GenerateRequest,
+  ImagePart,
+  MediaSource,
+  Message,
+  ProviderMetadata,
+  ToolCallPart,
+  ToolResultPart,
+} from '../../canonical';
 import { GatewayError } from '../../errors';
 import { mediaUrlKind, type FetchedMedia, type MediaFetchRequest } from '../../upstream/fetch-media';
 import { logProvider } from './log';
-import { applyGeminiExtension, geminiExtension, type GeminiMessageExtension, type GeminiPartExtension } from '../../wire/gemini/extensions';
+import {
+  applyGeminiExtension,
+  geminiExtension,
+  type GeminiMessageExtension,
+  type GeminiPartExtension,
+} from '../../wire/gemini/extensions';
 import type { JsonObject } from '../../json';
 import { parseJsonObject } from './parse-json-object';
 import type { GeminiContent, GeminiPart } from './wire-types';
 import { abortSignalOf, type CallSignal } from '../cancellation';
 
-/** A tool call seen earlier in the history: its name, and whether its id was minted by Gemini (then it is sent back). */
+/**
+ * A tool call seen earlier in the history: its name, and whether its id was minted by Gemini (then it is sent back).
+ */
 interface KnownCall {
   name: string;
   geminiId: boolean;
@@ -43,8 +59,12 @@ function textOf(parts: readonly ContentPart[]): string {
 /** The `args` object of a call: its arguments parsed, `{}` when they are not a JSON object. */
 function encodeFunctionCall(part: ToolCallPart): GeminiPart {
   const args = parseJsonObject(part.arguments);
-  if (args === undefined && part.arguments.trim().length > 0) logProvider('gemini: tool call %s has arguments that are not a JSON object; sent as {}', part.id);
-  return { functionCall: { ...(hasGeminiId(part) ? { id: part.id } : {}), name: part.name, args: args ?? {} }, ...geminiSignature(part.providerMetadata) };
+  if (args === undefined && part.arguments.trim().length > 0)
+    logProvider('gemini: tool call %s has arguments that are not a JSON object; sent as {}', part.id);
+  return {
+    functionCall: { ...(hasGeminiId(part) ? { id: part.id } : {}), name: part.name, args: args ?? {} },
+    ...geminiSignature(part.providerMetadata),
+  };
 }
 
 /**
@@ -54,14 +74,27 @@ function encodeFunctionCall(part: ToolCallPart): GeminiPart {
 function encodeFunctionResponse(part: ToolResultPart, call: KnownCall | undefined, at: string): GeminiPart {
   const name = part.toolName ?? call?.name;
   if (!name) {
-    throw new GatewayError('invalid_request', `${at}: no earlier tool call has the id '${part.toolCallId}', and Gemini needs the function name of every tool result.`, { param: at });
+    throw new GatewayError(
+      'invalid_request',
+      `${at}: no earlier tool call has the id '${part.toolCallId}', and Gemini needs the function name of every tool result.`,
+      { param: at },
+    );
   }
   const text = textOf(part.content);
   const parsed = parseJsonObject(text);
-  const response = part.isError ? (parsed && 'error' in parsed ? parsed : { error: text }) : (parsed ?? { output: text });
+  const response = part.isError
+    ? parsed && 'error' in parsed
+      ? parsed
+      : { error: text }
+    : (parsed ?? { output: text });
   const media = part.content.flatMap((inner) => (inner.type === 'image' ? [encodeMedia(inner.source)] : []));
   return {
-    functionResponse: { ...(call?.geminiId ? { id: part.toolCallId } : {}), name, response, ...(media.length > 0 ? { parts: media } : {}) },
+    functionResponse: {
+      ...(call?.geminiId ? { id: part.toolCallId } : {}),
+      name,
+      response,
+      ...(media.length > 0 ? { parts: media } : {}),
+    },
     ...geminiSignature(part.providerMetadata),
   };
 }
@@ -83,14 +116,20 @@ function encodePart(part: ContentPart, turn: 'user' | 'model', at: string): Gemi
     case 'file':
       return { ...encodeMedia(part.source), ...signature };
     case 'reasoning':
-      if (turn === 'model' && (signature.thoughtSignature || extension?.thought)) return { text: part.text, thought: true, ...signature };
+      if (turn === 'model' && (signature.thoughtSignature || extension?.thought))
+        return { text: part.text, thought: true, ...signature };
       logProvider('gemini: dropped a reasoning part at %s (no Gemini thought signature)', at);
       return undefined;
     case 'tool-call':
-      if (turn !== 'model') throw new GatewayError('invalid_request', `${at}: a tool call can only be sent in an assistant turn.`, { param: at });
+      if (turn !== 'model')
+        throw new GatewayError('invalid_request', `${at}: a tool call can only be sent in an assistant turn.`, {
+          param: at,
+        });
       return encodeFunctionCall(part);
     case 'tool-result':
-      throw new GatewayError('invalid_request', `${at}: a tool result can only be sent in a tool message.`, { param: at });
+      throw new GatewayError('invalid_request', `${at}: a tool result can only be sent in a tool message.`, {
+        param: at,
+      });
   }
 }
 
@@ -100,13 +139,20 @@ function encodeMessageParts(message: Message, index: number, calls: Map<string, 
   return message.content.flatMap((part, position) => {
     const at = `messages[${index}].content[${position}]`;
     if (part.type === 'tool-call') calls.set(part.id, { name: part.name, geminiId: hasGeminiId(part) });
-    const encoded = part.type === 'tool-result' && message.role === 'tool' ? encodeFunctionResponse(part, calls.get(part.toolCallId), at) : encodePart(part, turn, at);
+    const encoded =
+      part.type === 'tool-result' && message.role === 'tool'
+        ? encodeFunctionResponse(part, calls.get(part.toolCallId), at)
+        : encodePart(part, turn, at);
     return encoded ? [withPartExtension(encoded, part)] : [];
   });
 }
 
 /** A new content for a message, as the Gemini caller's content was (its extension: unmodelled keys, a missing role). */
-function startContent(role: 'user' | 'model', parts: GeminiPart[], extension: GeminiMessageExtension | undefined): GeminiContent {
+function startContent(
+  role: 'user' | 'model',
+  parts: GeminiPart[],
+  extension: GeminiMessageExtension | undefined,
+): GeminiContent {
   if (!extension) return { role, parts };
   const content: GeminiContent = { role, parts };
   applyGeminiExtension(content as unknown as JsonObject, extension);
@@ -121,7 +167,10 @@ function startContent(role: 'user' | 'model', parts: GeminiPart[], extension: Ge
  * turns of one role are merged (unless a Gemini caller sent them apart), and turns left without
  * parts are dropped. Each part, content and the system instruction gets its Gemini extension back.
  */
-export function encodeContents(messages: readonly Message[]): { contents: GeminiContent[]; systemInstruction?: JsonObject } {
+export function encodeContents(messages: readonly Message[]): {
+  contents: GeminiContent[];
+  systemInstruction?: JsonObject;
+} {
   const system: JsonObject[] = [];
   let systemExtension: GeminiMessageExtension | undefined;
   const contents: GeminiContent[] = [];
@@ -130,7 +179,9 @@ export function encodeContents(messages: readonly Message[]): { contents: Gemini
     const extension = geminiExtension<GeminiMessageExtension>(message);
     if (message.role === 'system') {
       systemExtension ??= extension;
-      for (const part of message.content) if (part.type === 'text' && part.text.length > 0) system.push(applyGeminiExtension({ text: part.text }, geminiExtension(part)));
+      for (const part of message.content)
+        if (part.type === 'text' && part.text.length > 0)
+          system.push(applyGeminiExtension({ text: part.text }, geminiExtension(part)));
       return;
     }
     const parts = encodeMessageParts(message, index, calls);
@@ -140,15 +191,26 @@ export function encodeContents(messages: readonly Message[]): { contents: Gemini
     if (last && (last.role ?? 'user') === role && !extension?.separate) last.parts.push(...parts);
     else contents.push(startContent(role, parts, extension));
   });
-  return { contents, ...(system.length > 0 ? { systemInstruction: applyGeminiExtension({ parts: system }, systemExtension) } : {}) };
+  return {
+    contents,
+    ...(system.length > 0 ? { systemInstruction: applyGeminiExtension({ parts: system }, systemExtension) } : {}),
+  };
 }
 
 /** Downloads one image (the provider passes its media fetcher's `fetch`). */
 export type ImageDownloader = (request: MediaFetchRequest) => Promise<FetchedMedia>;
 
-/** An image by an http(s) URL that is not a Gemini Files API URI (nor a Gemini caller's own `fileData`): Gemini cannot be trusted to fetch it. */
+/**
+ * An image by an http(s) URL that is not a Gemini Files API URI (nor a Gemini caller's own `fileData`): Gemini cannot
+ * be trusted to fetch it.
+ */
 function needsInlining(part: ContentPart): part is ImagePart & { source: { kind: 'url' } } {
-  return part.type === 'image' && part.source.kind === 'url' && mediaUrlKind(part.source.url) === 'http' && geminiExtension<GeminiPartExtension>(part)?.keepUri !== true;
+  return (
+    part.type === 'image' &&
+    part.source.kind === 'url' &&
+    mediaUrlKind(part.source.url) === 'http' &&
+    geminiExtension<GeminiPartExtension>(part)?.keepUri !== true
+  );
 }
 
 /**
@@ -157,12 +219,20 @@ function needsInlining(part: ContentPart): part is ImagePart & { source: { kind:
  * parallel (one per distinct URL); the first failure (a 400 naming the part) cancels the rest.
  * The messages are copied, never changed in place; without such images they are returned as they are.
  */
-export async function inlineImageUrls(messages: readonly Message[], download: ImageDownloader, signal: CallSignal): Promise<readonly Message[]> {
+export async function inlineImageUrls(
+  messages: readonly Message[],
+  download: ImageDownloader,
+  signal: CallSignal,
+): Promise<readonly Message[]> {
   const wanted = new Map<string, { url: string; declaredType?: string; at: string }>();
   const keyOf = (part: ImagePart & { source: { kind: 'url' } }) => `${part.source.mediaType ?? ''} ${part.source.url}`;
   const note = (part: ContentPart, at: string) => {
     if (!needsInlining(part) || wanted.has(keyOf(part))) return;
-    wanted.set(keyOf(part), { url: part.source.url, ...(part.source.mediaType ? { declaredType: part.source.mediaType } : {}), at });
+    wanted.set(keyOf(part), {
+      url: part.source.url,
+      ...(part.source.mediaType ? { declaredType: part.source.mediaType } : {}),
+      at,
+    });
   };
   messages.forEach((message, index) => {
     message.content.forEach((part, position) => {
@@ -191,10 +261,13 @@ export async function inlineImageUrls(messages: readonly Message[], download: Im
     cancel.abort();
     throw error;
   }
-  const inline = <T extends ContentPart>(part: T): T => (needsInlining(part) ? { ...part, source: fetched.get(keyOf(part))! } : part);
+  const inline = <T extends ContentPart>(part: T): T =>
+    needsInlining(part) ? { ...part, source: fetched.get(keyOf(part))! } : part;
   return messages.map((message) => ({
     ...message,
-    content: message.content.map((part) => (part.type === 'tool-result' ? { ...part, content: part.content.map(inline) } : inline(part))),
+    content: message.content.map((part) =>
+      part.type === 'tool-result' ? { ...part, content: part.content.map(inline) } : inline(part),
+    ),
   }));
 }
 
@@ -202,7 +275,11 @@ export async function inlineImageUrls(messages: readonly Message[], download: Im
  * The request with its image URLs inlined (see {@link inlineImageUrls}). A Gemini caller's
  * `fileData` parts (marked `keepUri` in their extension) keep their URI.
  */
-export async function inlineRequestImageUrls(request: GenerateRequest, download: ImageDownloader, signal: CallSignal): Promise<GenerateRequest> {
+export async function inlineRequestImageUrls(
+  request: GenerateRequest,
+  download: ImageDownloader,
+  signal: CallSignal,
+): Promise<GenerateRequest> {
   const messages = await inlineImageUrls(request.messages, download, signal);
   return messages === request.messages ? request : { ...request, messages: [...messages] };
 }

@@ -1,4 +1,7 @@
-/** Canonical GenerateRequest → a generateContent request body, with what a Gemini caller sent unmodelled (`extensions.gemini`). */
+/**
+ * Canonical GenerateRequest → a generateContent request body, with what a Gemini caller sent unmodelled
+ * (`extensions.gemini`).
+ */
 import type { GenerateRequest, ToolChoice, ToolDefinition } from '../../canonical';
 import {
   applyGeminiExtension,
@@ -23,7 +26,12 @@ type Body = Record<string, unknown>;
  * `generationConfig` from the canonical settings; reasoning becomes `thinkingConfig` for the model's
  * family, or in the caller's own terms when it came as one (`extension`: generationConfig's).
  */
-export function encodeGenerationConfig(request: GenerateRequest, family: GeminiModelFamily = geminiModelFamily(request.model), extension?: GeminiExtension, warn?: Warn): Body {
+export function encodeGenerationConfig(
+  request: GenerateRequest,
+  family: GeminiModelFamily = geminiModelFamily(request.model),
+  extension?: GeminiExtension,
+  warn?: Warn,
+): Body {
   const config: Body = {};
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (request.topP !== undefined) config.topP = request.topP;
@@ -34,16 +42,25 @@ export function encodeGenerationConfig(request: GenerateRequest, family: GeminiM
   if (request.seed !== undefined) config.seed = request.seed;
   const format = request.responseFormat;
   if (format?.type === 'json') config.responseMimeType = 'application/json';
-  if (format?.type === 'json-schema') Object.assign(config, { responseMimeType: 'application/json', responseJsonSchema: format.schema });
+  if (format?.type === 'json-schema')
+    Object.assign(config, { responseMimeType: 'application/json', responseJsonSchema: format.schema });
   const literal = (extension?.children?.thinkingConfig as GeminiThinkingExtension | undefined)?.literal === true;
-  const thinking = request.reasoning ? (literal ? literalThinkingConfig(request.reasoning) : encodeThinkingConfig(request.reasoning, family, warn)) : undefined;
+  const thinking = request.reasoning
+    ? literal
+      ? literalThinkingConfig(request.reasoning)
+      : encodeThinkingConfig(request.reasoning, family, warn)
+    : undefined;
   if (thinking) config.thinkingConfig = thinking;
   return config;
 }
 
 /** A function declaration with `parametersJsonSchema`: the caller's JSON Schema as is, no OpenAPI-subset cleaning. */
 function encodeDeclaration(tool: ToolDefinition): Body {
-  const declaration: Body = { name: tool.name, ...(tool.description !== undefined ? { description: tool.description } : {}), parametersJsonSchema: tool.parameters };
+  const declaration: Body = {
+    name: tool.name,
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    parametersJsonSchema: tool.parameters,
+  };
   return applyGeminiExtension(declaration, geminiExtension(tool));
 }
 
@@ -53,10 +70,22 @@ function encodeDeclaration(tool: ToolDefinition): Body {
  * each was declared in, every entry in the caller's order (a tool added since goes to the first
  * function entry; an entry left with nothing is dropped).
  */
-export function encodeTools(tools: readonly ToolDefinition[], entries?: readonly GeminiToolEntry[], warn?: Warn): Body[] {
-  if (tools.some((tool) => tool.strict !== undefined)) reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'strict', details: 'tools[].strict has no Gemini equivalent' });
+export function encodeTools(
+  tools: readonly ToolDefinition[],
+  entries?: readonly GeminiToolEntry[],
+  warn?: Warn,
+): Body[] {
+  if (tools.some((tool) => tool.strict !== undefined))
+    reportDrop(logProvider, warn, {
+      type: 'unsupported-setting',
+      setting: 'strict',
+      details: 'tools[].strict has no Gemini equivalent',
+    });
   if (!entries) return tools.length > 0 ? [{ functionDeclarations: tools.map(encodeDeclaration) }] : [];
-  const first = Math.max(0, entries.findIndex((entry) => entry.functions));
+  const first = Math.max(
+    0,
+    entries.findIndex((entry) => entry.functions),
+  );
   const declared: Body[][] = entries.map(() => []);
   for (const tool of tools) {
     const at = geminiExtension<GeminiToolExtension>(tool)?.entry ?? first;
@@ -93,19 +122,37 @@ export function encodeToolConfig(choice: ToolChoice): Body {
  * tools as dropped. Dropped with a warning to `warn`, as Gemini cannot express them:
  * `parallelToolCalls`, `user`, a tool choice without tools, tools' `strict`.
  */
-export function encodeGenerateContentRequest(request: GenerateRequest, upstreamModel: string = request.model, warn?: Warn): Body {
+export function encodeGenerateContentRequest(
+  request: GenerateRequest,
+  upstreamModel: string = request.model,
+  warn?: Warn,
+): Body {
   const family = geminiModelFamily(upstreamModel);
   const extension = geminiExtension<GeminiRequestExtension>(request);
   const { contents, ...system } = encodeContents(request.messages);
-  const body: Body = { contents: validatesSignatures(family) ? withPlaceholderSignatures(contents) : contents, ...system };
+  const body: Body = {
+    contents: validatesSignatures(family) ? withPlaceholderSignatures(contents) : contents,
+    ...system,
+  };
   const config = encodeGenerationConfig(request, family, extension?.children?.generationConfig, warn);
   if (Object.keys(config).length > 0) body.generationConfig = config;
   const tools = encodeTools(request.tools ?? [], extension?.tools, warn);
   if (tools.length > 0) body.tools = tools;
   if (request.toolChoice && request.tools?.length) body.toolConfig = encodeToolConfig(request.toolChoice);
-  else if (request.toolChoice) reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'tool_choice', details: `${request.toolChoice.type}: the request declares no tools` });
-  if (request.parallelToolCalls !== undefined) reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'parallel_tool_calls', details: 'no Gemini equivalent' });
-  if (request.user !== undefined) reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'user', details: 'no Gemini equivalent' });
+  else if (request.toolChoice)
+    reportDrop(logProvider, warn, {
+      type: 'unsupported-setting',
+      setting: 'tool_choice',
+      details: `${request.toolChoice.type}: the request declares no tools`,
+    });
+  if (request.parallelToolCalls !== undefined)
+    reportDrop(logProvider, warn, {
+      type: 'unsupported-setting',
+      setting: 'parallel_tool_calls',
+      details: 'no Gemini equivalent',
+    });
+  if (request.user !== undefined)
+    reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'user', details: 'no Gemini equivalent' });
   reportForeignTools(request, 'gemini', logProvider, warn);
   return applyGeminiExtension(body, extension);
 }

@@ -1,8 +1,17 @@
-/** Canonical reasoning settings → Gemini `generationConfig.thinkingConfig`, per model family (protocols.md 4.5, 5.5). */
+/**
+ * Canonical reasoning settings → Gemini `generationConfig.thinkingConfig`, per model family (protocols.md 4.5, 5.5).
+ */
 import type { ReasoningEffort, ReasoningSettings } from '../../canonical';
 import { logProvider } from './log';
 import { reportDrop, type Warn } from '../../warnings';
-import { budgetRange, canThink, DEFAULT_MAX_BUDGET, usesThinkingLevel, type BudgetRange, type GeminiModelFamily } from './model-family';
+import {
+  budgetRange,
+  canThink,
+  DEFAULT_MAX_BUDGET,
+  usesThinkingLevel,
+  type BudgetRange,
+  type GeminiModelFamily,
+} from './model-family';
 
 /** Gemini 3's discrete thinking levels. */
 export type ThinkingLevel = 'MINIMAL' | 'LOW' | 'MEDIUM' | 'HIGH';
@@ -32,7 +41,9 @@ export const EFFORT_BUDGETS: Readonly<Record<'minimal' | 'low' | 'medium' | 'hig
   high: 24576,
 };
 
-/** A budget within the model's range: -1 (dynamic) as is; 0 raised to the minimum where thinking cannot be turned off. */
+/**
+ * A budget within the model's range: -1 (dynamic) as is; 0 raised to the minimum where thinking cannot be turned off.
+ */
 export function clampBudget(budget: number, range: BudgetRange | undefined): number {
   if (!range || budget === -1) return budget;
   if (budget === 0) return range.canDisable ? 0 : range.min;
@@ -50,7 +61,8 @@ function disabled(family: GeminiModelFamily, range: BudgetRange | undefined): Th
     logProvider('gemini: thinking cannot be turned off on Gemini 3; thinkingLevel %s instead', level);
     return { thinkingLevel: level };
   }
-  if (range && !range.canDisable) logProvider('gemini: thinking cannot be turned off on this model; thinkingBudget %d instead', range.min);
+  if (range && !range.canDisable)
+    logProvider('gemini: thinking cannot be turned off on this model; thinkingBudget %d instead', range.min);
   return { thinkingBudget: clampBudget(0, range) };
 }
 
@@ -65,9 +77,17 @@ function disabled(family: GeminiModelFamily, range: BudgetRange | undefined): Th
  * `includeThoughts` is sent when the caller asked for thoughts, or enabled reasoning without saying.
  * Models before 2.5 do not think: the settings are dropped with a warning to `warn`.
  */
-export function encodeThinkingConfig(reasoning: ReasoningSettings, family: GeminiModelFamily, warn?: Warn): ThinkingConfig | undefined {
+export function encodeThinkingConfig(
+  reasoning: ReasoningSettings,
+  family: GeminiModelFamily,
+  warn?: Warn,
+): ThinkingConfig | undefined {
   if (!canThink(family)) {
-    reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'this Gemini model does not think' });
+    reportDrop(logProvider, warn, {
+      type: 'unsupported-setting',
+      setting: 'reasoning',
+      details: 'this Gemini model does not think',
+    });
     return undefined;
   }
   const range = budgetRange(family);
@@ -77,7 +97,12 @@ export function encodeThinkingConfig(reasoning: ReasoningSettings, family: Gemin
   const effort = reasoning.effort;
   if (reasoning.budgetTokens !== undefined) {
     config.thinkingBudget = clampBudget(reasoning.budgetTokens, range);
-    if (effort) reportDrop(logProvider, warn, { type: 'unsupported-setting', setting: 'reasoning_effort', details: `effort ${effort}: a thinking budget was given, and Gemini takes one of the two` });
+    if (effort)
+      reportDrop(logProvider, warn, {
+        type: 'unsupported-setting',
+        setting: 'reasoning_effort',
+        details: `effort ${effort}: a thinking budget was given, and Gemini takes one of the two`,
+      });
   } else if (effort && levels) {
     config.thinkingLevel = EFFORT_LEVELS[effort];
   } else if (effort && reasoning.adaptive !== true) {

@@ -49,7 +49,9 @@ export interface GeminiProviderOptions extends UpstreamProviderOptions {
    * to. Set it only when every caller is trusted (or in tests against a local server).
    */
   allowPrivateNetworks?: boolean;
-  /** Limits of image downloads: `timeoutMs` (default 10,000), `maxBytes` (default 20 MB), `maxRedirects` (default 3). */
+  /**
+   * Limits of image downloads: `timeoutMs` (default 10,000), `maxBytes` (default 20 MB), `maxRedirects` (default 3).
+   */
   imageDownload?: Omit<MediaFetchOptions, 'allowPrivateNetworks'>;
 }
 
@@ -64,10 +66,28 @@ export class GeminiProvider implements Provider {
   constructor(options: GeminiProviderOptions = {}) {
     this.name = options.name ?? 'gemini';
     if (options.inlineImageUrls !== undefined && typeof options.inlineImageUrls !== 'boolean') {
-      throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'inlineImageUrls must be a boolean.', 'inlineImageUrls');
+      throw new GatewayConfigError(
+        'ERR_GATEWAY_INVALID_OPTION',
+        'inlineImageUrls must be a boolean.',
+        'inlineImageUrls',
+      );
     }
-    this.media = options.inlineImageUrls === false ? undefined : new MediaFetcher({ ...options.imageDownload, ...(options.allowPrivateNetworks !== undefined ? { allowPrivateNetworks: options.allowPrivateNetworks } : {}) }, 'imageDownload.');
-    this.client = upstreamClientFor(options, this.name, geminiBaseUrl(options.baseUrl), { ...(options.apiKey ? { 'x-goog-api-key': options.apiKey } : {}), ...options.headers });
+    this.media =
+      options.inlineImageUrls === false
+        ? undefined
+        : new MediaFetcher(
+            {
+              ...options.imageDownload,
+              ...(options.allowPrivateNetworks !== undefined
+                ? { allowPrivateNetworks: options.allowPrivateNetworks }
+                : {}),
+            },
+            'imageDownload.',
+          );
+    this.client = upstreamClientFor(options, this.name, geminiBaseUrl(options.baseUrl), {
+      ...(options.apiKey ? { 'x-goog-api-key': options.apiKey } : {}),
+      ...options.headers,
+    });
     this.defaultModels = modelsFor(options, this.name);
   }
 
@@ -84,10 +104,19 @@ export class GeminiProvider implements Provider {
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const signal = callSignal(context);
-    const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel, context.warn);
+    const body = encodeGenerateContentRequest(
+      await this.withInlineImages(request, signal),
+      context.upstreamModel,
+      context.warn,
+    );
     let response: GenerateContentResponse;
     try {
-      response = await this.client.requestJson<GenerateContentResponse>({ path: modelPath(context.upstreamModel, 'generateContent'), body, signal, headers: context.upstreamHeaders });
+      response = await this.client.requestJson<GenerateContentResponse>({
+        path: modelPath(context.upstreamModel, 'generateContent'),
+        body,
+        signal,
+        headers: context.upstreamHeaders,
+      });
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
     }
@@ -101,7 +130,11 @@ export class GeminiProvider implements Provider {
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const signal = callSignal(context);
     const open = async (sink: BodySink): Promise<StreamedBody> => {
-      const body = encodeGenerateContentRequest(await this.withInlineImages(request, signal), context.upstreamModel, context.warn);
+      const body = encodeGenerateContentRequest(
+        await this.withInlineImages(request, signal),
+        context.upstreamModel,
+        context.warn,
+      );
       try {
         return await this.client.stream(
           {
@@ -117,7 +150,13 @@ export class GeminiProvider implements Provider {
         throw remapCredentialFailure(error, this.name);
       }
     };
-    return decodeEventStream(open, new GenerateContentStreamDecoder(this.name, context.upstreamModel), this.name, signal, this.client.redactor);
+    return decodeEventStream(
+      open,
+      new GenerateContentStreamDecoder(this.name, context.upstreamModel),
+      this.name,
+      signal,
+      this.client.redactor,
+    );
   }
 
   /** A model id must name one Gemini model resource: it is a segment of the URL path ({@link checkGeminiModelId}). */

@@ -3,8 +3,16 @@ import type { FinishReason } from '../../canonical';
 
 /** Finish reasons that mean a filter stopped the answer (protocols.md 5.2: the safety family, LANGUAGE and OTHER). */
 const FILTERED: ReadonlySet<string> = new Set([
-  'SAFETY', 'RECITATION', 'LANGUAGE', 'OTHER', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII',
-  'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION',
+  'SAFETY',
+  'RECITATION',
+  'LANGUAGE',
+  'OTHER',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
 ]);
 
 /**

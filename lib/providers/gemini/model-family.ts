@@ -1,8 +1,14 @@
-/** What the gateway can tell of a Gemini model from its id: generation and tier, for thinking settings and signature rules. */
+/**
+ * What the gateway can tell of a Gemini model from its id: generation and tier, for thinking settings and signature
+ * rules.
+ */
 
 /** A model's generation and tier, as far as its id says. */
 export interface GeminiModelFamily {
-  /** `3`, `3.1`, `2.5`, `2`, `1.5`…; undefined for aliases (`gemini-flash-latest`) and ids not named `gemini-<version>-…`. */
+  /**
+   * `3`, `3.1`, `2.5`, `2`, `1.5`…; undefined for aliases (`gemini-flash-latest`) and ids not named
+   * `gemini-<version>-…`.
+   */
   version?: number;
   tier?: 'pro' | 'flash' | 'flash-lite';
   /** A `…-latest` alias, which may resolve to any generation. */
@@ -29,8 +35,18 @@ const BUDGET_RANGES: Readonly<Record<NonNullable<GeminiModelFamily['tier']>, Bud
 export function geminiModelFamily(model: string): GeminiModelFamily {
   const id = model.replace(/^(models|tunedModels)\//, '').toLowerCase();
   const version = /^gemini-(\d+(?:\.\d+)?)(?:-|$)/.exec(id)?.[1];
-  const tier = id.includes('flash-lite') ? 'flash-lite' : id.includes('flash') ? 'flash' : id.includes('pro') ? 'pro' : undefined;
-  return { ...(version !== undefined ? { version: Number(version) } : {}), ...(tier ? { tier } : {}), alias: id.endsWith('-latest') };
+  const tier = id.includes('flash-lite')
+    ? 'flash-lite'
+    : id.includes('flash')
+      ? 'flash'
+      : id.includes('pro')
+        ? 'pro'
+        : undefined;
+  return {
+    ...(version !== undefined ? { version: Number(version) } : {}),
+    ...(tier ? { tier } : {}),
+    alias: id.endsWith('-latest'),
+  };
 }
 
 /** Gemini 3 and later are steered by `thinkingLevel`; earlier models by `thinkingBudget`. */

@@ -13,10 +13,14 @@ export function checkGeminiModelId(model: string): void {
   const prefix = RESOURCE_PREFIXES.find((candidate) => model.startsWith(candidate));
   const name = prefix ? model.slice(prefix.length) : model;
   if (name.length === 0 || name.includes('/') || name.includes(':')) {
-    throw new GatewayError('invalid_request', "A Gemini model id is one name, optionally after 'models/' or 'tunedModels/': it may not hold another '/' or a ':'.", {
-      param: 'model',
-      code: 'invalid_model_id',
-    });
+    throw new GatewayError(
+      'invalid_request',
+      "A Gemini model id is one name, optionally after 'models/' or 'tunedModels/': it may not hold another '/' or a ':'.",
+      {
+        param: 'model',
+        code: 'invalid_model_id',
+      },
+    );
   }
 }
 

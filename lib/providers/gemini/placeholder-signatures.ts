@@ -16,7 +16,10 @@ function partsOf(content: JsonObject): unknown[] {
 /** A user turn that is not only function responses: where the current turn (its function-calling loop) starts. */
 function isStandardUserTurn(content: JsonObject): boolean {
   const role = content.role ?? 'user';
-  return role === 'user' && partsOf(content).some((part) => !isJsonObject(part) || field(part, 'functionResponse') === undefined);
+  return (
+    role === 'user' &&
+    partsOf(content).some((part) => !isJsonObject(part) || field(part, 'functionResponse') === undefined)
+  );
 }
 
 function firstCallAt(content: JsonObject): number {
@@ -29,8 +32,14 @@ function signCall(content: JsonObject, at: number): JsonObject {
   const call = parts[at];
   if (!isJsonObject(call) || field(call, 'thoughtSignature') !== undefined) return content;
   const key = call.functionCall === undefined ? 'thought_signature' : 'thoughtSignature';
-  logProvider('gemini: an unsigned function call (%s) in the current turn gets the placeholder signature', String(field<JsonObject>(call, 'functionCall')?.name));
-  return { ...content, parts: parts.map((part, index) => (index === at ? { ...call, [key]: PLACEHOLDER_SIGNATURE } : part)) };
+  logProvider(
+    'gemini: an unsigned function call (%s) in the current turn gets the placeholder signature',
+    String(field<JsonObject>(call, 'functionCall')?.name),
+  );
+  return {
+    ...content,
+    parts: parts.map((part, index) => (index === at ? { ...call, [key]: PLACEHOLDER_SIGNATURE } : part)),
+  };
 }
 
 /**

@@ -26,7 +26,10 @@ export function isCredentialFailure(text: string): boolean {
 function upstreamCause(error: GatewayError): { upstreamStatus?: number; upstreamBody?: string } | undefined {
   const cause = error.cause as { upstreamStatus?: unknown; upstreamBody?: unknown } | undefined;
   if (typeof cause !== 'object' || cause === null) return undefined;
-  return { upstreamStatus: typeof cause.upstreamStatus === 'number' ? cause.upstreamStatus : undefined, upstreamBody: typeof cause.upstreamBody === 'string' ? cause.upstreamBody : undefined };
+  return {
+    upstreamStatus: typeof cause.upstreamStatus === 'number' ? cause.upstreamStatus : undefined,
+    upstreamBody: typeof cause.upstreamBody === 'string' ? cause.upstreamBody : undefined,
+  };
 }
 
 /**
@@ -37,13 +40,20 @@ export function remapCredentialFailure<T>(error: T, upstream: string): T | Gatew
   if (!(error instanceof GatewayError) || error.kind !== 'invalid_request') return error;
   const cause = upstreamCause(error);
   if (cause?.upstreamStatus !== 400 || !cause.upstreamBody || !isCredentialFailure(cause.upstreamBody)) return error;
-  return new GatewayError('upstream_auth', `The upstream ${upstream} rejected the gateway's credentials (API key not valid); the gateway operator must fix its upstream key.`, {
-    cause: error.cause,
-    code: 'upstream_auth_failed',
-  });
+  return new GatewayError(
+    'upstream_auth',
+    `The upstream ${upstream} rejected the gateway's credentials (API key not valid); the gateway operator must fix its upstream key.`,
+    {
+      cause: error.cause,
+      code: 'upstream_auth_failed',
+    },
+  );
 }
 
-/** An `{error: {code, message, status}}` event inside a stream → the GatewayError its status code maps to (no usable code → 502). */
+/**
+ * An `{error: {code, message, status}}` event inside a stream → the GatewayError its status code maps to (no usable
+ * code → 502).
+ */
 export function streamEventError(error: { code?: unknown }, data: string, upstream: string): GatewayError {
   const status = typeof error.code === 'number' && error.code >= 400 && error.code <= 599 ? error.code : 500;
   return remapCredentialFailure(upstreamStatusError(status, data, upstream), upstream);

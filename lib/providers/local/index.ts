@@ -2,7 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import createDebug from 'debug';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ContentPart, GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, StreamPart } from '../../canonical';
+import type {
+  ContentPart,
+  GenerateRequest,
+  GenerateResponse,
+  ImageRequest,
+  ImageResponse,
+  StreamPart,
+} from '../../canonical';
 import { GatewayError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { countRequestTokens, decodeTokenSteps } from '../../tokenizer';
@@ -26,7 +33,13 @@ export const LOCAL_IMAGE_LIMITS = Object.freeze({ minSide: 16, maxSide: 4096 });
 
 /** The models the local provider serves by default. */
 export const LOCAL_MODELS: readonly ModelConfig[] = Object.freeze([
-  { id: 'rosetta-echo', provider: 'local', displayName: 'Rosetta Echo (local)', contextWindow: 128_000, maxOutputTokens: 4096 },
+  {
+    id: 'rosetta-echo',
+    provider: 'local',
+    displayName: 'Rosetta Echo (local)',
+    contextWindow: 128_000,
+    maxOutputTokens: 4096,
+  },
   { id: 'rosetta-image', provider: 'local', type: 'image', displayName: 'Rosetta Image (local)' },
 ]);
 
@@ -40,7 +53,8 @@ function toolCallId(): string {
 }
 
 function contentOf(completion: LocalCompletion): ContentPart[] {
-  if (completion.kind === 'tool-call') return [{ type: 'tool-call', id: toolCallId(), name: completion.name, arguments: completion.arguments }];
+  if (completion.kind === 'tool-call')
+    return [{ type: 'tool-call', id: toolCallId(), name: completion.name, arguments: completion.arguments }];
   return completion.text.length > 0 ? [{ type: 'text', text: completion.text }] : [];
 }
 
@@ -49,7 +63,8 @@ function outputTokensOf(completion: LocalCompletion): number {
 }
 
 function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new GatewayError('upstream', 'The call was aborted.');
+  if (signal.aborted)
+    throw signal.reason instanceof Error ? signal.reason : new GatewayError('upstream', 'The call was aborted.');
 }
 
 /**
@@ -106,18 +121,30 @@ export class LocalProvider implements Provider {
     reportForeignTools(request, undefined, log, context.warn);
     const inputTokens = countRequestTokens(request);
     const completion = complete(request, request.maxOutputTokens ?? 4096);
-    yield { type: 'response-start', id: newId(), model: request.model, created: Math.floor(Date.now() / 1000), usage: { inputTokens } };
+    yield {
+      type: 'response-start',
+      id: newId(),
+      model: request.model,
+      created: Math.floor(Date.now() / 1000),
+      usage: { inputTokens },
+    };
     if (completion.kind === 'tool-call') {
       const id = toolCallId();
       yield { type: 'tool-call-start', id, name: completion.name };
-      for await (const delta of this.paced(completion.argumentTokens, context.signal)) yield { type: 'tool-call-delta', id, delta };
+      for await (const delta of this.paced(completion.argumentTokens, context.signal))
+        yield { type: 'tool-call-delta', id, delta };
       yield { type: 'tool-call-end', id };
     } else if (completion.tokens.length > 0) {
       yield { type: 'text-start', id: '0' };
-      for await (const delta of this.paced(completion.tokens, context.signal)) yield { type: 'text-delta', id: '0', delta };
+      for await (const delta of this.paced(completion.tokens, context.signal))
+        yield { type: 'text-delta', id: '0', delta };
       yield { type: 'text-end', id: '0' };
     }
-    yield { type: 'finish', usage: { inputTokens, outputTokens: outputTokensOf(completion) }, finishReason: completion.finishReason };
+    yield {
+      type: 'finish',
+      usage: { inputTokens, outputTokens: outputTokensOf(completion) },
+      finishReason: completion.finishReason,
+    };
   }
 
   /** The text of each token in turn, after `tokenDelayMs` each. */
@@ -131,16 +158,31 @@ export class LocalProvider implements Provider {
 
   generateImage(request: ImageRequest, context: ProviderCallContext): ImageResponse {
     const { minSide, maxSide } = LOCAL_IMAGE_LIMITS;
-    for (const [name, side] of [['width', request.width], ['height', request.height]] as const) {
+    for (const [name, side] of [
+      ['width', request.width],
+      ['height', request.height],
+    ] as const) {
       if (!Number.isInteger(side) || side < minSide || side > maxSide) {
-        throw new GatewayError('invalid_request', `The image ${name} must be between ${minSide} and ${maxSide} pixels for this model, not ${side}.`, { param: 'size' });
+        throw new GatewayError(
+          'invalid_request',
+          `The image ${name} must be between ${minSide} and ${maxSide} pixels for this model, not ${side}.`,
+          { param: 'size' },
+        );
       }
     }
     if (request.outputFormat !== undefined && request.outputFormat !== 'png') {
-      throw new GatewayError('invalid_request', `This model returns PNG only; output_format '${request.outputFormat}' is not supported.`, { param: 'output_format' });
+      throw new GatewayError(
+        'invalid_request',
+        `This model returns PNG only; output_format '${request.outputFormat}' is not supported.`,
+        { param: 'output_format' },
+      );
     }
     if (request.background === 'transparent') {
-      throw new GatewayError('invalid_request', 'This model draws opaque images only; background \'transparent\' is not supported.', { param: 'background' });
+      throw new GatewayError(
+        'invalid_request',
+        "This model draws opaque images only; background 'transparent' is not supported.",
+        { param: 'background' },
+      );
     }
     const images = [];
     for (let variant = 0; variant < request.n; variant++) {

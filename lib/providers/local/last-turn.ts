@@ -38,7 +38,9 @@ function toolNameOf(messages: readonly Message[], before: number, result: ToolRe
   return undefined;
 }
 
-/** The tool results of the run of `tool` messages ending at `end`, in order (system messages in between are skipped). */
+/**
+ * The tool results of the run of `tool` messages ending at `end`, in order (system messages in between are skipped).
+ */
 function resultsEndingAt(messages: readonly Message[], end: number): NamedToolResult[] {
   const results: NamedToolResult[] = [];
   for (let index = end; index >= 0; index--) {

@@ -1,4 +1,6 @@
-/** The local text model `rosetta-echo`: a deterministic reply derived from the prompt, counted with a real tokenizer. */
+/**
+ * The local text model `rosetta-echo`: a deterministic reply derived from the prompt, counted with a real tokenizer.
+ */
 import type { FinishReason, GenerateRequest } from '../../canonical';
 import { countTextTokens, decodeTokens, encodeTokens } from '../../tokenizer';
 import { lastTurn, type LastTurn, type NamedToolResult } from './last-turn';
@@ -9,7 +11,10 @@ export const TOOL_RESULT_QUOTE_CHARS = 500;
 
 function quoteResult({ name, result }: NamedToolResult): string {
   const text = result.content.map((part) => (part.type === 'text' ? part.text : '(image)')).join('\n');
-  const quoted = text.length > TOOL_RESULT_QUOTE_CHARS ? `${text.slice(0, TOOL_RESULT_QUOTE_CHARS).replace(/[\uD800-\uDBFF]$/, '')}…` : text;
+  const quoted =
+    text.length > TOOL_RESULT_QUOTE_CHARS
+      ? `${text.slice(0, TOOL_RESULT_QUOTE_CHARS).replace(/[\uD800-\uDBFF]$/, '')}…`
+      : text;
   return `Tool ${name ?? result.toolCallId} ${result.isError ? 'failed' : 'returned'}: ${quoted}`;
 }
 
@@ -39,7 +44,10 @@ export interface LocalTextCompletion {
   finishReason: FinishReason;
 }
 
-/** A tool call: the tool, its arguments' tokens (the JSON text, possibly cut by the output cap), what it spends, and why it ended. */
+/**
+ * A tool call: the tool, its arguments' tokens (the JSON text, possibly cut by the output cap), what it spends, and why
+ * it ended.
+ */
 export interface LocalToolCallCompletion {
   kind: 'tool-call';
   name: string;
@@ -53,7 +61,10 @@ export interface LocalToolCallCompletion {
 /** What the local model produces for a request. */
 export type LocalCompletion = LocalTextCompletion | LocalToolCallCompletion;
 
-function cutAtStopSequence(text: string, stopSequences: readonly string[] | undefined): { text: string; stopSequence?: string } {
+function cutAtStopSequence(
+  text: string,
+  stopSequences: readonly string[] | undefined,
+): { text: string; stopSequence?: string } {
   let cut = -1;
   let matched: string | undefined;
   for (const sequence of stopSequences ?? []) {
@@ -77,9 +88,23 @@ function completeToolCall(name: string, argumentsText: string, maxOutputTokens: 
   const room = Math.max(0, maxOutputTokens - nameTokens);
   if (tokens.length > room) {
     const kept = tokens.slice(0, room);
-    return { kind: 'tool-call', name, arguments: decodePrefix(kept), argumentTokens: kept, outputTokens: nameTokens + kept.length, finishReason: LENGTH };
+    return {
+      kind: 'tool-call',
+      name,
+      arguments: decodePrefix(kept),
+      argumentTokens: kept,
+      outputTokens: nameTokens + kept.length,
+      finishReason: LENGTH,
+    };
   }
-  return { kind: 'tool-call', name, arguments: argumentsText, argumentTokens: tokens, outputTokens: nameTokens + tokens.length, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } };
+  return {
+    kind: 'tool-call',
+    name,
+    arguments: argumentsText,
+    argumentTokens: tokens,
+    outputTokens: nameTokens + tokens.length,
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+  };
 }
 
 /**
@@ -98,6 +123,7 @@ export function complete(request: GenerateRequest, maxOutputTokens: number): Loc
     const kept = tokens.slice(0, maxOutputTokens);
     return { kind: 'text', text: decodePrefix(kept), tokens: kept, finishReason: LENGTH };
   }
-  if (stopSequence !== undefined) return { kind: 'text', text, tokens, finishReason: { unified: 'stop', raw: 'stop_sequence', stopSequence } };
+  if (stopSequence !== undefined)
+    return { kind: 'text', text, tokens, finishReason: { unified: 'stop', raw: 'stop_sequence', stopSequence } };
   return { kind: 'text', text, tokens, finishReason: { unified: 'stop', raw: 'stop' } };
 }

@@ -1,4 +1,7 @@
-/** Builds a tool call's arguments from the tool's JSON Schema: the required properties, each with a value the schema accepts. */
+/**
+ * Builds a tool call's arguments from the tool's JSON Schema: the required properties, each with a value the schema
+ * accepts.
+ */
 
 type Schema = Record<string, unknown>;
 
@@ -34,12 +37,24 @@ const FORMAT_EXAMPLES: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** Words of a property name that make it a path (`file_path`, `notebookPath`, `dir`) or a URL (`url`, `page_link`). */
-const PATH_WORDS: ReadonlySet<string> = new Set(['path', 'file', 'filename', 'filepath', 'dir', 'directory', 'folder', 'cwd']);
+const PATH_WORDS: ReadonlySet<string> = new Set([
+  'path',
+  'file',
+  'filename',
+  'filepath',
+  'dir',
+  'directory',
+  'folder',
+  'cwd',
+]);
 const URL_WORDS: ReadonlySet<string> = new Set(['url', 'uri', 'link', 'href']);
 
 /** The words of a property name: split at `_`, `-`, `.` and lower-to-upper case changes, lower-cased. */
 function nameWords(property: string): string[] {
-  return property.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_.-]+/).map((word) => word.toLowerCase());
+  return property
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_.-]+/)
+    .map((word) => word.toLowerCase());
 }
 
 function isSchema(value: unknown): value is Schema {
@@ -82,7 +97,12 @@ function effective(schema: Schema, root: Schema, hops: number): Schema {
         ...merged,
         ...resolved,
         properties: { ...(merged.properties as Schema | undefined), ...(resolved.properties as Schema | undefined) },
-        required: [...new Set([...((merged.required as string[] | undefined) ?? []), ...((resolved.required as string[] | undefined) ?? [])])],
+        required: [
+          ...new Set([
+            ...((merged.required as string[] | undefined) ?? []),
+            ...((resolved.required as string[] | undefined) ?? []),
+          ]),
+        ],
       };
     }
     return merged;
@@ -92,7 +112,9 @@ function effective(schema: Schema, root: Schema, hops: number): Schema {
 
 /** The schema's type: the first non-null one it names (case-insensitive), else what its keywords imply. */
 function typeOf(schema: Schema): string {
-  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type): type is string => typeof type === 'string').map((type) => type.toLowerCase());
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type])
+    .filter((type): type is string => typeof type === 'string')
+    .map((type) => type.toLowerCase());
   const named = types.find((type) => type !== 'null') ?? types[0];
   if (named !== undefined) return named;
   if (isSchema(schema.properties)) return 'object';
@@ -130,11 +152,17 @@ function stringValue(schema: Schema, property: string, fill: Fill): string {
   let value: string;
   const words = nameWords(property);
   if (words.some((word) => PATH_WORDS.has(word)) && hints.path !== undefined) value = hints.path;
-  else if ((words.some((word) => URL_WORDS.has(word)) || schema.format === 'uri' || schema.format === 'url') && hints.url !== undefined) value = hints.url;
+  else if (
+    (words.some((word) => URL_WORDS.has(word)) || schema.format === 'uri' || schema.format === 'url') &&
+    hints.url !== undefined
+  )
+    value = hints.url;
   else if (format !== undefined) value = format;
   else value = hints.text.length > 0 ? hints.text : property;
-  if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) value = value.slice(0, Math.max(0, schema.maxLength));
-  if (typeof schema.minLength === 'number' && value.length < schema.minLength) value = value.padEnd(Math.min(schema.minLength, fill.chars), value.length > 0 ? value : 'x');
+  if (typeof schema.maxLength === 'number' && value.length > schema.maxLength)
+    value = value.slice(0, Math.max(0, schema.maxLength));
+  if (typeof schema.minLength === 'number' && value.length < schema.minLength)
+    value = value.padEnd(Math.min(schema.minLength, fill.chars), value.length > 0 ? value : 'x');
   value = value.slice(0, fill.chars);
   fill.chars -= value.length;
   return value;
@@ -155,7 +183,9 @@ function arrayValue(schema: Schema, property: string, fill: Fill, depth: number)
 
 function objectValue(schema: Schema, fill: Fill, depth: number): Record<string, unknown> {
   const properties = isSchema(schema.properties) ? schema.properties : {};
-  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((name): name is string => typeof name === 'string')
+    : [];
   const value: Record<string, unknown> = {};
   if (depth >= HARD_DEPTH) return value;
   for (const name of required) {
@@ -194,7 +224,8 @@ function valueFor(raw: Schema, property: string, fill: Fill, depth: number): unk
  * Arguments for a tool with this parameter schema: an object holding every required property,
  * recursively. A value is the schema's `const`, else its first `enum` value, else its `default`,
  * else by type: a string whose name has a path word (`file_path`, `notebookPath`, `dir`, …) gets
- * the prompt's path, one with a URL word (`url`, `link`, …) its URL, a string with a known `format` a fixed example, any other string the
+ * the prompt's path, one with a URL word (`url`, `link`, …) its URL, a string with a known `format` a fixed example,
+ * any other string the
  * prompt's text (or the property's name when that is empty), clipped or padded to its length
  * bounds; numbers their lower bound (1 without one, kept under the upper bound); booleans `false`;
  * arrays `minItems` items, at least one above the eighth level of nesting; objects their own

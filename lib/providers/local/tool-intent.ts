@@ -33,7 +33,9 @@ function namedTool(text: string, tools: readonly ToolDefinition[]): NamedTool | 
     if (tool) return { tool, rest: text.slice(verb[0].length).replace(/^:/, '').trim() };
   }
   const byLength = [...tools].sort((a, b) => b.name.length - a.name.length);
-  const tool = byLength.find((candidate) => text.startsWith(candidate.name) && /^(?:[\s{:]|$)/.test(text.slice(candidate.name.length)));
+  const tool = byLength.find(
+    (candidate) => text.startsWith(candidate.name) && /^(?:[\s{:]|$)/.test(text.slice(candidate.name.length)),
+  );
   return tool ? { tool, rest: text.slice(tool.name.length).replace(/^:/, '').trim() } : undefined;
 }
 
@@ -42,14 +44,19 @@ function leadingJsonObject(rest: string): Record<string, unknown> | undefined {
   if (!rest.startsWith('{')) return undefined;
   try {
     const value: unknown = JSON.parse(rest.slice(0, rest.lastIndexOf('}') + 1));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 function hintsFrom(text: string): ArgumentHints {
-  const words = text.split(/\s+/).map((word) => word.replace(WORD_EDGES, '')).filter(Boolean);
+  const words = text
+    .split(/\s+/)
+    .map((word) => word.replace(WORD_EDGES, ''))
+    .filter(Boolean);
   const path = words.find((word) => /^(?:\/|~\/|\.\.?\/|[A-Za-z]:[\\/])/.test(word));
   const url = words.find((word) => /^https?:\/\/\S+$/i.test(word));
   return { text, ...(path !== undefined ? { path } : {}), ...(url !== undefined ? { url } : {}) };

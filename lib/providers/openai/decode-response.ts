@@ -30,7 +30,13 @@ interface OpenAIToolCall {
 
 interface OpenAIChoice {
   index?: number;
-  message?: { content?: string | null; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: OpenAIToolCall[] | null };
+  message?: {
+    content?: string | null;
+    refusal?: string | null;
+    reasoning_content?: unknown;
+    reasoning?: unknown;
+    tool_calls?: OpenAIToolCall[] | null;
+  };
   finish_reason?: string | null;
 }
 
@@ -47,13 +53,19 @@ export interface OpenAIChatResponse {
  * The reasoning text of a message or delta: `reasoning_content` (DeepSeek, vLLM, litellm) or
  * `reasoning` (OpenRouter, newer vLLM, Ollama). Only strings count; the first one present wins.
  */
-export function reasoningText(fields: { reasoning_content?: unknown; reasoning?: unknown } | null | undefined): string | undefined {
-  if (typeof fields?.reasoning_content === 'string' && fields.reasoning_content.length > 0) return fields.reasoning_content;
+export function reasoningText(
+  fields: { reasoning_content?: unknown; reasoning?: unknown } | null | undefined,
+): string | undefined {
+  if (typeof fields?.reasoning_content === 'string' && fields.reasoning_content.length > 0)
+    return fields.reasoning_content;
   if (typeof fields?.reasoning === 'string' && fields.reasoning.length > 0) return fields.reasoning;
   return undefined;
 }
 
-/** Chat-completions usage → canonical usage: cached and cache-write tokens, and reasoning tokens (already inside `completion_tokens`). */
+/**
+ * Chat-completions usage → canonical usage: cached and cache-write tokens, and reasoning tokens (already inside
+ * `completion_tokens`).
+ */
 export function decodeOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage {
   const result: Usage = { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
   const cached = usage?.prompt_tokens_details?.cached_tokens;
@@ -72,12 +84,19 @@ function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
   if (message?.content) content.push({ type: 'text', text: message.content });
   else if (message?.refusal) content.push({ type: 'text', text: message.refusal });
   for (const [index, call] of (message?.tool_calls ?? []).entries()) {
-    content.push({ type: 'tool-call', id: call.id ?? `call_${index}`, name: call.function?.name ?? '', arguments: argumentsText(call.function?.arguments) });
+    content.push({
+      type: 'tool-call',
+      id: call.id ?? `call_${index}`,
+      name: call.function?.name ?? '',
+      arguments: argumentsText(call.function?.arguments),
+    });
   }
   return content;
 }
 
-/** The usage block's fields canonical usage does not have (a details object without the counts it has), or undefined. */
+/**
+ * The usage block's fields canonical usage does not have (a details object without the counts it has), or undefined.
+ */
 function usageExtension(usage: unknown): JsonObject | undefined {
   if (!isJsonObject(usage)) return undefined;
   const fields = unmodelledFields(usage, MODELLED_USAGE_FIELDS);
@@ -108,17 +127,33 @@ function choiceExtension(choice: JsonObject): ChatChoiceExtension | undefined {
  * is a 502 `upstream_malformed`. The fields the canonical response does not model go in its and
  * its choices' `extensions['openai-chat']`, for a chat-completions caller.
  */
-export function decodeChatResponse(body: OpenAIChatResponse, fallbackModel: string, upstream = 'upstream'): GenerateResponse {
-  if (!isJsonObject(body as unknown) || !Array.isArray(body.choices)) throw malformedUpstream(upstream, 'a response without choices');
-  if (!body.choices.every((choice) => isJsonObject(choice) && isJsonObject(choice.message))) throw malformedUpstream(upstream, 'a response with a choice without a message');
+export function decodeChatResponse(
+  body: OpenAIChatResponse,
+  fallbackModel: string,
+  upstream = 'upstream',
+): GenerateResponse {
+  if (!isJsonObject(body as unknown) || !Array.isArray(body.choices))
+    throw malformedUpstream(upstream, 'a response without choices');
+  if (!body.choices.every((choice) => isJsonObject(choice) && isJsonObject(choice.message)))
+    throw malformedUpstream(upstream, 'a response with a choice without a message');
   const response: GenerateResponse = {
     id: body.id ?? '',
     model: body.model ?? fallbackModel,
     created: body.created ?? Math.floor(Date.now() / 1000),
     choices: body.choices.map((choice, position) => {
       const content = decodeContent(choice.message);
-      const finishReason = mapOpenAIFinishReason(choice.finish_reason, content.some((part) => part.type === 'tool-call'));
-      const decoded: Choice = { index: choice.index ?? position, content, finishReason: choice.message?.refusal && !choice.message.content ? { unified: 'content-filter', raw: 'refusal' } : finishReason };
+      const finishReason = mapOpenAIFinishReason(
+        choice.finish_reason,
+        content.some((part) => part.type === 'tool-call'),
+      );
+      const decoded: Choice = {
+        index: choice.index ?? position,
+        content,
+        finishReason:
+          choice.message?.refusal && !choice.message.content
+            ? { unified: 'content-filter', raw: 'refusal' }
+            : finishReason,
+      };
       const extension = choiceExtension(choice as JsonObject);
       if (extension) decoded.extensions = chatExtensions(extension);
       return decoded;
@@ -127,6 +162,10 @@ export function decodeChatResponse(body: OpenAIChatResponse, fallbackModel: stri
   };
   const fields = unmodelledFields(body as JsonObject, MODELLED_RESPONSE_FIELDS);
   const usage = usageExtension(body.usage);
-  if (fields || usage) response.extensions = chatExtensions({ ...(fields ? { fields } : {}), ...(usage ? { usage } : {}) } satisfies ChatResponseExtension);
+  if (fields || usage)
+    response.extensions = chatExtensions({
+      ...(fields ? { fields } : {}),
+      ...(usage ? { usage } : {}),
+    } satisfies ChatResponseExtension);
   return response;
 }

@@ -4,7 +4,12 @@ import createDebug from 'debug';
 import type { Extensions, ProviderStreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { isJsonObject, unmodelledFields, type JsonObject } from '../../json';
-import { chatExtensions, MODELLED_CHUNK_FIELDS, type ChatStreamStartExtension, type ChatTextDeltaExtension } from '../../wire/openai/extensions';
+import {
+  chatExtensions,
+  MODELLED_CHUNK_FIELDS,
+  type ChatStreamStartExtension,
+  type ChatTextDeltaExtension,
+} from '../../wire/openai/extensions';
 import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
 import { decodeOpenAIUsage, reasoningText, type OpenAIUsage } from './decode-response';
 import { mapOpenAIFinishReason } from './map-finish-reason';
@@ -21,7 +26,13 @@ interface Chunk {
   error?: unknown;
   choices?: Array<{
     index?: number;
-    delta?: { content?: string | null; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: ToolCallDelta[] | null } | null;
+    delta?: {
+      content?: string | null;
+      refusal?: string | null;
+      reasoning_content?: unknown;
+      reasoning?: unknown;
+      tool_calls?: ToolCallDelta[] | null;
+    } | null;
     finish_reason?: string | null;
     logprobs?: unknown;
   }>;
@@ -41,11 +52,13 @@ function parseChunk(event: SseEvent, upstream: string): Chunk {
  */
 function chunkFault(chunk: Chunk): string | undefined {
   const choices: unknown = chunk.choices;
-  if (choices === undefined || choices === null) return isJsonObject(chunk.usage) ? undefined : 'a stream chunk without choices';
+  if (choices === undefined || choices === null)
+    return isJsonObject(chunk.usage) ? undefined : 'a stream chunk without choices';
   if (!Array.isArray(choices)) return 'a stream chunk whose choices are not an array';
   for (const choice of choices as unknown[]) {
     if (!isJsonObject(choice)) return 'a stream chunk with a choice that is not an object';
-    if (!isJsonObject(choice.delta) && !(typeof choice.finish_reason === 'string' && choice.finish_reason.length > 0)) return 'a stream chunk with a choice without a delta';
+    if (!isJsonObject(choice.delta) && !(typeof choice.finish_reason === 'string' && choice.finish_reason.length > 0))
+      return 'a stream chunk with a choice without a delta';
   }
   return undefined;
 }
@@ -57,7 +70,8 @@ function chunkFault(chunk: Chunk): string | undefined {
  * finish part waits for the usage chunk that follows `finish_reason`, until `[DONE]`. Upstream usage
  * missing (a server ignoring `include_usage`) → a `finish` without usage, which the gateway counts.
  * A body that ends without `[DONE]` after a `finish_reason` finishes as well, and so does `[DONE]`
- * without a `finish_reason` (some servers omit one or the other). An `error` chunk throws the GatewayError it stands for (see
+ * without a `finish_reason` (some servers omit one or the other). An `error` chunk throws the GatewayError it stands
+ * for (see
  * {@link chatStreamError}); a malformed chunk (see {@link chunkFault}) and a stream cut before
  * `finish_reason` and `[DONE]` throw a 502.
  */
@@ -77,40 +91,59 @@ export class ChatStreamDecoder implements StreamEventDecoder {
 
   accept(event: SseEvent, out: ProviderStreamPart[]): void {
     if (event.data === '[DONE]') {
-      if (this.finishRaw === undefined) log('upstream %s: [DONE] without a finish_reason; finished as it stands', this.upstream);
+      if (this.finishRaw === undefined)
+        log('upstream %s: [DONE] without a finish_reason; finished as it stands', this.upstream);
       this.finish(out);
       return;
     }
     const chunk = parseChunk(event, this.upstream);
-    if ((chunk.error !== undefined && chunk.error !== null) || event.event === 'error') throw chatStreamError(chunk.error ?? chunk, event.data, this.upstream);
+    if ((chunk.error !== undefined && chunk.error !== null) || event.event === 'error')
+      throw chatStreamError(chunk.error ?? chunk, event.data, this.upstream);
     const fault = chunkFault(chunk);
     if (fault) throw malformedUpstream(this.upstream, fault);
     if (!this.started) {
       this.started = true;
       // The first chunk's stream-level fields the canonical part does not model, for a chat-completions caller.
       const fields = unmodelledFields(chunk as JsonObject, MODELLED_CHUNK_FIELDS);
-      const start: ProviderStreamPart = { type: 'response-start', id: chunk.id ?? '', model: chunk.model ?? '', created: chunk.created ?? Math.floor(Date.now() / 1000) };
+      const start: ProviderStreamPart = {
+        type: 'response-start',
+        id: chunk.id ?? '',
+        model: chunk.model ?? '',
+        created: chunk.created ?? Math.floor(Date.now() / 1000),
+      };
       if (fields) start.extensions = chatExtensions({ fields } satisfies ChatStreamStartExtension);
       out.push(start);
     }
     if (chunk.usage) this.usage = decodeOpenAIUsage(chunk.usage);
     const choices = chunk.choices;
     if (!choices) return;
-    const choice = choices.length === 1 && (choices[0]!.index ?? 0) === 0 ? choices[0] : choices.find((candidate) => (candidate.index ?? 0) === 0);
+    const choice =
+      choices.length === 1 && (choices[0]!.index ?? 0) === 0
+        ? choices[0]
+        : choices.find((candidate) => (candidate.index ?? 0) === 0);
     if (choice) this.decodeChoice(choice, out);
   }
 
   end(out: ProviderStreamPart[]): void {
-    if (this.finishRaw === undefined) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, { code: 'upstream_stream_cut' });
+    if (this.finishRaw === undefined)
+      throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, {
+        code: 'upstream_stream_cut',
+      });
     this.finish(out);
   }
 
   private finish(out: ProviderStreamPart[]): void {
-    if (!this.started) throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it started.`, { code: 'upstream_stream_cut' });
+    if (!this.started)
+      throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it started.`, {
+        code: 'upstream_stream_cut',
+      });
     this.closeTextBlock(out);
     this.tools.finish(out);
     const tools = this.tools.sawCalls;
-    const finishReason = this.refused && !this.answered && !tools ? { unified: 'content-filter' as const, raw: 'refusal' } : mapOpenAIFinishReason(this.finishRaw, tools);
+    const finishReason =
+      this.refused && !this.answered && !tools
+        ? { unified: 'content-filter' as const, raw: 'refusal' }
+        : mapOpenAIFinishReason(this.finishRaw, tools);
     out.push(this.usage ? { type: 'finish', usage: this.usage, finishReason } : { type: 'finish', finishReason });
     this.done = true;
   }
@@ -120,7 +153,10 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     const reasoning = reasoningText(delta);
     if (reasoning) this.textDelta('reasoning', reasoning, out);
     // Log-probabilities (asked for with `logprobs: true`) go with the text they are for, to a chat-completions caller.
-    const extensions = choice.logprobs !== undefined && choice.logprobs !== null ? chatExtensions({ logprobs: choice.logprobs } satisfies ChatTextDeltaExtension) : undefined;
+    const extensions =
+      choice.logprobs !== undefined && choice.logprobs !== null
+        ? chatExtensions({ logprobs: choice.logprobs } satisfies ChatTextDeltaExtension)
+        : undefined;
     if (typeof delta.content === 'string' && delta.content.length > 0) {
       this.answered = true;
       this.textDelta('text', delta.content, out, extensions);
@@ -130,7 +166,9 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       this.textDelta('text', delta.refusal, out, extensions);
     }
     const calls = delta.tool_calls;
-    if (calls) for (let position = 0; position < calls.length; position++) this.tools.accept(calls[position]!, position, out, this.closeText);
+    if (calls)
+      for (let position = 0; position < calls.length; position++)
+        this.tools.accept(calls[position]!, position, out, this.closeText);
     if (choice.finish_reason) {
       this.finishRaw = choice.finish_reason;
       this.closeTextBlock(out);
@@ -148,7 +186,12 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
     }
     if (kind === 'reasoning') out.push({ type: 'reasoning-delta', id: open.id, delta: text });
-    else out.push(extensions ? { type: 'text-delta', id: open.id, delta: text, extensions } : { type: 'text-delta', id: open.id, delta: text });
+    else
+      out.push(
+        extensions
+          ? { type: 'text-delta', id: open.id, delta: text, extensions }
+          : { type: 'text-delta', id: open.id, delta: text },
+      );
   }
 
   private closeTextBlock(out: ProviderStreamPart[]): void {

@@ -11,7 +11,9 @@ const log = createDebug('rosetta:provider');
 /** One chat-completions message. */
 export type ChatMessage = Record<string, unknown>;
 
-/** Text parts joined: separate blocks of a prompt stay apart (a blank line), the model's own text is rejoined as it was. */
+/**
+ * Text parts joined: separate blocks of a prompt stay apart (a blank line), the model's own text is rejoined as it was.
+ */
 function textOf(parts: readonly ContentPart[], separator: string): string {
   return parts.flatMap((part) => (part.type === 'text' && part.text.length > 0 ? [part.text] : [])).join(separator);
 }
@@ -29,7 +31,9 @@ function isRefusal(part: ContentPart): boolean {
 
 /** Text parts as an array of `text` parts (a caller's array form kept). */
 function textArray(parts: readonly ContentPart[]): Array<Record<string, unknown>> {
-  return parts.flatMap((part) => (part.type === 'text' && !isRefusal(part) ? [withPartFields({ type: 'text', text: part.text }, part)] : []));
+  return parts.flatMap((part) =>
+    part.type === 'text' && !isRefusal(part) ? [withPartFields({ type: 'text', text: part.text }, part)] : [],
+  );
 }
 
 /**
@@ -39,17 +43,37 @@ function textArray(parts: readonly ContentPart[]): Array<Record<string, unknown>
 function imagePart(part: ImagePart, at: string): Record<string, unknown> {
   if (part.source.kind === 'url') {
     const kind = mediaUrlKind(part.source.url);
-    if (kind === 'gemini-file') throw new GatewayError('invalid_request', `${at}: this image is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`, { param: at });
-    if (kind !== 'http') throw new GatewayError('invalid_request', `${at}: an image URL must be http(s) or a base64 data URL for this upstream.`, { param: at });
+    if (kind === 'gemini-file')
+      throw new GatewayError(
+        'invalid_request',
+        `${at}: this image is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`,
+        { param: at },
+      );
+    if (kind !== 'http')
+      throw new GatewayError(
+        'invalid_request',
+        `${at}: an image URL must be http(s) or a base64 data URL for this upstream.`,
+        { param: at },
+      );
   }
-  return withPartFields({ type: 'image_url', image_url: { url: sourceToUrl(part.source), ...(part.detail ? { detail: part.detail } : {}) } }, part);
+  return withPartFields(
+    {
+      type: 'image_url',
+      image_url: { url: sourceToUrl(part.source), ...(part.detail ? { detail: part.detail } : {}) },
+    },
+    part,
+  );
 }
 
 /**
  * A user turn: a string when it is only text (which every compatible server takes) and the caller
  * did not send an array, else an array of parts.
  */
-function encodeUserContent(parts: readonly ContentPart[], at: string, contentArray: boolean): string | Array<Record<string, unknown>> {
+function encodeUserContent(
+  parts: readonly ContentPart[],
+  at: string,
+  contentArray: boolean,
+): string | Array<Record<string, unknown>> {
   if (parts.every((part) => part.type === 'text')) return contentArray ? textArray(parts) : textOf(parts, '\n\n');
   return parts.flatMap((part, index) => {
     switch (part.type) {
@@ -58,13 +82,30 @@ function encodeUserContent(parts: readonly ContentPart[], at: string, contentArr
       case 'image':
         return [imagePart(part, `${at}[${index}]`)];
       case 'file':
-        if (part.source.kind !== 'base64') throw new GatewayError('invalid_request', `${at}[${index}]: this upstream takes files inline (base64) only, not by URL.`, { param: at });
-        return [withPartFields({ type: 'file', file: { file_data: sourceToUrl(part.source), ...(part.filename ? { filename: part.filename } : {}) } }, part)];
+        if (part.source.kind !== 'base64')
+          throw new GatewayError(
+            'invalid_request',
+            `${at}[${index}]: this upstream takes files inline (base64) only, not by URL.`,
+            { param: at },
+          );
+        return [
+          withPartFields(
+            {
+              type: 'file',
+              file: { file_data: sourceToUrl(part.source), ...(part.filename ? { filename: part.filename } : {}) },
+            },
+            part,
+          ),
+        ];
       case 'reasoning':
         log('%s[%d]: reasoning in a user turn dropped', at, index);
         return [];
       default:
-        throw new GatewayError('invalid_request', `${at}[${index}]: a ${part.type} part cannot be sent in a user turn.`, { param: at });
+        throw new GatewayError(
+          'invalid_request',
+          `${at}[${index}]: a ${part.type} part cannot be sent in a user turn.`,
+          { param: at },
+        );
     }
   });
 }
@@ -79,10 +120,21 @@ function encodeAssistant(message: Message, extension: ChatMessageExtension | und
   const content = refusal ? message.content.filter((part) => part !== refusal) : message.content;
   const text = textOf(content, '');
   const toolCalls = content.flatMap((part) =>
-    part.type === 'tool-call' ? [withPartFields({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments || '{}' } }, part)] : [],
+    part.type === 'tool-call'
+      ? [
+          withPartFields(
+            { id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments || '{}' } },
+            part,
+          ),
+        ]
+      : [],
   );
   if (text.length === 0 && toolCalls.length === 0 && !refusal && !extension?.fields) return [];
-  const encoded: ChatMessage = { ...extension?.fields, role: 'assistant', content: extension?.contentArray ? textArray(content) : text.length > 0 ? text : null };
+  const encoded: ChatMessage = {
+    ...extension?.fields,
+    role: 'assistant',
+    content: extension?.contentArray ? textArray(content) : text.length > 0 ? text : null,
+  };
   if (refusal) encoded.refusal = refusal.text;
   if (toolCalls.length > 0) encoded.tool_calls = toolCalls;
   if (message.name) encoded.name = message.name;
@@ -93,10 +145,23 @@ function encodeAssistant(message: Message, extension: ChatMessageExtension | und
  * A tool result as a `tool` message (text only), or the legacy `function` message a caller sent;
  * its images are returned for a user turn after the run of tool messages.
  */
-function encodeToolResult(part: ToolResultPart, at: string, message: Message, extension: ChatMessageExtension | undefined): { message: ChatMessage; images: Array<Record<string, unknown>> } {
-  const images = part.content.flatMap((inner, index) => (inner.type === 'image' ? [imagePart(inner, `${at}.content[${index}]`)] : []));
-  const text = textOf(part.content, '\n\n') || (images.length > 0 ? '(the result is the image(s) in the next message)' : '');
-  const content = extension?.contentArray && !part.isError && images.length === 0 ? textArray(part.content) : part.isError ? `Error: ${text}` : text;
+function encodeToolResult(
+  part: ToolResultPart,
+  at: string,
+  message: Message,
+  extension: ChatMessageExtension | undefined,
+): { message: ChatMessage; images: Array<Record<string, unknown>> } {
+  const images = part.content.flatMap((inner, index) =>
+    inner.type === 'image' ? [imagePart(inner, `${at}.content[${index}]`)] : [],
+  );
+  const text =
+    textOf(part.content, '\n\n') || (images.length > 0 ? '(the result is the image(s) in the next message)' : '');
+  const content =
+    extension?.contentArray && !part.isError && images.length === 0
+      ? textArray(part.content)
+      : part.isError
+        ? `Error: ${text}`
+        : text;
   const encoded: ChatMessage = { ...extension?.fields };
   if (extension?.role === 'function') {
     encoded.role = 'function';
@@ -110,9 +175,16 @@ function encodeToolResult(part: ToolResultPart, at: string, message: Message, ex
   return { message: encoded, images };
 }
 
-/** A system message a chat-completions caller placed (`role` in its extension): sent where it stands, in its own role and form. */
+/**
+ * A system message a chat-completions caller placed (`role` in its extension): sent where it stands, in its own role
+ * and form.
+ */
 function encodePlacedSystem(message: Message, extension: ChatMessageExtension): ChatMessage {
-  const encoded: ChatMessage = { ...extension.fields, role: extension.role, content: extension.contentArray ? textArray(message.content) : textOf(message.content, '\n\n') };
+  const encoded: ChatMessage = {
+    ...extension.fields,
+    role: extension.role,
+    content: extension.contentArray ? textArray(message.content) : textOf(message.content, '\n\n'),
+  };
   if (message.name) encoded.name = message.name;
   return encoded;
 }
@@ -135,12 +207,16 @@ export function encodeChatMessages(messages: readonly Message[]): ChatMessage[] 
   let pendingImages: Array<Record<string, unknown>> = [];
   const flushImages = () => {
     if (pendingImages.length === 0) return;
-    turns.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...pendingImages] });
+    turns.push({
+      role: 'user',
+      content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...pendingImages],
+    });
     pendingImages = [];
   };
   messages.forEach((message, index) => {
     const at = `messages[${index}].content`;
-    const extension = message.extensions === undefined ? undefined : chatExtension<ChatMessageExtension>(message.extensions);
+    const extension =
+      message.extensions === undefined ? undefined : chatExtension<ChatMessageExtension>(message.extensions);
     if (message.role === 'system') {
       if (extension?.role) {
         flushImages();

@@ -1,4 +1,6 @@
-/** Canonical GenerateRequest → an OpenAI chat-completions request body (with a chat-completions caller's own fields). */
+/**
+ * Canonical GenerateRequest → an OpenAI chat-completions request body (with a chat-completions caller's own fields).
+ */
 import createDebug from 'debug';
 import type { GenerateRequest, ResponseFormat, ToolChoice } from '../../canonical';
 import { chatExtension, type ChatRequestExtension, type ChatToolExtension } from '../../wire/openai/extensions';
@@ -10,7 +12,10 @@ import { reportDrop, type Warn } from '../../warnings';
 
 const log = createDebug('rosetta:provider');
 
-/** Which field carries the output cap: OpenAI's reasoning models need `max_completion_tokens`; many compatible servers only know `max_tokens`. */
+/**
+ * Which field carries the output cap: OpenAI's reasoning models need `max_completion_tokens`; many compatible servers
+ * only know `max_tokens`.
+ */
 export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
 
 /** What the provider decides for every body. */
@@ -37,14 +42,22 @@ function encodeToolChoice(choice: ToolChoice): unknown {
  * `response_format`: a JSON schema as `json_schema` (named `response` when the caller gave no
  * name; `strict` only when the caller set it), JSON mode as `json_object`, text as nothing.
  */
-export function encodeResponseFormat(format: ResponseFormat | undefined, schemaFields?: Record<string, unknown>): Record<string, unknown> | undefined {
+export function encodeResponseFormat(
+  format: ResponseFormat | undefined,
+  schemaFields?: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   switch (format?.type) {
     case 'json':
       return { type: 'json_object' };
     case 'json-schema':
       return {
         type: 'json_schema',
-        json_schema: { ...schemaFields, name: format.name ?? 'response', schema: format.schema, ...(format.strict !== undefined ? { strict: format.strict } : {}) },
+        json_schema: {
+          ...schemaFields,
+          name: format.name ?? 'response',
+          schema: format.schema,
+          ...(format.strict !== undefined ? { strict: format.strict } : {}),
+        },
       };
     default:
       return undefined;
@@ -58,19 +71,38 @@ export function encodeResponseFormat(format: ResponseFormat | undefined, schemaF
  * reasoning refuses `reasoning_effort`). A chat-completions caller's own settings
  * (`samplingAsGiven`) are sent as given: it chose them for this API.
  */
-function setReasoningAndSampling(body: Record<string, unknown>, request: GenerateRequest, reasoningModel: boolean, asGiven: boolean, warn: Warn | undefined): void {
+function setReasoningAndSampling(
+  body: Record<string, unknown>,
+  request: GenerateRequest,
+  reasoningModel: boolean,
+  asGiven: boolean,
+  warn: Warn | undefined,
+): void {
   const effort = reasoningModel || asGiven ? reasoningEffortFor(request.reasoning) : undefined;
   if (request.reasoning && !reasoningModel && !asGiven) {
-    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'the upstream model is not configured as a reasoning model (reasoningModels)' });
+    reportDrop(log, warn, {
+      type: 'unsupported-setting',
+      setting: 'reasoning',
+      details: 'the upstream model is not configured as a reasoning model (reasoningModels)',
+    });
   }
   if (effort) body.reasoning_effort = effort;
   const samplingAllowed = asGiven || !reasoningModel || effort === 'none';
-  for (const [name, value] of [['temperature', request.temperature], ['top_p', request.topP]] as const) {
+  for (const [name, value] of [
+    ['temperature', request.temperature],
+    ['top_p', request.topP],
+  ] as const) {
     if (value === undefined) continue;
     if (samplingAllowed) body[name] = value;
-    else reportDrop(log, warn, { type: 'unsupported-setting', setting: name, details: 'reasoning models take only the default' });
+    else
+      reportDrop(log, warn, {
+        type: 'unsupported-setting',
+        setting: name,
+        details: 'reasoning models take only the default',
+      });
   }
-  if (request.topK !== undefined) reportDrop(log, warn, { type: 'unsupported-setting', setting: 'top_k', details: 'chat completions has no top_k' });
+  if (request.topK !== undefined)
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'top_k', details: 'chat completions has no top_k' });
 }
 
 function encodeTool(tool: NonNullable<GenerateRequest['tools']>[number]): Record<string, unknown> {
@@ -90,7 +122,11 @@ function encodeTool(tool: NonNullable<GenerateRequest['tools']>[number]): Record
  * canonical request says always wins over them, and the model, stream flags and output cap are
  * always the gateway's.
  */
-export function encodeChatRequest(request: GenerateRequest, upstreamModel: string, options: EncodeChatOptions): Record<string, unknown> {
+export function encodeChatRequest(
+  request: GenerateRequest,
+  upstreamModel: string,
+  options: EncodeChatOptions,
+): Record<string, unknown> {
   const extension = chatExtension<ChatRequestExtension>(request.extensions);
   const body: Record<string, unknown> = extension?.fields ? { ...extension.fields } : {};
   // Assigned one by one: a computed key in an object literal is defined through the V8 runtime on every call.
@@ -98,14 +134,22 @@ export function encodeChatRequest(request: GenerateRequest, upstreamModel: strin
   body.messages = encodeChatMessages(request.messages);
   body.stream = options.stream;
   if (options.stream) body.stream_options = { include_usage: true };
-  if (request.maxOutputTokens !== undefined) body[extension?.maxTokensField ?? options.maxTokensField] = request.maxOutputTokens;
+  if (request.maxOutputTokens !== undefined)
+    body[extension?.maxTokensField ?? options.maxTokensField] = request.maxOutputTokens;
   const warn = options.warn;
   setReasoningAndSampling(body, request, options.reasoningModel ?? false, extension?.samplingAsGiven === true, warn);
   if (request.stopSequences?.length) {
     if (request.stopSequences.length > MAX_STOP_SEQUENCES) {
-      reportDrop(log, warn, { type: 'unsupported-setting', setting: 'stop', details: `the stop sequences after the first ${MAX_STOP_SEQUENCES}: chat completions takes at most ${MAX_STOP_SEQUENCES}` });
+      reportDrop(log, warn, {
+        type: 'unsupported-setting',
+        setting: 'stop',
+        details: `the stop sequences after the first ${MAX_STOP_SEQUENCES}: chat completions takes at most ${MAX_STOP_SEQUENCES}`,
+      });
     }
-    body.stop = extension?.stopString && request.stopSequences.length === 1 ? request.stopSequences[0] : request.stopSequences.slice(0, MAX_STOP_SEQUENCES);
+    body.stop =
+      extension?.stopString && request.stopSequences.length === 1
+        ? request.stopSequences[0]
+        : request.stopSequences.slice(0, MAX_STOP_SEQUENCES);
   }
   if (request.choiceCount !== undefined && request.choiceCount !== 1) body.n = request.choiceCount;
   if (request.seed !== undefined) body.seed = request.seed;
@@ -118,7 +162,11 @@ export function encodeChatRequest(request: GenerateRequest, upstreamModel: strin
     if (request.toolChoice) body.tool_choice = encodeToolChoice(request.toolChoice);
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   } else if (request.toolChoice && request.toolChoice.type !== 'none') {
-    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'tool_choice', details: `${request.toolChoice.type}: the request declares no tools` });
+    reportDrop(log, warn, {
+      type: 'unsupported-setting',
+      setting: 'tool_choice',
+      details: `${request.toolChoice.type}: the request declares no tools`,
+    });
   }
   reportForeignTools(request, undefined, log, warn);
   const responseFormat = encodeResponseFormat(request.responseFormat, extension?.jsonSchemaFields);

@@ -1,4 +1,7 @@
-/** The OpenAI-compatible provider: OpenAI itself and every server speaking chat completions (vLLM, llama.cpp, Ollama, OpenRouter…). */
+/**
+ * The OpenAI-compatible provider: OpenAI itself and every server speaking chat completions (vLLM, llama.cpp, Ollama,
+ * OpenRouter…).
+ */
 import type { GenerateRequest, ImageRequest, ImageResponse, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
@@ -14,7 +17,13 @@ import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { decodeImageResponse, encodeImageRequest } from './images';
 import { openAIMaxImageTokens } from './image-token-bound';
-import { generateViaResponses, responsesModelTest, streamViaResponses, type ResponsesCall, type ResponsesModels } from './responses/call';
+import {
+  generateViaResponses,
+  responsesModelTest,
+  streamViaResponses,
+  type ResponsesCall,
+  type ResponsesModels,
+} from './responses/call';
 
 /** Options of {@link OpenAIProvider}. */
 export interface OpenAIProviderOptions extends UpstreamProviderOptions {
@@ -58,7 +67,10 @@ export function isOpenAIReasoningModel(upstreamModel: string): boolean {
   return /^(o\d|gpt-5)/.test(upstreamModel);
 }
 
-/** Calls an OpenAI-compatible upstream over undici: chat completions or, for `responsesModels`, the Responses API (streamed or not), and images. */
+/**
+ * Calls an OpenAI-compatible upstream over undici: chat completions or, for `responsesModels`, the Responses API
+ * (streamed or not), and images.
+ */
 export class OpenAIProvider implements Provider {
   readonly specificationVersion = 'v1' as const;
   readonly name: string;
@@ -74,16 +86,28 @@ export class OpenAIProvider implements Provider {
     const official = new URL(baseUrl).hostname === 'api.openai.com';
     this.maxTokensField = options.maxTokensField ?? (official ? 'max_completion_tokens' : 'max_tokens');
     if (options.reasoningModels !== undefined && typeof options.reasoningModels !== 'function') {
-      throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'reasoningModels must be a function (upstreamModel: string) => boolean.', 'reasoningModels');
+      throw new GatewayConfigError(
+        'ERR_GATEWAY_INVALID_OPTION',
+        'reasoningModels must be a function (upstreamModel: string) => boolean.',
+        'reasoningModels',
+      );
     }
     this.reasoningModels = options.reasoningModels ?? (official ? isOpenAIReasoningModel : () => false);
     this.responsesModels = responsesModelTest(options.responsesModels);
-    this.client = upstreamClientFor(options, this.name, baseUrl, { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...options.headers });
+    this.client = upstreamClientFor(options, this.name, baseUrl, {
+      ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      ...options.headers,
+    });
     this.defaultModels = modelsFor(options, this.name);
   }
 
   private encodeOptions(context: ProviderCallContext, stream: boolean): EncodeChatOptions {
-    return { maxTokensField: this.maxTokensField, stream, reasoningModel: this.reasoningModels(context.upstreamModel), warn: context.warn };
+    return {
+      maxTokensField: this.maxTokensField,
+      stream,
+      reasoningModel: this.reasoningModels(context.upstreamModel),
+      warn: context.warn,
+    };
   }
 
   /** The most input tokens one image costs this model (see ./image-token-bound.ts). */
@@ -93,7 +117,9 @@ export class OpenAIProvider implements Provider {
 
   /** The call's settings when its model is called through `/responses`, else undefined. */
   private responsesCall(upstreamModel: string): ResponsesCall | undefined {
-    return this.responsesModels(upstreamModel) ? { client: this.client, name: this.name, reasoningModel: this.reasoningModels(upstreamModel) } : undefined;
+    return this.responsesModels(upstreamModel)
+      ? { client: this.client, name: this.name, reasoningModel: this.reasoningModels(upstreamModel) }
+      : undefined;
   }
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
@@ -101,11 +127,21 @@ export class OpenAIProvider implements Provider {
     if (responses) return generateViaResponses(responses, request, context);
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, false));
     const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
-    const response = await this.client.requestJson<OpenAIChatResponse>({ path: '/chat/completions', body, signal: callSignal(context), headers });
+    const response = await this.client.requestJson<OpenAIChatResponse>({
+      path: '/chat/completions',
+      body,
+      signal: callSignal(context),
+      headers,
+    });
     const decoded = decodeChatResponse(response, context.upstreamModel, this.name);
-    // Figures the upstream left out (some compatible servers send no usage, or only part of it) are left out for the gateway to count, not charged as 0.
+    // Figures the upstream left out (some compatible servers send no usage, or only part of it) are left out for the
+    // gateway to count, not charged as 0.
     const sent = response.usage;
-    const usage = reportedFigures(decoded.usage, typeof sent?.prompt_tokens === 'number', typeof sent?.completion_tokens === 'number');
+    const usage = reportedFigures(
+      decoded.usage,
+      typeof sent?.prompt_tokens === 'number',
+      typeof sent?.completion_tokens === 'number',
+    );
     return usage === decoded.usage ? decoded : { ...decoded, usage };
   }
 
@@ -115,7 +151,10 @@ export class OpenAIProvider implements Provider {
     const signal = callSignal(context);
     const open = (sink: BodySink) => {
       const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, true));
-      const headers = Object.assign({ accept: 'text/event-stream', 'x-request-id': context.requestId }, context.upstreamHeaders);
+      const headers = Object.assign(
+        { accept: 'text/event-stream', 'x-request-id': context.requestId },
+        context.upstreamHeaders,
+      );
       return this.client.stream({ path: '/chat/completions', body, signal, headers }, sink);
     };
     return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal, this.client.redactor);
@@ -123,7 +162,12 @@ export class OpenAIProvider implements Provider {
 
   async generateImage(request: ImageRequest, context: ProviderCallContext): Promise<ImageResponse> {
     const body = encodeImageRequest(request, context.upstreamModel);
-    const response = await this.client.requestJson<Parameters<typeof decodeImageResponse>[0]>({ path: '/images/generations', body, signal: callSignal(context), headers: context.upstreamHeaders });
+    const response = await this.client.requestJson<Parameters<typeof decodeImageResponse>[0]>({
+      path: '/images/generations',
+      body,
+      signal: callSignal(context),
+      headers: context.upstreamHeaders,
+    });
     return decodeImageResponse(response, this.name);
   }
 

@@ -13,6 +13,8 @@ export function mapOpenAIFinishReason(raw: string | null | undefined, sawToolCal
     case 'stop':
       return sawToolCalls ? { unified: 'tool-calls', raw } : { unified: 'stop', raw };
     default:
-      return sawToolCalls ? { unified: 'tool-calls', raw: raw ?? undefined } : { unified: 'other', raw: raw ?? undefined };
+      return sawToolCalls
+        ? { unified: 'tool-calls', raw: raw ?? undefined }
+        : { unified: 'other', raw: raw ?? undefined };
   }
 }

@@ -15,6 +15,7 @@ export function reasoningEffortFor(reasoning: ReasoningSettings | undefined): Re
   if (!reasoning) return undefined;
   if (reasoning.enabled === false) return reasoning.effort === 'none' ? 'none' : undefined;
   if (reasoning.effort) return reasoning.effort;
-  if (reasoning.budgetTokens !== undefined && reasoning.budgetTokens > 0) return effortForBudget(reasoning.budgetTokens);
+  if (reasoning.budgetTokens !== undefined && reasoning.budgetTokens > 0)
+    return effortForBudget(reasoning.budgetTokens);
   return undefined;
 }

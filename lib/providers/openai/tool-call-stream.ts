@@ -4,7 +4,9 @@ import type { ProviderStreamPart } from '../../canonical';
 
 const log = createDebug('rosetta:provider');
 
-/** One `delta.tool_calls[]` entry as servers send it (every field may be missing; `arguments` is sometimes an object). */
+/**
+ * One `delta.tool_calls[]` entry as servers send it (every field may be missing; `arguments` is sometimes an object).
+ */
 export interface ToolCallDelta {
   index?: number;
   id?: string | null;
@@ -71,14 +73,26 @@ export class ToolCallStream {
    * Appends the parts for one delta to `out`. `closeOther` appends the end of whatever non-tool
    * block is open; it is called before a call starts streaming.
    */
-  accept(delta: ToolCallDelta, position: number, out: ProviderStreamPart[], closeOther: (out: ProviderStreamPart[]) => void): void {
+  accept(
+    delta: ToolCallDelta,
+    position: number,
+    out: ProviderStreamPart[],
+    closeOther: (out: ProviderStreamPart[]) => void,
+  ): void {
     const index = delta.index ?? position;
     const id = nonEmpty(delta.id);
     const name = nonEmpty(delta.function?.name);
     const fragment = argumentsText(delta.function?.arguments);
     let call = this.byIndex.get(index);
     if (!call || this.startsNewCall(call, id, name, fragment)) {
-      call = { id: id ?? `call_${this.count}`, fromUpstream: id !== undefined, name: name ?? '', args: '', live: false, ended: false };
+      call = {
+        id: id ?? `call_${this.count}`,
+        fromUpstream: id !== undefined,
+        name: name ?? '',
+        args: '',
+        live: false,
+        ended: false,
+      };
       this.count++;
       this.byIndex.set(index, call);
       if (this.live && !isCompleteJson(this.live.args)) {

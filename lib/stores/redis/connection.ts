@@ -1,4 +1,6 @@
-/** The Redis adapters' connection: fail-fast ioredis options, a client factory, readiness, scripts and option checks. */
+/**
+ * The Redis adapters' connection: fail-fast ioredis options, a client factory, readiness, scripts and option checks.
+ */
 import createDebug from 'debug';
 import type { Redis, RedisOptions } from 'ioredis';
 import { GatewayConfigError } from '../../errors';
@@ -48,7 +50,10 @@ function loadIoredis(): typeof import('ioredis') {
   try {
     return require('ioredis') as typeof import('ioredis');
   } catch (error) {
-    throw new Error("rosetta-gateway/redis needs the 'ioredis' package (an optional peer dependency): run npm install ioredis.", { cause: error });
+    throw new Error(
+      "rosetta-gateway/redis needs the 'ioredis' package (an optional peer dependency): run npm install ioredis.",
+      { cause: error },
+    );
   }
 }
 
@@ -65,32 +70,43 @@ function loadIoredis(): typeof import('ioredis') {
  */
 export function createRedisClient(connection: string | RedisOptions = {}): Redis {
   const { Redis: RedisClient } = loadIoredis();
-  const client = typeof connection === 'string'
-    ? new RedisClient(connection, { ...FAIL_FAST_REDIS_OPTIONS })
-    : new RedisClient({ ...FAIL_FAST_REDIS_OPTIONS, ...connection });
+  const client =
+    typeof connection === 'string'
+      ? new RedisClient(connection, { ...FAIL_FAST_REDIS_OPTIONS })
+      : new RedisClient({ ...FAIL_FAST_REDIS_OPTIONS, ...connection });
   client.on('error', (error: Error) => logRedis('connection error: %s', error.message));
   return client;
 }
 
 /** Throws the adapters' option error: a stable code and a message naming the option. */
-export function invalidOption(store: string, option: string, message: string, code = 'ERR_GATEWAY_INVALID_OPTION'): never {
+export function invalidOption(
+  store: string,
+  option: string,
+  message: string,
+  code = 'ERR_GATEWAY_INVALID_OPTION',
+): never {
   throw new GatewayConfigError(code, `${store}: option '${option}' ${message}`, option);
 }
 
 /** Checks that `options` is an object naming only known options ("did you mean …" for typos). */
 export function checkOptionNames(store: string, options: unknown, names: readonly string[]): void {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTIONS', `${store}: options must be an object, e.g. new ${store}({ connection: 'redis://127.0.0.1:6379' }).`);
+    throw new GatewayConfigError(
+      'ERR_GATEWAY_INVALID_OPTIONS',
+      `${store}: options must be an object, e.g. new ${store}({ connection: 'redis://127.0.0.1:6379' }).`,
+    );
   }
   for (const name of Object.keys(options)) {
-    if (!names.includes(name)) invalidOption(store, name, `is not an option${suggest(name, names)}.`, 'ERR_GATEWAY_UNKNOWN_OPTION');
+    if (!names.includes(name))
+      invalidOption(store, name, `is not an option${suggest(name, names)}.`, 'ERR_GATEWAY_UNKNOWN_OPTION');
   }
 }
 
 /** A prefix for every Redis key of a store: any string, default `rosetta:`. */
 export function resolvePrefix(store: string, prefix: unknown): string {
   if (prefix === undefined) return 'rosetta:';
-  if (typeof prefix !== 'string') invalidOption(store, 'prefix', `must be a string such as 'rosetta:', not ${typeof prefix}.`);
+  if (typeof prefix !== 'string')
+    invalidOption(store, 'prefix', `must be a string such as 'rosetta:', not ${typeof prefix}.`);
   return prefix;
 }
 
@@ -111,11 +127,21 @@ export class RedisLink {
     private readonly scripts: readonly ScriptDefinition[],
   ) {
     if (options.client !== undefined && options.connection !== undefined) {
-      invalidOption(store, 'client', "and 'connection' cannot both be given: pass your ioredis client, or the options to create one.", 'ERR_GATEWAY_OPTION_CONFLICT');
+      invalidOption(
+        store,
+        'client',
+        "and 'connection' cannot both be given: pass your ioredis client, or the options to create one.",
+        'ERR_GATEWAY_OPTION_CONFLICT',
+      );
     }
     if (options.client !== undefined) {
       const client = options.client as unknown as Record<string, unknown> | null;
-      if (client === null || typeof client !== 'object' || typeof client.defineCommand !== 'function' || typeof client.script !== 'function') {
+      if (
+        client === null ||
+        typeof client !== 'object' ||
+        typeof client.defineCommand !== 'function' ||
+        typeof client.script !== 'function'
+      ) {
         invalidOption(store, 'client', 'must be an ioredis client (new Redis(…) or createRedisClient(…)).');
       }
       this.client = options.client;
@@ -135,7 +161,9 @@ export class RedisLink {
 
   /** Runs a script by EVALSHA (ioredis falls back to EVAL once if Redis does not have it). */
   run(script: ScriptDefinition, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    const command = (this.client as unknown as Record<string, (...params: (string | number)[]) => Promise<unknown>>)[script.name]!;
+    const command = (this.client as unknown as Record<string, (...params: (string | number)[]) => Promise<unknown>>)[
+      script.name
+    ]!;
     return command.call(this.client, ...keys, ...args);
   }
 
@@ -145,7 +173,10 @@ export class RedisLink {
       await this.waitUntilReady();
       for (const script of this.scripts) await this.client.script('LOAD', script.lua);
     } catch (error) {
-      throw new Error(`${this.store}: cannot reach Redis (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
+      throw new Error(
+        `${this.store}: cannot reach Redis (${error instanceof Error ? error.message : String(error)}).`,
+        { cause: error },
+      );
     }
     logRedis('%s ready', this.store);
   }
@@ -186,7 +217,10 @@ export class RedisLink {
       const onReady = () => done();
       const onError = (error: Error) => done(error);
       const onEnd = () => done(new Error('the connection ended before it was ready'));
-      const timer = setTimeout(() => done(new Error(`not ready after ${timeoutMs} ms (status ${client.status})`)), timeoutMs);
+      const timer = setTimeout(
+        () => done(new Error(`not ready after ${timeoutMs} ms (status ${client.status})`)),
+        timeoutMs,
+      );
       client.once('ready', onReady);
       client.once('error', onError);
       client.once('end', onEnd);

@@ -1,4 +1,7 @@
-/** rosetta-gateway/redis: the optional Redis-backed key, quota and response stores (needs the `ioredis` peer dependency). */
+/**
+ * rosetta-gateway/redis: the optional Redis-backed key, quota and response stores (needs the `ioredis` peer
+ * dependency).
+ */
 export { RedisKeyStore, type RedisKeyStoreOptions, type RedisKeyEntry } from './redis-key-store';
 export { RedisQuotaStore, type RedisQuotaStoreOptions, type RedisAccount } from './redis-quota-store';
 export { createRedisClient, FAIL_FAST_REDIS_OPTIONS, type RedisConnectionOptions } from './connection';

@@ -3,7 +3,13 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { fingerprintKey, type MemoryKeyEntry } from '../memory-key-store';
 import type { KeyStore, Principal } from '../types';
-import { checkOptionNames, CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
+import {
+  checkOptionNames,
+  CONNECTION_OPTION_NAMES,
+  RedisLink,
+  resolvePrefix,
+  type RedisConnectionOptions,
+} from './connection';
 import { KEY_SCRIPTS } from './scripts';
 
 const STORE = 'RedisKeyStore';
@@ -83,17 +89,24 @@ export class RedisKeyStore implements KeyStore {
     return { id: record.id, ...(allowedModels ? { allowedModels } : {}), ...(metadata ? { metadata } : {}) };
   }
 
-  /** Adds (or replaces) a key and returns its principal. The default id is {@link fingerprintKey}'s, as in `MemoryKeyStore`. */
+  /**
+   * Adds (or replaces) a key and returns its principal. The default id is {@link fingerprintKey}'s, as in
+   * `MemoryKeyStore`.
+   */
   async add(entry: RedisKeyEntry): Promise<Principal> {
     if (entry === null || typeof entry !== 'object' || typeof entry.key !== 'string' || entry.key.length === 0) {
       throw new TypeError(`${STORE}: key must be a non-empty string`);
     }
     const id = entry.id ?? fingerprintKey(entry.key);
     if (typeof id !== 'string' || id.length === 0) throw new TypeError(`${STORE}: id must be a non-empty string`);
-    if (entry.allowedModels !== undefined && !(Array.isArray(entry.allowedModels) && entry.allowedModels.every((model) => typeof model === 'string'))) {
+    if (
+      entry.allowedModels !== undefined &&
+      !(Array.isArray(entry.allowedModels) && entry.allowedModels.every((model) => typeof model === 'string'))
+    ) {
       throw new TypeError(`${STORE}: allowedModels must be an array of model ids`);
     }
-    if (entry.metadata !== undefined && (entry.metadata === null || typeof entry.metadata !== 'object')) throw new TypeError(`${STORE}: metadata must be an object`);
+    if (entry.metadata !== undefined && (entry.metadata === null || typeof entry.metadata !== 'object'))
+      throw new TypeError(`${STORE}: metadata must be an object`);
     const principal: Principal = {
       id,
       ...(entry.allowedModels ? { allowedModels: [...entry.allowedModels] } : {}),
@@ -106,7 +119,8 @@ export class RedisKeyStore implements KeyStore {
     const previous = (await this.client.hget(record, 'id')) ?? '';
     const keys = [record, this.indexKey(id), this.indexKey(previous === '' ? id : previous)];
     const displaced = (await this.link.run(KEY_SCRIPTS.put, keys, [previous, hex, id, models, metadata])) as string;
-    if (displaced !== '') await this.link.run(KEY_SCRIPTS.unindex, [record, this.indexKey(displaced)], [hex, displaced]);
+    if (displaced !== '')
+      await this.link.run(KEY_SCRIPTS.unindex, [record, this.indexKey(displaced)], [hex, displaced]);
     return principal;
   }
 
@@ -122,7 +136,10 @@ export class RedisKeyStore implements KeyStore {
     throw new Error(`${STORE}: the key changed ${MAX_ATTEMPTS} times while it was being removed; try again.`);
   }
 
-  /** Removes every key with this id (a principal may have several, e.g. during rotation); returns whether any was removed. */
+  /**
+   * Removes every key with this id (a principal may have several, e.g. during rotation); returns whether any was
+   * removed.
+   */
   async removeById(id: string): Promise<boolean> {
     const index = this.indexKey(id);
     let removed = false;

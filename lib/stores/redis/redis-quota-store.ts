@@ -1,8 +1,17 @@
-/** A quota store in Redis: one balance shared by every gateway instance, reserve/settle/release as atomic Lua scripts. */
+/**
+ * A quota store in Redis: one balance shared by every gateway instance, reserve/settle/release as atomic Lua scripts.
+ */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QuotaStore, Reservation, ReservationInfo, ReserveResult } from '../types';
-import { checkOptionNames, CONNECTION_OPTION_NAMES, invalidOption, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
+import {
+  checkOptionNames,
+  CONNECTION_OPTION_NAMES,
+  invalidOption,
+  RedisLink,
+  resolvePrefix,
+  type RedisConnectionOptions,
+} from './connection';
 import { QUOTA_SCRIPTS } from './scripts';
 
 const STORE = 'RedisQuotaStore';
@@ -38,7 +47,9 @@ export interface RedisQuotaStoreOptions extends RedisConnectionOptions {
    * (unlike `MemoryQuotaStore`, whose default is unmetered).
    */
   defaultBalance?: number;
-  /** At most this many lapsed reservations are returned to a balance per call (the rest on later calls). Default 100. */
+  /**
+   * At most this many lapsed reservations are returned to a balance per call (the rest on later calls). Default 100.
+   */
   sweepLimit?: number;
 }
 
@@ -56,17 +67,30 @@ export interface RedisAccount {
   open: number;
 }
 
-const OPTION_NAMES = [...CONNECTION_OPTION_NAMES, 'reservationTtlMs', 'lateSettleWindowMs', 'unitsPerCredit', 'defaultBalance', 'sweepLimit'] as const;
+const OPTION_NAMES = [
+  ...CONNECTION_OPTION_NAMES,
+  'reservationTtlMs',
+  'lateSettleWindowMs',
+  'unitsPerCredit',
+  'defaultBalance',
+  'sweepLimit',
+] as const;
 
-function positiveInteger(options: RedisQuotaStoreOptions, name: 'reservationTtlMs' | 'lateSettleWindowMs' | 'unitsPerCredit' | 'sweepLimit', fallback: number): number {
+function positiveInteger(
+  options: RedisQuotaStoreOptions,
+  name: 'reservationTtlMs' | 'lateSettleWindowMs' | 'unitsPerCredit' | 'sweepLimit',
+  fallback: number,
+): number {
   const value = options[name];
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) invalidOption(STORE, name, `must be a positive integer, not ${String(value)}.`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    invalidOption(STORE, name, `must be a positive integer, not ${String(value)}.`);
   return value;
 }
 
 function keyIdOf(keyId: unknown): string {
-  if (typeof keyId !== 'string' || keyId.length === 0) throw new TypeError(`${STORE}: a key id must be a non-empty string.`);
+  if (typeof keyId !== 'string' || keyId.length === 0)
+    throw new TypeError(`${STORE}: a key id must be a non-empty string.`);
   return keyId;
 }
 
@@ -78,7 +102,8 @@ function keyIdOf(keyId: unknown): string {
  * after `reservationTtlMs`; the scripts themselves return expired holds to the balance (no
  * background job). The exact rules:
  *
- * - `reserve` holds `min(amount, available)` if that is at least `minimum` (and above 0), else refuses with `available`.
+ * - `reserve` holds `min(amount, available)` if that is at least `minimum` (and above 0), else refuses with
+ *   `available`.
  * - `settle` of an open reservation charges `actual` and frees its hold. `settle` of a reservation that
  *   lapsed less than `lateSettleWindowMs` ago charges `actual` once (its hold was already freed), so
  *   no usage goes unbilled; the balance may then dip below zero by that charge.
@@ -115,8 +140,14 @@ export class RedisQuotaStore implements QuotaStore {
     this.unitsPerCredit = positiveInteger(options, 'unitsPerCredit', 1_000_000);
     this.sweepLimit = positiveInteger(options, 'sweepLimit', 100);
     const defaultBalance = options.defaultBalance ?? 0;
-    if (typeof defaultBalance !== 'number' || !(defaultBalance >= 0)) invalidOption(STORE, 'defaultBalance', `must be a number >= 0 (or Infinity for unmetered), not ${String(defaultBalance)}.`);
-    this.defaultBalance = defaultBalance === Infinity ? 'unmetered' : String(this.toUnits(defaultBalance, 'defaultBalance'));
+    if (typeof defaultBalance !== 'number' || !(defaultBalance >= 0))
+      invalidOption(
+        STORE,
+        'defaultBalance',
+        `must be a number >= 0 (or Infinity for unmetered), not ${String(defaultBalance)}.`,
+      );
+    this.defaultBalance =
+      defaultBalance === Infinity ? 'unmetered' : String(this.toUnits(defaultBalance, 'defaultBalance'));
     this.link = new RedisLink(STORE, options, Object.values(QUOTA_SCRIPTS));
     this.client = this.link.client;
   }
@@ -132,53 +163,89 @@ export class RedisQuotaStore implements QuotaStore {
   }
 
   /** Holds up to `amount` credits (at least `minimum`) in one script, or refuses with what is available. */
-  async reserve(keyId: string, amount: number, options: { minimum: number; info?: ReservationInfo }): Promise<ReserveResult> {
+  async reserve(
+    keyId: string,
+    amount: number,
+    options: { minimum: number; info?: ReservationInfo },
+  ): Promise<ReserveResult> {
     const id = randomUUID();
     const amountUnits = this.toUnits(amount, 'amount');
     const minimumUnits = this.toUnits(options.minimum, 'minimum');
     const reply = (await this.link.run(QUOTA_SCRIPTS.reserve, this.accountKeys(keyIdOf(keyId)), [
-      id, amountUnits, minimumUnits, this.ttlMs, this.lateWindowMs, this.sweepLimit, this.defaultBalance,
+      id,
+      amountUnits,
+      minimumUnits,
+      this.ttlMs,
+      this.lateWindowMs,
+      this.sweepLimit,
+      this.defaultBalance,
     ])) as [string, string];
     if (reply[0] !== 'held') {
-      return { ok: false, reason: 'insufficient_balance', available: reply[1] === 'unmetered' ? Infinity : this.toCredits(reply[1]) };
+      return {
+        ok: false,
+        reason: 'insufficient_balance',
+        available: reply[1] === 'unmetered' ? Infinity : this.toCredits(reply[1]),
+      };
     }
     const heldUnits = Number(reply[1]);
-    return { ok: true, reservation: { id, keyId, amount: heldUnits === amountUnits ? amount : heldUnits / this.unitsPerCredit } };
+    return {
+      ok: true,
+      reservation: { id, keyId, amount: heldUnits === amountUnits ? amount : heldUnits / this.unitsPerCredit },
+    };
   }
 
   /** Charges `actual` credits and frees the hold; charges a lapsed reservation once; otherwise does nothing. */
   async settle(reservation: Reservation, actual: number): Promise<void> {
     const charge = this.toUnits(Math.max(0, actual), 'actual');
     await this.link.run(QUOTA_SCRIPTS.settle, this.accountKeys(keyIdOf(reservation.keyId)), [
-      reservation.id, charge, this.lateWindowMs, this.sweepLimit, this.defaultBalance,
+      reservation.id,
+      charge,
+      this.lateWindowMs,
+      this.sweepLimit,
+      this.defaultBalance,
     ]);
   }
 
   /** Frees an open hold without charging; does nothing for a reservation already closed or lapsed. */
   async release(reservation: Reservation): Promise<void> {
-    await this.link.run(QUOTA_SCRIPTS.release, this.accountKeys(keyIdOf(reservation.keyId)), [reservation.id, this.lateWindowMs, this.sweepLimit]);
+    await this.link.run(QUOTA_SCRIPTS.release, this.accountKeys(keyIdOf(reservation.keyId)), [
+      reservation.id,
+      this.lateWindowMs,
+      this.sweepLimit,
+    ]);
   }
 
-  /** Sets a key's balance in credits (what it may still spend, not counting calls in flight); `Infinity` makes it unmetered. */
+  /**
+   * Sets a key's balance in credits (what it may still spend, not counting calls in flight); `Infinity` makes it
+   * unmetered.
+   */
   async setBalance(keyId: string, balance: number): Promise<void> {
-    if (typeof balance !== 'number' || !(balance >= 0)) throw new RangeError(`${STORE}: the balance of ${keyId} must be a number >= 0, not ${String(balance)}.`);
+    if (typeof balance !== 'number' || !(balance >= 0))
+      throw new RangeError(`${STORE}: the balance of ${keyId} must be a number >= 0, not ${String(balance)}.`);
     const value = balance === Infinity ? 'unmetered' : String(this.toUnits(balance, 'balance'));
     await this.link.run(QUOTA_SCRIPTS.fund, [this.accountKeys(keyIdOf(keyId))[0]], ['set', value, this.defaultBalance]);
   }
 
   /** Adds credits to a key's balance atomically (a negative amount takes them away) and returns the new balance. */
   async addBalance(keyId: string, credits: number): Promise<number> {
-    if (typeof credits !== 'number' || !Number.isFinite(credits)) throw new RangeError(`${STORE}: credits to add must be a finite number, not ${String(credits)}.`);
+    if (typeof credits !== 'number' || !Number.isFinite(credits))
+      throw new RangeError(`${STORE}: credits to add must be a finite number, not ${String(credits)}.`);
     const units = Math.sign(credits) * this.toUnits(Math.abs(credits), 'credits');
-    const reply = await this.link.run(QUOTA_SCRIPTS.fund, [this.accountKeys(keyIdOf(keyId))[0]], ['add', units, this.defaultBalance]);
+    const reply = await this.link.run(
+      QUOTA_SCRIPTS.fund,
+      [this.accountKeys(keyIdOf(keyId))[0]],
+      ['add', units, this.defaultBalance],
+    );
     return this.toCredits(reply as string);
   }
 
   /** A snapshot of a key's account (returning any lapsed holds first). */
   async getAccount(keyId: string): Promise<RedisAccount> {
-    const [balance, reserved, spent, open] = (await this.link.run(QUOTA_SCRIPTS.account, this.accountKeys(keyIdOf(keyId)), [
-      this.lateWindowMs, this.sweepLimit, this.defaultBalance,
-    ])) as [string, string, string, string];
+    const [balance, reserved, spent, open] = (await this.link.run(
+      QUOTA_SCRIPTS.account,
+      this.accountKeys(keyIdOf(keyId)),
+      [this.lateWindowMs, this.sweepLimit, this.defaultBalance],
+    )) as [string, string, string, string];
     const balanceUnits = balance === 'unmetered' ? Infinity : Number(balance);
     return {
       balance: this.toCredits(balanceUnits),
@@ -189,7 +256,10 @@ export class RedisQuotaStore implements QuotaStore {
     };
   }
 
-  /** Deletes a key's account and its reservations (calls in flight then settle as unknown reservations: nothing is charged). */
+  /**
+   * Deletes a key's account and its reservations (calls in flight then settle as unknown reservations: nothing is
+   * charged).
+   */
   async removeAccount(keyId: string): Promise<void> {
     await this.client.del(...this.accountKeys(keyIdOf(keyId)));
   }
@@ -206,7 +276,9 @@ export class RedisQuotaStore implements QuotaStore {
   private toUnits(credits: number, what: string): number {
     const units = Math.round(credits * this.unitsPerCredit);
     if (typeof credits !== 'number' || !(credits >= 0) || !Number.isSafeInteger(units)) {
-      throw new RangeError(`${STORE}: ${what} must be a number of credits from 0 to ${Math.floor(Number.MAX_SAFE_INTEGER / this.unitsPerCredit)}, not ${String(credits)}.`);
+      throw new RangeError(
+        `${STORE}: ${what} must be a number of credits from 0 to ${Math.floor(Number.MAX_SAFE_INTEGER / this.unitsPerCredit)}, not ${String(credits)}.`,
+      );
     }
     return units;
   }

@@ -1,7 +1,17 @@
-/** A response store in Redis: one string per record, its JSON, expiring after the store's TTL; shared by every gateway instance. */
+/**
+ * A response store in Redis: one string per record, its JSON, expiring after the store's TTL; shared by every gateway
+ * instance.
+ */
 import type { Redis } from 'ioredis';
 import type { ResponseStore, StoredResponse } from '../types';
-import { checkOptionNames, CONNECTION_OPTION_NAMES, invalidOption, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
+import {
+  checkOptionNames,
+  CONNECTION_OPTION_NAMES,
+  invalidOption,
+  RedisLink,
+  resolvePrefix,
+  type RedisConnectionOptions,
+} from './connection';
 
 const STORE = 'RedisResponseStore';
 
@@ -9,7 +19,10 @@ const STORE = 'RedisResponseStore';
 export interface RedisResponseStoreOptions extends RedisConnectionOptions {
   /** Prepended to every Redis key, so several gateways (or apps) can share one Redis. Default `rosetta:`. */
   prefix?: string;
-  /** How long a record is kept after it was stored, in whole seconds. Default 30 days, as long as OpenAI keeps a stored response. */
+  /**
+   * How long a record is kept after it was stored, in whole seconds. Default 30 days, as long as OpenAI keeps a stored
+   * response.
+   */
   ttlSeconds?: number;
 }
 
@@ -41,7 +54,8 @@ export class RedisResponseStore implements ResponseStore {
     checkOptionNames(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
     const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-    if (!Number.isSafeInteger(ttl) || ttl <= 0) invalidOption(STORE, 'ttlSeconds', `must be a positive whole number of seconds, not ${String(ttl)}.`);
+    if (!Number.isSafeInteger(ttl) || ttl <= 0)
+      invalidOption(STORE, 'ttlSeconds', `must be a positive whole number of seconds, not ${String(ttl)}.`);
     this.ttlSeconds = ttl;
     this.link = new RedisLink(STORE, options, []);
     this.client = this.link.client;
@@ -75,7 +89,10 @@ export class RedisResponseStore implements ResponseStore {
     return (await this.client.del(this.recordKey(owner, id))) === 1;
   }
 
-  /** The Redis key of a record: the prefix, `response:`, the owner (length-prefixed, so no owner's keys can collide with another's) and the id. */
+  /**
+   * The Redis key of a record: the prefix, `response:`, the owner (length-prefixed, so no owner's keys can collide with
+   * another's) and the id.
+   */
   recordKey(owner: string, id: string): string {
     return `${this.prefix}response:${owner.length}:${owner}:${id}`;
   }

@@ -1,4 +1,7 @@
-/** The Lua scripts of the Redis adapters: every balance change is one atomic script, run with EVALSHA via ioredis `defineCommand`. */
+/**
+ * The Lua scripts of the Redis adapters: every balance change is one atomic script, run with EVALSHA via ioredis
+ * `defineCommand`.
+ */
 
 /**
  * Shared by the quota scripts. KEYS: the account hash, the open holds (hash id → units), their

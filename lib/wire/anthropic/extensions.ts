@@ -1,4 +1,6 @@
-/** What the Anthropic messages protocol carries under its key of canonical `extensions`, for its codec and its provider. */
+/**
+ * What the Anthropic messages protocol carries under its key of canonical `extensions`, for its codec and its provider.
+ */
 import type { Extensions, ProtocolName } from '../../canonical';
 import type { JsonObject } from '../../json';
 
@@ -63,11 +65,17 @@ export type AnthropicPartExtension = {
   document?: JsonObject;
   /** A `tool_result` whose `content` was a string. */
   stringContent?: true;
-  /** A PDF a `tool_result` carried (canonical results hold no files): that result's id and the PDF's index in its content. */
+  /**
+   * A PDF a `tool_result` carried (canonical results hold no files): that result's id and the PDF's index in its
+   * content.
+   */
   toolResult?: { id: string; index: number };
 };
 
-/** A tool definition's extension: its keys the codec does not model (`cache_control`, `defer_loading`, `type: "custom"`…). */
+/**
+ * A tool definition's extension: its keys the codec does not model (`cache_control`, `defer_loading`, `type:
+ * "custom"`…).
+ */
 export type AnthropicToolExtension = {
   fields?: JsonObject;
 };
@@ -85,7 +93,9 @@ export function anthropicExtension<T extends JsonObject>(extensions: Extensions 
   return extensions?.[ANTHROPIC_MESSAGES_KEY] as T | undefined;
 }
 
-/** `{ 'anthropic-messages': extension }`, or undefined for an empty extension (nothing allocated for the common case). */
+/**
+ * `{ 'anthropic-messages': extension }`, or undefined for an empty extension (nothing allocated for the common case).
+ */
 export function anthropicExtensions(extension: JsonObject | undefined): Extensions | undefined {
   if (extension === undefined) return undefined;
   for (const _key in extension) return { [ANTHROPIC_MESSAGES_KEY]: extension };

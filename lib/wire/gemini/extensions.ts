@@ -1,4 +1,7 @@
-/** What a Gemini object carries under `extensions.gemini`: the shapes, and the helpers the codec (writing) and the provider (reading) share. */
+/**
+ * What a Gemini object carries under `extensions.gemini`: the shapes, and the helpers the codec (writing) and the
+ * provider (reading) share.
+ */
 import type { Extensions } from '../../canonical';
 import { isJsonObject, type JsonObject } from '../../json';
 import { snakeCase } from './field-names';
@@ -12,11 +15,20 @@ export const GEMINI_EXTENSION_KEY = 'gemini';
  * is absent when there is nothing to say (then there is no extension at all).
  */
 export type GeminiExtension = {
-  /** The object's keys the codec does not model, as the caller spelt them (`safetySettings`, `videoMetadata`). Absent: none. */
+  /**
+   * The object's keys the codec does not model, as the caller spelt them (`safetySettings`, `videoMetadata`). Absent:
+   * none.
+   */
   fields?: JsonObject;
-  /** The modelled keys (camelCase names) that the caller spelt in snake_case (`generationConfig` sent as `generation_config`). Absent: all camelCase. */
+  /**
+   * The modelled keys (camelCase names) that the caller spelt in snake_case (`generationConfig` sent as
+   * `generation_config`). Absent: all camelCase.
+   */
   snake?: string[];
-  /** The extensions of modelled child objects that are no canonical object of their own (`generationConfig`, `thinkingConfig`, `functionCall`, `inlineData`, …), by camelCase key. Absent: none. */
+  /**
+   * The extensions of modelled child objects that are no canonical object of their own (`generationConfig`,
+   * `thinkingConfig`, `functionCall`, `inlineData`, …), by camelCase key. Absent: none.
+   */
   children?: { [key: string]: GeminiExtension };
 };
 
@@ -42,11 +54,17 @@ export type GeminiToolExtension = GeminiExtension & {
   entry?: number;
 };
 
-/** The extension of the first message decoded from a content (`Message.extensions.gemini`); the `systemInstruction`'s on the system message. */
+/**
+ * The extension of the first message decoded from a content (`Message.extensions.gemini`); the `systemInstruction`'s on
+ * the system message.
+ */
 export type GeminiMessageExtension = GeminiExtension & {
   /** The content had no `role` key (Gemini reads it as `user`). Absent: it had one. */
   roleOmitted?: true;
-  /** The content follows one of the same role and stays a content of its own. Absent: adjacent turns of one role are merged. */
+  /**
+   * The content follows one of the same role and stays a content of its own. Absent: adjacent turns of one role are
+   * merged.
+   */
   separate?: true;
 };
 
@@ -56,31 +74,47 @@ export type GeminiPartExtension = GeminiExtension & {
   keepUri?: true;
   /** A `thought` part sent without a signature: replayed as sent. Absent: unsigned reasoning is not replayed. */
   thought?: true;
-  /** A part that held only a `thoughtSignature` (decoded as empty text): sent back without `text`. Absent: it had a payload. */
+  /**
+   * A part that held only a `thoughtSignature` (decoded as empty text): sent back without `text`. Absent: it had a
+   * payload.
+   */
   signatureOnly?: true;
 };
 
 /** A `thinkingConfig`'s extension (a child of `generationConfig`'s). */
 export type GeminiThinkingExtension = GeminiExtension & {
-  /** The reasoning settings were given as this thinkingConfig: written back in the caller's terms, untranslated. Absent: translated for the model's family. */
+  /**
+   * The reasoning settings were given as this thinkingConfig: written back in the caller's terms, untranslated. Absent:
+   * translated for the model's family.
+   */
   literal?: true;
 };
 
-/** A streamed chunk's unmodelled fields (`response-start` and `text-delta` extensions): the response's, and its first candidate's. */
+/**
+ * A streamed chunk's unmodelled fields (`response-start` and `text-delta` extensions): the response's, and its first
+ * candidate's.
+ */
 export type GeminiChunkExtension = {
   /** Response-level keys the canonical stream does not model (`promptFeedback`, …). Absent: none. */
   fields?: JsonObject;
-  /** The first candidate's keys the canonical stream does not model (`safetyRatings`, `groundingMetadata`, …). Absent: none. */
+  /**
+   * The first candidate's keys the canonical stream does not model (`safetyRatings`, `groundingMetadata`, …). Absent:
+   * none.
+   */
   candidate?: JsonObject;
 };
 
 /** The Gemini extension of a canonical object, typed as the caller of this function knows it to be. */
-export function geminiExtension<T extends GeminiExtension | GeminiChunkExtension = GeminiExtension>(holder: { extensions?: Extensions } | undefined): T | undefined {
+export function geminiExtension<T extends GeminiExtension | GeminiChunkExtension = GeminiExtension>(
+  holder: { extensions?: Extensions } | undefined,
+): T | undefined {
   return holder?.extensions?.[GEMINI_EXTENSION_KEY] as T | undefined;
 }
 
 /** `{gemini: extension}` to spread into a canonical object, or nothing when there is no extension. */
-export function withGeminiExtension(extension: GeminiExtension | GeminiChunkExtension | undefined): { extensions?: Extensions } {
+export function withGeminiExtension(extension: GeminiExtension | GeminiChunkExtension | undefined): {
+  extensions?: Extensions;
+} {
   return extension ? { extensions: { [GEMINI_EXTENSION_KEY]: extension } } : {};
 }
 
@@ -127,13 +161,20 @@ export function extensionOf(object: JsonObject, modelled: ModelledKeys): GeminiE
 }
 
 /** `extension` with `child` under `key` (both may be undefined); a new object, the input is not changed. */
-export function withChild<T extends GeminiExtension>(extension: T | undefined, key: string, child: GeminiExtension | undefined): T | undefined {
+export function withChild<T extends GeminiExtension>(
+  extension: T | undefined,
+  key: string,
+  child: GeminiExtension | undefined,
+): T | undefined {
   if (!child) return extension;
   return { ...extension, children: { ...extension?.children, [key]: child } } as T;
 }
 
 function hasContent(extension: GeminiExtension): boolean {
-  return extension.fields !== undefined || (extension.children !== undefined && Object.values(extension.children).some(hasContent));
+  return (
+    extension.fields !== undefined ||
+    (extension.children !== undefined && Object.values(extension.children).some(hasContent))
+  );
 }
 
 /**

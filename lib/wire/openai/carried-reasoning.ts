@@ -19,7 +19,10 @@ export const OPENAI_CARRIED_REASONING: SignatureVendor = {
   idTag: 'oai',
 };
 
-/** One reasoning item as the upstream needs it back: its id (may be empty) and its `encrypted_content` (absent on a server that keeps state). */
+/**
+ * One reasoning item as the upstream needs it back: its id (may be empty) and its `encrypted_content` (absent on a
+ * server that keeps state).
+ */
 export interface CarriedReasoningItem {
   id: string;
   encryptedContent?: string;
@@ -30,7 +33,9 @@ export interface CarriedReasoningItem {
  * encrypted content are base64-like tokens, holding neither a space nor a newline.
  */
 export function packReasoning(items: readonly CarriedReasoningItem[]): string {
-  return items.map((item) => (item.encryptedContent === undefined ? item.id : `${item.id} ${item.encryptedContent}`)).join('\n');
+  return items
+    .map((item) => (item.encryptedContent === undefined ? item.id : `${item.id} ${item.encryptedContent}`))
+    .join('\n');
 }
 
 /** The items a packed string holds (see {@link packReasoning}); blank lines skipped. */

@@ -25,7 +25,10 @@ export type ChatRequestExtension = {
   jsonSchemaFields?: JsonObject;
   /** `stop` was one string, not an array. Default: an array. */
   stopString?: true;
-  /** The caller's name for the end-user id, whose value goes as given (not shortened). Default `user`, shortened to 64 characters. */
+  /**
+   * The caller's name for the end-user id, whose value goes as given (not shortened). Default `user`, shortened to 64
+   * characters.
+   */
   userField?: 'user' | 'safety_identifier';
   /**
    * `temperature`, `top_p` and `reasoning_effort` are the caller's own chat-completions settings:
@@ -66,7 +69,10 @@ export type ChatToolExtension = {
 
 /** `GenerateResponse.extensions['openai-chat']`. */
 export type ChatResponseExtension = {
-  /** Top-level answer fields the codec does not write (`system_fingerprint`, `service_tier`, a server's `provider`), as sent. */
+  /**
+   * Top-level answer fields the codec does not write (`system_fingerprint`, `service_tier`, a server's `provider`), as
+   * sent.
+   */
   fields?: JsonObject;
   /**
    * The usage block's fields beyond the canonical figures (a server's `cost`, `audio_tokens`, …),
@@ -77,13 +83,18 @@ export type ChatResponseExtension = {
 
 /** `Choice.extensions['openai-chat']`. */
 export type ChatChoiceExtension = {
-  /** Choice fields beside `index`, `message`, `finish_reason` (`logprobs`, a server's `native_finish_reason`), as sent. */
+  /**
+   * Choice fields beside `index`, `message`, `finish_reason` (`logprobs`, a server's `native_finish_reason`), as sent.
+   */
   fields?: JsonObject;
   /** Message fields the codec does not write (`annotations`, `audio`, a server's `reasoning_details`), as sent. */
   message?: JsonObject;
 };
 
-/** The `response-start` stream part's `extensions['openai-chat']`: the first chunk's fields the codec does not write (`system_fingerprint`, `service_tier`, a server's own). */
+/**
+ * The `response-start` stream part's `extensions['openai-chat']`: the first chunk's fields the codec does not write
+ * (`system_fingerprint`, `service_tier`, a server's own).
+ */
 export type ChatStreamStartExtension = { fields?: JsonObject };
 
 /** A `text-delta` stream part's `extensions['openai-chat']`: its chunk's choice `logprobs`. */
@@ -96,18 +107,45 @@ export type ImagesRequestExtension = {
 };
 
 /** Answer fields the chat codec writes itself from canonical values; the provider keeps them out of `fields`. */
-export const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set(['id', 'object', 'created', 'model', 'choices', 'usage']);
+export const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set([
+  'id',
+  'object',
+  'created',
+  'model',
+  'choices',
+  'usage',
+]);
 /** Choice fields the chat codec writes itself. */
 export const MODELLED_CHOICE_FIELDS: ReadonlySet<string> = new Set(['index', 'message', 'finish_reason']);
 /** Message fields the chat codec writes itself; `reasoning` too, returned as `reasoning_content`. */
-export const MODELLED_MESSAGE_FIELDS: ReadonlySet<string> = new Set(['role', 'content', 'refusal', 'tool_calls', 'reasoning_content', 'reasoning']);
+export const MODELLED_MESSAGE_FIELDS: ReadonlySet<string> = new Set([
+  'role',
+  'content',
+  'refusal',
+  'tool_calls',
+  'reasoning_content',
+  'reasoning',
+]);
 /**
  * Stream-chunk fields the chat codec writes itself. `obfuscation` is OpenAI's per-chunk padding:
  * one chunk's value does not belong on the others.
  */
-export const MODELLED_CHUNK_FIELDS: ReadonlySet<string> = new Set(['id', 'object', 'created', 'model', 'choices', 'usage', 'obfuscation', 'error']);
+export const MODELLED_CHUNK_FIELDS: ReadonlySet<string> = new Set([
+  'id',
+  'object',
+  'created',
+  'model',
+  'choices',
+  'usage',
+  'obfuscation',
+  'error',
+]);
 /** Usage fields canonical usage has. */
-export const MODELLED_USAGE_FIELDS: ReadonlySet<string> = new Set(['prompt_tokens', 'completion_tokens', 'total_tokens']);
+export const MODELLED_USAGE_FIELDS: ReadonlySet<string> = new Set([
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+]);
 /** Counts inside `prompt_tokens_details` / `completion_tokens_details` that canonical usage has. */
 export const MODELLED_USAGE_DETAILS: ReadonlySet<string> = new Set(['cached_tokens', 'reasoning_tokens']);
 

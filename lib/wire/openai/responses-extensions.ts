@@ -1,4 +1,7 @@
-/** What the OpenAI Responses API carries under `extensions['openai-responses']`: the shapes its codec writes and a Responses upstream reads. */
+/**
+ * What the OpenAI Responses API carries under `extensions['openai-responses']`: the shapes its codec writes and a
+ * Responses upstream reads.
+ */
 import type { Extensions, ToolDefinition } from '../../canonical';
 import { isJsonObject, type JsonObject } from '../../json';
 
@@ -62,7 +65,12 @@ export function namespacedName(namespace: string, name: string): string {
 
 /** The parameters schema of a custom tool's canonical function: one string `input`. */
 export function customToolParameters(): Record<string, unknown> {
-  return { type: 'object', properties: { input: { type: 'string' } }, required: ['input'], additionalProperties: false };
+  return {
+    type: 'object',
+    properties: { input: { type: 'string' } },
+    required: ['input'],
+    additionalProperties: false,
+  };
 }
 
 /** A custom tool call's free text as canonical tool-call arguments. */
@@ -70,7 +78,10 @@ export function customToolArguments(input: string): string {
   return JSON.stringify({ input });
 }
 
-/** The free text of a custom tool call's canonical arguments (the arguments themselves when they are not `{"input": <string>}`). */
+/**
+ * The free text of a custom tool call's canonical arguments (the arguments themselves when they are not `{"input":
+ * <string>}`).
+ */
 export function customToolInput(args: string): string {
   try {
     const parsed: unknown = JSON.parse(args);
@@ -82,12 +93,17 @@ export function customToolInput(args: string): string {
 }
 
 /** The Responses extension of a canonical object, if it has one. */
-export function responsesExtension<T extends JsonObject = JsonObject>(extensions: Extensions | undefined): T | undefined {
+export function responsesExtension<T extends JsonObject = JsonObject>(
+  extensions: Extensions | undefined,
+): T | undefined {
   return extensions?.[RESPONSES] as T | undefined;
 }
 
 /** The Responses extension of the tool named `name` among `tools`, if that tool has one. */
-export function toolExtension(tools: readonly ToolDefinition[] | undefined, name: string): ResponsesToolExtension | undefined {
+export function toolExtension(
+  tools: readonly ToolDefinition[] | undefined,
+  name: string,
+): ResponsesToolExtension | undefined {
   if (!tools) return undefined;
   for (const tool of tools) {
     if (tool.name === name) return responsesExtension<ResponsesToolExtension>(tool.extensions);

@@ -1,4 +1,7 @@
-/** Calls an upstream's `/responses` endpoint for the OpenAI provider: the request, the answer, the stream, and which models go there. */
+/**
+ * Calls an upstream's `/responses` endpoint for the OpenAI provider: the request, the answer, the stream, and which
+ * models go there.
+ */
 import type { GenerateRequest, ProviderStreamPart } from '../../../canonical';
 import { GatewayConfigError } from '../../../errors';
 import type { BodySink } from '../../../upstream/dispatch';
@@ -13,7 +16,10 @@ import { encodeResponsesRequest } from './encode-request';
 /** Which upstream models are called through `/responses`: a list of ids, or a test of one. Default: none. */
 export type ResponsesModels = readonly string[] | ((upstreamModel: string) => boolean);
 
-/** The `responsesModels` option as a test; throws `ERR_GATEWAY_INVALID_OPTION` for anything but a list of non-empty ids or a function. */
+/**
+ * The `responsesModels` option as a test; throws `ERR_GATEWAY_INVALID_OPTION` for anything but a list of non-empty ids
+ * or a function.
+ */
 export function responsesModelTest(option: unknown): (upstreamModel: string) => boolean {
   if (option === undefined) return () => false;
   if (typeof option === 'function') return option as (upstreamModel: string) => boolean;
@@ -21,7 +27,11 @@ export function responsesModelTest(option: unknown): (upstreamModel: string) => 
     const ids = new Set<string>(option);
     return (upstreamModel) => ids.has(upstreamModel);
   }
-  throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', 'responsesModels must be an array of upstream model ids or a function (upstreamModel: string) => boolean.', 'responsesModels');
+  throw new GatewayConfigError(
+    'ERR_GATEWAY_INVALID_OPTION',
+    'responsesModels must be an array of upstream model ids or a function (upstreamModel: string) => boolean.',
+    'responsesModels',
+  );
 }
 
 /** What a call needs of the provider. */
@@ -32,19 +42,43 @@ export interface ResponsesCall {
 }
 
 /** A non-streamed call to `POST /responses`. */
-export async function generateViaResponses(call: ResponsesCall, request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
-  const body = encodeResponsesRequest(request, context.upstreamModel, { stream: false, reasoningModel: call.reasoningModel, warn: context.warn });
+export async function generateViaResponses(
+  call: ResponsesCall,
+  request: GenerateRequest,
+  context: ProviderCallContext,
+): Promise<ProviderGenerateResponse> {
+  const body = encodeResponsesRequest(request, context.upstreamModel, {
+    stream: false,
+    reasoningModel: call.reasoningModel,
+    warn: context.warn,
+  });
   const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
-  const response = await call.client.requestJson<unknown>({ path: '/responses', body, signal: callSignal(context), headers });
+  const response = await call.client.requestJson<unknown>({
+    path: '/responses',
+    body,
+    signal: callSignal(context),
+    headers,
+  });
   return decodeResponsesResponse(response, context.upstreamModel, call.name);
 }
 
 /** A streamed call to `POST /responses`. */
-export function streamViaResponses(call: ResponsesCall, request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
+export function streamViaResponses(
+  call: ResponsesCall,
+  request: GenerateRequest,
+  context: ProviderCallContext,
+): AsyncIterable<ProviderStreamPart> {
   const signal = callSignal(context);
   const open = (sink: BodySink) => {
-    const body = encodeResponsesRequest(request, context.upstreamModel, { stream: true, reasoningModel: call.reasoningModel, warn: context.warn });
-    const headers = Object.assign({ accept: 'text/event-stream', 'x-request-id': context.requestId }, context.upstreamHeaders);
+    const body = encodeResponsesRequest(request, context.upstreamModel, {
+      stream: true,
+      reasoningModel: call.reasoningModel,
+      warn: context.warn,
+    });
+    const headers = Object.assign(
+      { accept: 'text/event-stream', 'x-request-id': context.requestId },
+      context.upstreamHeaders,
+    );
     return call.client.stream({ path: '/responses', body, signal, headers }, sink);
   };
   return decodeEventStream(open, new ResponsesStreamDecoder(call.name), call.name, signal, call.client.redactor);

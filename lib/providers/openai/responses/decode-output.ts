@@ -1,8 +1,15 @@
-/** What the Responses answer and stream decoders share: usage, finish, reasoning metadata, tool-call names, a failed response's error. */
+/**
+ * What the Responses answer and stream decoders share: usage, finish, reasoning metadata, tool-call names, a failed
+ * response's error.
+ */
 import type { FinishReason, ProviderMetadata, Usage } from '../../../canonical';
 import type { GatewayError } from '../../../errors';
 import { isJsonObject, type JsonObject } from '../../../json';
-import { OPENAI_CARRIED_REASONING, packReasoning, type CarriedReasoningItem } from '../../../wire/openai/carried-reasoning';
+import {
+  OPENAI_CARRIED_REASONING,
+  packReasoning,
+  type CarriedReasoningItem,
+} from '../../../wire/openai/carried-reasoning';
 import { customToolArguments, namespacedName } from '../../../wire/openai/responses-extensions';
 import { chatStreamError } from '../stream-error';
 
@@ -14,7 +21,10 @@ export interface ResponsesUsage {
   output_tokens_details?: { reasoning_tokens?: number } | null;
 }
 
-/** Response usage → canonical usage (reasoning tokens are inside `output_tokens`, cached inside `input_tokens`, as canonical counts them). */
+/**
+ * Response usage → canonical usage (reasoning tokens are inside `output_tokens`, cached inside `input_tokens`, as
+ * canonical counts them).
+ */
 export function decodeResponsesUsage(usage: ResponsesUsage): Usage {
   const result: Usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
   const cached = usage.input_tokens_details?.cached_tokens;
@@ -34,10 +44,16 @@ export function reportedUsage(usage: unknown): Partial<Usage> | undefined {
   return reported;
 }
 
-/** A Response's `status` (and `incomplete_details.reason`) → canonical finish reason; function calls made a completed answer `tool-calls`. */
+/**
+ * A Response's `status` (and `incomplete_details.reason`) → canonical finish reason; function calls made a completed
+ * answer `tool-calls`.
+ */
 export function responsesFinishReason(response: JsonObject, sawToolCalls: boolean): FinishReason {
   if (response.status === 'incomplete') {
-    const reason = isJsonObject(response.incomplete_details) && typeof response.incomplete_details.reason === 'string' ? response.incomplete_details.reason : undefined;
+    const reason =
+      isJsonObject(response.incomplete_details) && typeof response.incomplete_details.reason === 'string'
+        ? response.incomplete_details.reason
+        : undefined;
     if (reason === 'content_filter') return { unified: 'content-filter', raw: reason };
     return { unified: 'length', raw: reason ?? 'incomplete' };
   }
@@ -45,7 +61,10 @@ export function responsesFinishReason(response: JsonObject, sawToolCalls: boolea
   return { unified: 'stop', raw: typeof response.status === 'string' ? response.status : 'completed' };
 }
 
-/** The error a `failed` response or an `error` event stands for (a rate limit, an overload, else a 502), the upstream's message kept. */
+/**
+ * The error a `failed` response or an `error` event stands for (a rate limit, an overload, else a 502), the upstream's
+ * message kept.
+ */
 export function responsesFailure(error: unknown, upstream: string): GatewayError {
   return chatStreamError(error, JSON.stringify({ error }), upstream);
 }
@@ -53,7 +72,9 @@ export function responsesFailure(error: unknown, upstream: string): GatewayError
 /** The reasoning item of an answer as it must go back (see lib/wire/openai/carried-reasoning.ts). */
 export function carriedItem(item: JsonObject): CarriedReasoningItem {
   const id = typeof item.id === 'string' ? item.id : '';
-  return typeof item.encrypted_content === 'string' && item.encrypted_content.length > 0 ? { id, encryptedContent: item.encrypted_content } : { id };
+  return typeof item.encrypted_content === 'string' && item.encrypted_content.length > 0
+    ? { id, encryptedContent: item.encrypted_content }
+    : { id };
 }
 
 /** `{openai: {reasoning: <packed>}}` for reasoning items, or undefined without any. */
@@ -64,7 +85,10 @@ export function reasoningMetadata(items: readonly CarriedReasoningItem[]): Provi
 
 /** A reasoning item's text: its raw reasoning (`content`) when sent, else its summaries, joined by a blank line. */
 export function reasoningItemText(item: JsonObject): string {
-  const texts = (list: unknown): string[] => (Array.isArray(list) ? list.flatMap((entry) => (isJsonObject(entry) && typeof entry.text === 'string' ? [entry.text] : [])) : []);
+  const texts = (list: unknown): string[] =>
+    Array.isArray(list)
+      ? list.flatMap((entry) => (isJsonObject(entry) && typeof entry.text === 'string' ? [entry.text] : []))
+      : [];
   const content = texts(item.content);
   return (content.length > 0 ? content : texts(item.summary)).join('\n\n');
 }
@@ -78,7 +102,11 @@ export function callName(item: JsonObject): string {
 /** A call item's canonical arguments: a function call's JSON text, a custom tool call's input as `{"input": …}`. */
 export function callArguments(item: JsonObject): string {
   if (item.type === 'custom_tool_call') return customToolArguments(typeof item.input === 'string' ? item.input : '');
-  return typeof item.arguments === 'string' ? item.arguments : isJsonObject(item.arguments) ? JSON.stringify(item.arguments) : '';
+  return typeof item.arguments === 'string'
+    ? item.arguments
+    : isJsonObject(item.arguments)
+      ? JSON.stringify(item.arguments)
+      : '';
 }
 
 /** Whether an output item is a tool call the canonical response models. */

@@ -6,7 +6,17 @@ import { malformedUpstream } from '../../../upstream/malformed';
 import type { CarriedReasoningItem } from '../../../wire/openai/carried-reasoning';
 import { RESPONSES } from '../../../wire/openai/responses-extensions';
 import type { ProviderGenerateResponse } from '../../types';
-import { callArguments, callName, carriedItem, isCallItem, reasoningItemText, reasoningMetadata, reportedUsage, responsesFailure, responsesFinishReason } from './decode-output';
+import {
+  callArguments,
+  callName,
+  carriedItem,
+  isCallItem,
+  reasoningItemText,
+  reasoningMetadata,
+  reportedUsage,
+  responsesFailure,
+  responsesFinishReason,
+} from './decode-output';
 
 const log = createDebug('rosetta:provider');
 
@@ -16,10 +26,38 @@ const log = createDebug('rosetta:provider');
  * `extensions['openai-responses']`.
  */
 export const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set([
-  'id', 'object', 'created_at', 'status', 'model', 'output', 'usage', 'error', 'incomplete_details', 'background', 'completed_at',
-  'instructions', 'max_output_tokens', 'max_tool_calls', 'parallel_tool_calls', 'previous_response_id', 'prompt_cache_key', 'reasoning',
-  'safety_identifier', 'store', 'temperature', 'text', 'tool_choice', 'tools', 'top_logprobs', 'top_p', 'truncation', 'metadata', 'user',
-  'presence_penalty', 'frequency_penalty', 'output_text',
+  'id',
+  'object',
+  'created_at',
+  'status',
+  'model',
+  'output',
+  'usage',
+  'error',
+  'incomplete_details',
+  'background',
+  'completed_at',
+  'instructions',
+  'max_output_tokens',
+  'max_tool_calls',
+  'parallel_tool_calls',
+  'previous_response_id',
+  'prompt_cache_key',
+  'reasoning',
+  'safety_identifier',
+  'store',
+  'temperature',
+  'text',
+  'tool_choice',
+  'tools',
+  'top_logprobs',
+  'top_p',
+  'truncation',
+  'metadata',
+  'user',
+  'presence_penalty',
+  'frequency_penalty',
+  'output_text',
 ]);
 
 /**
@@ -29,7 +67,10 @@ export const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set([
  * also carrying that reasoning (a chat-completions caller sends back only the call). Items of
  * built-in tools (`web_search_call`, …) are dropped (a debug line).
  */
-export function decodeOutputItems(output: readonly unknown[], upstream: string): { content: ContentPart[]; refusalOnly: boolean } {
+export function decodeOutputItems(
+  output: readonly unknown[],
+  upstream: string,
+): { content: ContentPart[]; refusalOnly: boolean } {
   const content: ContentPart[] = [];
   let pending: CarriedReasoningItem[] = [];
   let refusal = false;
@@ -56,8 +97,14 @@ export function decodeOutputItems(output: readonly unknown[], upstream: string):
       if (metadata) part.providerMetadata = metadata;
       content.push(part);
     } else if (isCallItem(raw)) {
-      if (typeof raw.call_id !== 'string' || raw.call_id.length === 0) throw malformedUpstream(upstream, 'a call output item without a call_id');
-      const part: ToolCallPart = { type: 'tool-call', id: raw.call_id, name: callName(raw), arguments: callArguments(raw) };
+      if (typeof raw.call_id !== 'string' || raw.call_id.length === 0)
+        throw malformedUpstream(upstream, 'a call output item without a call_id');
+      const part: ToolCallPart = {
+        type: 'tool-call',
+        id: raw.call_id,
+        name: callName(raw),
+        arguments: callArguments(raw),
+      };
       const metadata = reasoningMetadata(pending);
       if (metadata) part.providerMetadata = metadata;
       pending = [];
@@ -74,12 +121,20 @@ export function decodeOutputItems(output: readonly unknown[], upstream: string):
  * `upstream_malformed`; a `failed` one is the error it reports. Figures missing from `usage` are
  * left out, for the gateway to count.
  */
-export function decodeResponsesResponse(body: unknown, fallbackModel: string, upstream: string): ProviderGenerateResponse {
-  if (!isJsonObject(body) || !Array.isArray(body.output)) throw malformedUpstream(upstream, 'a response without an output array');
+export function decodeResponsesResponse(
+  body: unknown,
+  fallbackModel: string,
+  upstream: string,
+): ProviderGenerateResponse {
+  if (!isJsonObject(body) || !Array.isArray(body.output))
+    throw malformedUpstream(upstream, 'a response without an output array');
   if (body.status === 'failed') throw responsesFailure(body.error, upstream);
   const { content, refusalOnly } = decodeOutputItems(body.output, upstream);
   const calls = content.some((part) => part.type === 'tool-call');
-  const finishReason = refusalOnly && body.status !== 'incomplete' ? { unified: 'content-filter' as const, raw: 'refusal' } : responsesFinishReason(body, calls);
+  const finishReason =
+    refusalOnly && body.status !== 'incomplete'
+      ? { unified: 'content-filter' as const, raw: 'refusal' }
+      : responsesFinishReason(body, calls);
   const response: ProviderGenerateResponse = {
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : fallbackModel,

@@ -8,7 +8,16 @@ import type { StreamEventDecoder } from '../../../upstream/sse';
 import type { SseEvent } from '../../../upstream/sse-parser';
 import type { CarriedReasoningItem } from '../../../wire/openai/carried-reasoning';
 import { RESPONSES } from '../../../wire/openai/responses-extensions';
-import { callArguments, callName, carriedItem, isCallItem, reasoningMetadata, reportedUsage, responsesFailure, responsesFinishReason } from './decode-output';
+import {
+  callArguments,
+  callName,
+  carriedItem,
+  isCallItem,
+  reasoningMetadata,
+  reportedUsage,
+  responsesFailure,
+  responsesFinishReason,
+} from './decode-output';
 import { MODELLED_RESPONSE_FIELDS } from './decode-response';
 
 const log = createDebug('rosetta:provider');
@@ -47,7 +56,8 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   accept(event: SseEvent, out: ProviderStreamPart[]): void {
     const data = parseEventObject(event.data, this.upstream);
     const type = typeof data.type === 'string' ? data.type : event.event;
-    if (typeof type !== 'string' || type.length === 0) throw malformedUpstream(this.upstream, 'a stream event without a type');
+    if (typeof type !== 'string' || type.length === 0)
+      throw malformedUpstream(this.upstream, 'a stream event without a type');
     if (type === 'error') throw responsesFailure(isJsonObject(data.error) ? data.error : data, this.upstream);
     if (!this.started) this.start(type, data);
     const mark = out.length;
@@ -93,13 +103,18 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   }
 
   end(): void {
-    throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it ${this.started ? 'finished' : 'started'}.`, { code: 'upstream_stream_cut' });
+    throw new GatewayError(
+      'upstream',
+      `The upstream ${this.upstream} stream ended before it ${this.started ? 'finished' : 'started'}.`,
+      { code: 'upstream_stream_cut' },
+    );
   }
 
   private start(type: string, data: JsonObject): void {
     this.started = true;
     const response = isJsonObject(data.response) ? data.response : undefined;
-    if (type === 'response.created' && !response) throw malformedUpstream(this.upstream, 'a response.created event without its response');
+    if (type === 'response.created' && !response)
+      throw malformedUpstream(this.upstream, 'a response.created event without its response');
     const start: ProviderStreamPart = {
       type: 'response-start',
       id: typeof response?.id === 'string' ? response.id : '',
@@ -112,7 +127,8 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   }
 
   private item(data: JsonObject): JsonObject {
-    if (!isJsonObject(data.item) || typeof data.item.type !== 'string') throw malformedUpstream(this.upstream, `a ${String(data.type)} event without its item`);
+    if (!isJsonObject(data.item) || typeof data.item.type !== 'string')
+      throw malformedUpstream(this.upstream, `a ${String(data.type)} event without its item`);
     return data.item;
   }
 
@@ -129,11 +145,22 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
       this.open = { kind: 'reasoning', id, itemId, summaries: 0, delta: false };
       out.push({ type: 'reasoning-start', id });
     } else if (isCallItem(item)) {
-      if (typeof item.call_id !== 'string' || item.call_id.length === 0) throw malformedUpstream(this.upstream, 'a call output item without a call_id');
+      if (typeof item.call_id !== 'string' || item.call_id.length === 0)
+        throw malformedUpstream(this.upstream, 'a call output item without a call_id');
       this.sawCalls = true;
-      this.open = { kind: 'call', id: item.call_id, itemId, custom: item.type === 'custom_tool_call', sentArguments: false };
+      this.open = {
+        kind: 'call',
+        id: item.call_id,
+        itemId,
+        custom: item.type === 'custom_tool_call',
+        sentArguments: false,
+      };
       const metadata = this.takePending();
-      out.push(metadata ? { type: 'tool-call-start', id: item.call_id, name: callName(item), providerMetadata: metadata } : { type: 'tool-call-start', id: item.call_id, name: callName(item) });
+      out.push(
+        metadata
+          ? { type: 'tool-call-start', id: item.call_id, name: callName(item), providerMetadata: metadata }
+          : { type: 'tool-call-start', id: item.call_id, name: callName(item) },
+      );
     } else if (item.type === 'message') {
       this.open = { kind: 'text', id, itemId };
       out.push({ type: 'text-start', id });
@@ -149,7 +176,8 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   }
 
   private textDelta(data: JsonObject, refusal: boolean, out: ProviderStreamPart[]): void {
-    if (typeof data.delta !== 'string') throw malformedUpstream(this.upstream, `a ${String(data.type)} event without a string delta`);
+    if (typeof data.delta !== 'string')
+      throw malformedUpstream(this.upstream, `a ${String(data.type)} event without a string delta`);
     const open = this.open;
     if (open?.kind !== 'text') return;
     if (refusal) this.refused = true;
@@ -158,7 +186,8 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   }
 
   private reasoningDelta(data: JsonObject, out: ProviderStreamPart[]): void {
-    if (typeof data.delta !== 'string') throw malformedUpstream(this.upstream, `a ${String(data.type)} event without a string delta`);
+    if (typeof data.delta !== 'string')
+      throw malformedUpstream(this.upstream, `a ${String(data.type)} event without a string delta`);
     const open = this.open;
     if (open?.kind !== 'reasoning') return;
     const index = typeof data.summary_index === 'number' ? data.summary_index : 0;
@@ -170,7 +199,8 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   }
 
   private argumentsDelta(data: JsonObject, out: ProviderStreamPart[]): void {
-    if (typeof data.delta !== 'string') throw malformedUpstream(this.upstream, 'a response.function_call_arguments.delta event without a string delta');
+    if (typeof data.delta !== 'string')
+      throw malformedUpstream(this.upstream, 'a response.function_call_arguments.delta event without a string delta');
     const open = this.open;
     if (open?.kind !== 'call' || open.custom) return;
     open.sentArguments = true;
@@ -186,7 +216,11 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
       const carried = carriedItem(item);
       this.pending.push(carried);
       const metadata = reasoningMetadata([carried]);
-      out.push(metadata ? { type: 'reasoning-end', id: open.id, providerMetadata: metadata } : { type: 'reasoning-end', id: open.id });
+      out.push(
+        metadata
+          ? { type: 'reasoning-end', id: open.id, providerMetadata: metadata }
+          : { type: 'reasoning-end', id: open.id },
+      );
     } else {
       // A call sent whole (or a custom tool's input): its arguments as one delta.
       if (!open.sentArguments) {
@@ -209,7 +243,10 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
 
   private finish(response: JsonObject, out: ProviderStreamPart[]): void {
     this.close(out);
-    const finishReason = this.refused && !this.answered && response.status !== 'incomplete' ? { unified: 'content-filter' as const, raw: 'refusal' } : responsesFinishReason(response, this.sawCalls);
+    const finishReason =
+      this.refused && !this.answered && response.status !== 'incomplete'
+        ? { unified: 'content-filter' as const, raw: 'refusal' }
+        : responsesFinishReason(response, this.sawCalls);
     const usage = reportedUsage(response.usage);
     out.push(usage ? { type: 'finish', usage, finishReason } : { type: 'finish', finishReason });
     this.done = true;

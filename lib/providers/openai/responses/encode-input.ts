@@ -1,12 +1,29 @@
 /** Canonical messages → a Responses `instructions` and `input` items, with a Responses caller's own item fields. */
 import createDebug from 'debug';
-import type { ContentPart, GenerateRequest, ImagePart, Message, ReasoningPart, ToolCallPart, ToolResultPart } from '../../../canonical';
+import type {
+  ContentPart,
+  GenerateRequest,
+  ImagePart,
+  Message,
+  ReasoningPart,
+  ToolCallPart,
+  ToolResultPart,
+} from '../../../canonical';
 import { GatewayError } from '../../../errors';
 import type { JsonObject } from '../../../json';
 import { mediaUrlKind } from '../../../upstream/fetch-media';
 import { sourceToUrl } from '../../../wire/media';
-import { OPENAI_CARRIED_REASONING, unpackReasoning, type CarriedReasoningItem } from '../../../wire/openai/carried-reasoning';
-import { customToolInput, responsesExtension, toolExtension, type ResponsesMessageExtension } from '../../../wire/openai/responses-extensions';
+import {
+  OPENAI_CARRIED_REASONING,
+  unpackReasoning,
+  type CarriedReasoningItem,
+} from '../../../wire/openai/carried-reasoning';
+import {
+  customToolInput,
+  responsesExtension,
+  toolExtension,
+  type ResponsesMessageExtension,
+} from '../../../wire/openai/responses-extensions';
 
 const log = createDebug('rosetta:provider');
 
@@ -33,10 +50,25 @@ function textOf(parts: readonly ContentPart[]): string {
 function inputImage(part: ImagePart, at: string): JsonObject {
   if (part.source.kind === 'url') {
     const kind = mediaUrlKind(part.source.url);
-    if (kind === 'gemini-file') throw new GatewayError('invalid_request', `${at}: this image is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`, { param: at });
-    if (kind !== 'http') throw new GatewayError('invalid_request', `${at}: an image URL must be http(s) or a base64 data URL for this upstream.`, { param: at });
+    if (kind === 'gemini-file')
+      throw new GatewayError(
+        'invalid_request',
+        `${at}: this image is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`,
+        { param: at },
+      );
+    if (kind !== 'http')
+      throw new GatewayError(
+        'invalid_request',
+        `${at}: an image URL must be http(s) or a base64 data URL for this upstream.`,
+        { param: at },
+      );
   }
-  return { ...own(part.extensions), type: 'input_image', image_url: sourceToUrl(part.source), ...(part.detail ? { detail: part.detail } : {}) };
+  return {
+    ...own(part.extensions),
+    type: 'input_image',
+    image_url: sourceToUrl(part.source),
+    ...(part.detail ? { detail: part.detail } : {}),
+  };
 }
 
 /** A user turn's part. */
@@ -47,14 +79,24 @@ function userPart(part: ContentPart, at: string): JsonObject[] {
     case 'image':
       return [inputImage(part, at)];
     case 'file': {
-      const source = part.source.kind === 'base64' ? { file_data: sourceToUrl(part.source) } : { file_url: part.source.url };
-      return [{ ...own(part.extensions), type: 'input_file', ...source, ...(part.filename ? { filename: part.filename } : {}) }];
+      const source =
+        part.source.kind === 'base64' ? { file_data: sourceToUrl(part.source) } : { file_url: part.source.url };
+      return [
+        {
+          ...own(part.extensions),
+          type: 'input_file',
+          ...source,
+          ...(part.filename ? { filename: part.filename } : {}),
+        },
+      ];
     }
     case 'reasoning':
       log('%s: reasoning in a user turn dropped', at);
       return [];
     default:
-      throw new GatewayError('invalid_request', `${at}: a ${part.type} part cannot be sent in a user turn.`, { param: at });
+      throw new GatewayError('invalid_request', `${at}: a ${part.type} part cannot be sent in a user turn.`, {
+        param: at,
+      });
   }
 }
 
@@ -90,31 +132,62 @@ function reasoningItems(part: ReasoningPart, at: string, sent: Set<string>): Jso
     sent.add(item.id);
     const encrypted = item.encryptedContent === undefined ? {} : { encrypted_content: item.encryptedContent };
     // The text goes with the last item, the one it was summarised from when there is one item.
-    return [{ ...fields, type: 'reasoning', id: item.id, summary: summaryOf(index === carried.length - 1 ? part.text : ''), ...encrypted }];
+    return [
+      {
+        ...fields,
+        type: 'reasoning',
+        id: item.id,
+        summary: summaryOf(index === carried.length - 1 ? part.text : ''),
+        ...encrypted,
+      },
+    ];
   });
 }
 
-/** A tool call as a `function_call` (or `custom_tool_call`), under the caller's tool name and namespace; the reasoning it carries goes first. */
+/**
+ * A tool call as a `function_call` (or `custom_tool_call`), under the caller's tool name and namespace; the reasoning
+ * it carries goes first.
+ */
 function callItems(part: ToolCallPart, request: GenerateRequest, sent: Set<string>): JsonObject[] {
   const items: JsonObject[] = [];
   for (const item of carriedItems(part)) {
     if (sent.has(item.id)) continue;
     sent.add(item.id);
-    items.push({ type: 'reasoning', id: item.id, summary: [], ...(item.encryptedContent === undefined ? {} : { encrypted_content: item.encryptedContent }) });
+    items.push({
+      type: 'reasoning',
+      id: item.id,
+      summary: [],
+      ...(item.encryptedContent === undefined ? {} : { encrypted_content: item.encryptedContent }),
+    });
   }
   const fields = own(part.extensions);
   const tool = toolExtension(request.tools, part.name);
   const named = { name: tool?.name ?? part.name, ...(tool?.namespace ? { namespace: tool.namespace } : {}) };
   if (tool?.type === 'custom' || fields.type === 'custom_tool_call') {
-    items.push({ ...fields, type: 'custom_tool_call', call_id: part.id, ...named, input: customToolInput(part.arguments) });
+    items.push({
+      ...fields,
+      type: 'custom_tool_call',
+      call_id: part.id,
+      ...named,
+      input: customToolInput(part.arguments),
+    });
   } else {
     items.push({ ...fields, type: 'function_call', call_id: part.id, ...named, arguments: part.arguments || '{}' });
   }
   return items;
 }
 
-/** An assistant turn: runs of text as one message each (a refusal as a `refusal` part), reasoning and calls as their items. */
-function assistantItems(message: Message, at: string, request: GenerateRequest, sent: Set<string>, customCalls: Set<string>): JsonObject[] {
+/**
+ * An assistant turn: runs of text as one message each (a refusal as a `refusal` part), reasoning and calls as their
+ * items.
+ */
+function assistantItems(
+  message: Message,
+  at: string,
+  request: GenerateRequest,
+  sent: Set<string>,
+  customCalls: Set<string>,
+): JsonObject[] {
   const items: JsonObject[] = [];
   let content: JsonObject[] | undefined;
   const fields = own(message.extensions, ['instructions', 'role']);
@@ -123,7 +196,10 @@ function assistantItems(message: Message, at: string, request: GenerateRequest, 
     if (part.type === 'text') {
       if (part.text.length === 0) return;
       const partFields = own(part.extensions);
-      const encoded = partFields.type === 'refusal' ? { ...partFields, type: 'refusal', refusal: part.text } : { ...partFields, type: 'output_text', text: part.text };
+      const encoded =
+        partFields.type === 'refusal'
+          ? { ...partFields, type: 'refusal', refusal: part.text }
+          : { ...partFields, type: 'output_text', text: part.text };
       if (content) content.push(encoded);
       else {
         content = [encoded];
@@ -142,20 +218,30 @@ function assistantItems(message: Message, at: string, request: GenerateRequest, 
   return items;
 }
 
-/** A tool result as a `function_call_output` (`custom_tool_call_output` for a custom tool's call): a string, or parts when it holds images. */
+/**
+ * A tool result as a `function_call_output` (`custom_tool_call_output` for a custom tool's call): a string, or parts
+ * when it holds images.
+ */
 function outputItem(part: ToolResultPart, at: string, customCalls: Set<string>): JsonObject {
   const fields = own(part.extensions);
   const images = part.content.some((inner) => inner.type === 'image');
   let output: string | JsonObject[];
   if (images) {
-    output = part.content.map((inner, index) => (inner.type === 'image' ? inputImage(inner, `${at}.content[${index}]`) : { type: 'input_text', text: inner.text }));
+    output = part.content.map((inner, index) =>
+      inner.type === 'image' ? inputImage(inner, `${at}.content[${index}]`) : { type: 'input_text', text: inner.text },
+    );
     if (part.isError) output.unshift({ type: 'input_text', text: 'Error:' });
   } else {
     const text = part.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('\n\n');
     output = part.isError ? `Error: ${text}` : text;
   }
   const custom = customCalls.has(part.toolCallId) || fields.type === 'custom_tool_call_output';
-  return { ...fields, type: custom ? 'custom_tool_call_output' : 'function_call_output', call_id: part.toolCallId, output };
+  return {
+    ...fields,
+    type: custom ? 'custom_tool_call_output' : 'function_call_output',
+    call_id: part.toolCallId,
+    output,
+  };
 }
 
 /**
@@ -186,8 +272,15 @@ export function encodeResponsesInput(request: GenerateRequest): EncodedInput {
         return;
       }
       leading = false;
-      const content = message.content.flatMap((part) => (part.type === 'text' ? [{ ...own(part.extensions), type: 'input_text', text: part.text }] : []));
-      input.push({ ...own(message.extensions, ['instructions', 'role']), type: 'message', role: extension?.role ?? 'developer', content });
+      const content = message.content.flatMap((part) =>
+        part.type === 'text' ? [{ ...own(part.extensions), type: 'input_text', text: part.text }] : [],
+      );
+      input.push({
+        ...own(message.extensions, ['instructions', 'role']),
+        type: 'message',
+        role: extension?.role ?? 'developer',
+        content,
+      });
       return;
     }
     leading = false;

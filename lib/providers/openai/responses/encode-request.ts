@@ -15,7 +15,10 @@ const log = createDebug('rosetta:provider');
 /** What the provider decides for every body. */
 export interface EncodeResponsesOptions {
   stream: boolean;
-  /** Whether the upstream model reasons: it gets `reasoning`, the encrypted reasoning back, and no sampling. Default false. */
+  /**
+   * Whether the upstream model reasons: it gets `reasoning`, the encrypted reasoning back, and no sampling. Default
+   * false.
+   */
   reasoningModel?: boolean;
   /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
   warn?: Warn;
@@ -31,7 +34,12 @@ const MERGED_KEYS: ReadonlySet<string> = new Set(['tools', 'text', 'reasoning', 
 function encodeFormat(format: ResponseFormat): JsonObject {
   if (format.type === 'json') return { type: 'json_object' };
   if (format.type === 'text') return { type: 'text' };
-  return { type: 'json_schema', name: format.name ?? 'response', schema: format.schema, ...(format.strict !== undefined ? { strict: format.strict } : {}) };
+  return {
+    type: 'json_schema',
+    name: format.name ?? 'response',
+    schema: format.schema,
+    ...(format.strict !== undefined ? { strict: format.strict } : {}),
+  };
 }
 
 /**
@@ -40,10 +48,20 @@ function encodeFormat(format: ResponseFormat): JsonObject {
  * protocol asked to see thoughts, merged onto the caller's own `reasoning` keys; a reasoning model
  * loses `temperature`/`top_p` unless reasoning is off (OpenAI's reasoning models refuse them).
  */
-function setReasoningAndSampling(body: JsonObject, request: GenerateRequest, own: JsonObject | undefined, reasoningModel: boolean, warn: Warn | undefined): void {
+function setReasoningAndSampling(
+  body: JsonObject,
+  request: GenerateRequest,
+  own: JsonObject | undefined,
+  reasoningModel: boolean,
+  warn: Warn | undefined,
+): void {
   const effort = reasoningModel || own ? reasoningEffortFor(request.reasoning) : undefined;
   if (request.reasoning && !reasoningModel && !own) {
-    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'reasoning', details: 'the upstream model is not configured as a reasoning model (reasoningModels)' });
+    reportDrop(log, warn, {
+      type: 'unsupported-setting',
+      setting: 'reasoning',
+      details: 'the upstream model is not configured as a reasoning model (reasoningModels)',
+    });
   }
   if (own || effort) {
     const reasoning: JsonObject = { ...own };
@@ -52,20 +70,39 @@ function setReasoningAndSampling(body: JsonObject, request: GenerateRequest, own
     body.reasoning = reasoning;
   }
   const samplingAllowed = !reasoningModel || effort === 'none';
-  for (const [name, value] of [['temperature', request.temperature], ['top_p', request.topP]] as const) {
+  for (const [name, value] of [
+    ['temperature', request.temperature],
+    ['top_p', request.topP],
+  ] as const) {
     if (value === undefined) continue;
     if (samplingAllowed) body[name] = value;
-    else reportDrop(log, warn, { type: 'unsupported-setting', setting: name, details: 'reasoning models take only the default' });
+    else
+      reportDrop(log, warn, {
+        type: 'unsupported-setting',
+        setting: name,
+        details: 'reasoning models take only the default',
+      });
   }
 }
 
 /** Settings the Responses API has no field for. */
 function reportDropped(request: GenerateRequest, warn: Warn | undefined): void {
-  if (request.topK !== undefined) reportDrop(log, warn, { type: 'unsupported-setting', setting: 'top_k', details: 'the Responses API has no top_k' });
-  if (request.stopSequences?.length) reportDrop(log, warn, { type: 'unsupported-setting', setting: 'stop', details: 'the Responses API has no stop sequences' });
-  if (request.seed !== undefined) reportDrop(log, warn, { type: 'unsupported-setting', setting: 'seed', details: 'the Responses API has no seed' });
+  if (request.topK !== undefined)
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'top_k', details: 'the Responses API has no top_k' });
+  if (request.stopSequences?.length)
+    reportDrop(log, warn, {
+      type: 'unsupported-setting',
+      setting: 'stop',
+      details: 'the Responses API has no stop sequences',
+    });
+  if (request.seed !== undefined)
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'seed', details: 'the Responses API has no seed' });
   if (request.choiceCount !== undefined && request.choiceCount > 1) {
-    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'n', details: `${request.choiceCount} choices asked: the Responses API answers one` });
+    reportDrop(log, warn, {
+      type: 'unsupported-setting',
+      setting: 'n',
+      details: `${request.choiceCount} choices asked: the Responses API answers one`,
+    });
   }
 }
 
@@ -79,7 +116,11 @@ function reportDropped(request: GenerateRequest, warn: Warn | undefined): void {
  * By default `store: false` and, for a reasoning model, `include: ['reasoning.encrypted_content']`:
  * the reasoning comes back with the answer, to be sent again in a tool loop without server state.
  */
-export function encodeResponsesRequest(request: GenerateRequest, upstreamModel: string, options: EncodeResponsesOptions): JsonObject {
+export function encodeResponsesRequest(
+  request: GenerateRequest,
+  upstreamModel: string,
+  options: EncodeResponsesOptions,
+): JsonObject {
   const extension = responsesExtension<ResponsesRequestExtension>(request.extensions);
   const body: JsonObject = {};
   if (extension) for (const name in extension) if (!MERGED_KEYS.has(name)) body[name] = extension[name];
@@ -99,14 +140,19 @@ export function encodeResponsesRequest(request: GenerateRequest, upstreamModel: 
     const include = Array.isArray(body.include) ? (body.include as unknown[]) : [];
     if (!include.includes(ENCRYPTED_REASONING)) body.include = [...include, ENCRYPTED_REASONING];
   }
-  if (request.user !== undefined && body.safety_identifier === undefined && body.user === undefined) body.safety_identifier = openAIUserId(request.user);
+  if (request.user !== undefined && body.safety_identifier === undefined && body.user === undefined)
+    body.safety_identifier = openAIUserId(request.user);
   const tools = encodeResponsesTools(request);
   if (tools.length > 0) {
     body.tools = tools;
     if (request.toolChoice) body.tool_choice = encodeResponsesToolChoice(request.toolChoice, request);
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   } else if (request.toolChoice && request.toolChoice.type !== 'none') {
-    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'tool_choice', details: `${request.toolChoice.type}: the request declares no tools` });
+    reportDrop(log, warn, {
+      type: 'unsupported-setting',
+      setting: 'tool_choice',
+      details: `${request.toolChoice.type}: the request declares no tools`,
+    });
   }
   if (request.responseFormat || extension?.text) {
     const text: JsonObject = { ...extension?.text };

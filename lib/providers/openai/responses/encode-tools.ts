@@ -1,7 +1,15 @@
-/** Canonical tools and tool choice → Responses `tools` (flat, namespaces regrouped, built-ins appended) and `tool_choice`. */
+/**
+ * Canonical tools and tool choice → Responses `tools` (flat, namespaces regrouped, built-ins appended) and
+ * `tool_choice`.
+ */
 import type { GenerateRequest, ToolChoice, ToolDefinition } from '../../../canonical';
 import type { JsonObject } from '../../../json';
-import { responsesExtension, toolExtension, type ResponsesRequestExtension, type ResponsesToolExtension } from '../../../wire/openai/responses-extensions';
+import {
+  responsesExtension,
+  toolExtension,
+  type ResponsesRequestExtension,
+  type ResponsesToolExtension,
+} from '../../../wire/openai/responses-extensions';
 
 /** Keys of a tool's extension that say its shape rather than being wire fields of it. */
 const SHAPE_KEYS: ReadonlySet<string> = new Set(['type', 'format', 'namespace', 'namespace_description', 'name']);
@@ -16,8 +24,22 @@ function wireFields(extension: ResponsesToolExtension | undefined): JsonObject {
 function encodeTool(tool: ToolDefinition, extension: ResponsesToolExtension | undefined): JsonObject {
   const name = extension?.name ?? tool.name;
   const description = tool.description !== undefined ? { description: tool.description } : {};
-  if (extension?.type === 'custom') return { ...wireFields(extension), type: 'custom', name, ...description, ...(extension.format ? { format: extension.format } : {}) };
-  return { ...wireFields(extension), type: 'function', name, ...description, parameters: tool.parameters, ...(tool.strict !== undefined ? { strict: tool.strict } : {}) };
+  if (extension?.type === 'custom')
+    return {
+      ...wireFields(extension),
+      type: 'custom',
+      name,
+      ...description,
+      ...(extension.format ? { format: extension.format } : {}),
+    };
+  return {
+    ...wireFields(extension),
+    type: 'function',
+    name,
+    ...description,
+    parameters: tool.parameters,
+    ...(tool.strict !== undefined ? { strict: tool.strict } : {}),
+  };
 }
 
 /**
@@ -39,7 +61,8 @@ export function encodeResponsesTools(request: GenerateRequest): JsonObject[] {
     if (!members) {
       members = [];
       namespaces.set(extension.namespace, members);
-      const description = extension.namespace_description !== undefined ? { description: extension.namespace_description } : {};
+      const description =
+        extension.namespace_description !== undefined ? { description: extension.namespace_description } : {};
       tools.push({ type: 'namespace', name: extension.namespace, ...description, tools: members });
     }
     members.push(encoded);
@@ -59,5 +82,9 @@ export function encodeResponsesToolChoice(choice: ToolChoice, request: GenerateR
   if (kept) return kept;
   if (choice.type !== 'tool') return choice.type;
   const tool = toolExtension(request.tools, choice.name);
-  return { type: tool?.type === 'custom' ? 'custom' : 'function', name: tool?.name ?? choice.name, ...(tool?.namespace ? { namespace: tool.namespace } : {}) };
+  return {
+    type: tool?.type === 'custom' ? 'custom' : 'function',
+    name: tool?.name ?? choice.name,
+    ...(tool?.namespace ? { namespace: tool.namespace } : {}),
+  };
 }
