@@ -3,14 +3,13 @@
  */
 import type { Request, Response } from 'express';
 import { GatewayError } from '../../errors';
-import { drainBody } from '../../http/read-body';
 import { sendJson } from '../../http/send';
 import type { EncodedResponse } from '../../protocols/types';
-import { authenticate } from '../authenticate';
 import { logRequest } from '../log';
 import type { GatewayParts } from '../parts';
 import { fail } from '../respond';
-import { requestView, type ModelListMatch } from '../routing';
+import type { ModelListMatch } from '../routing';
+import { admitSideRequest } from './admit';
 
 /**
  * Answers a list or a single model (authenticated; never charged); after `close()`, the shutdown's 503 like a model
@@ -26,11 +25,7 @@ export async function serveModelList(
 ): Promise<void> {
   const started = performance.now();
   try {
-    if (gateway.lifecycle.shutdownReason) throw gateway.lifecycle.shutdownReason;
-    if (!gateway.lifecycle.initialized) await gateway.lifecycle.waitReady();
-    await drainBody(request, response);
-    const view = requestView(request, path, undefined);
-    const principal = await authenticate(gateway.config.keyStore, list.codec, view);
+    const { view, principal } = await admitSideRequest(gateway, list.codec, request, response, path);
     const routes = list.codec.modelList!;
     let encoded: EncodedResponse;
     if (list.modelId === undefined) {

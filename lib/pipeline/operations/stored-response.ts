@@ -4,15 +4,13 @@
  */
 import type { Request, Response } from 'express';
 import { GatewayError } from '../../errors';
-import { drainBody } from '../../http/read-body';
 import { sendJson } from '../../http/send';
 import type { EncodedResponse, ProtocolCodec, StoredResponseMatch } from '../../protocols/types';
-import { authenticate } from '../authenticate';
 import { logRequest } from '../log';
 import type { GatewayParts } from '../parts';
 import { fail } from '../respond';
 import { storeCall } from '../response-state';
-import { requestView } from '../routing';
+import { admitSideRequest } from './admit';
 
 /** Answers a read or a delete (authenticated; never charged); another key's record, or none, is a 404. */
 export async function serveStoredResponse(
@@ -26,11 +24,7 @@ export async function serveStoredResponse(
 ): Promise<void> {
   const started = performance.now();
   try {
-    if (gateway.lifecycle.shutdownReason) throw gateway.lifecycle.shutdownReason;
-    if (!gateway.lifecycle.initialized) await gateway.lifecycle.waitReady();
-    await drainBody(request, response);
-    const view = requestView(request, path, undefined);
-    const principal = await authenticate(gateway.config.keyStore, codec, view);
+    const { view, principal } = await admitSideRequest(gateway, codec, request, response, path);
     const routes = codec.storedResponses!;
     const store = gateway.config.responseStore;
     const notFound = () => {

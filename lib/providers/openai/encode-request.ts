@@ -6,7 +6,7 @@ import type { GenerateRequest, ResponseFormat, ToolChoice } from '../../canonica
 import { chatExtension, type ChatRequestExtension, type ChatToolExtension } from '../../wire/openai/extensions';
 import { openAIUserId } from './end-user-id';
 import { encodeChatMessages } from './encode-messages';
-import { reasoningEffortFor } from './map-reasoning';
+import { setSampling, upstreamEffort } from './sampling';
 import { reportForeignTools } from '../../wire/vendor-tools';
 import { reportDrop, type Warn } from '../../warnings';
 
@@ -78,29 +78,9 @@ function setReasoningAndSampling(
   asGiven: boolean,
   warn: Warn | undefined,
 ): void {
-  const effort = reasoningModel || asGiven ? reasoningEffortFor(request.reasoning) : undefined;
-  if (request.reasoning && !reasoningModel && !asGiven) {
-    reportDrop(log, warn, {
-      type: 'unsupported-setting',
-      setting: 'reasoning',
-      details: 'the upstream model is not configured as a reasoning model (reasoningModels)',
-    });
-  }
+  const effort = upstreamEffort(request, reasoningModel, asGiven, warn);
   if (effort) body.reasoning_effort = effort;
-  const samplingAllowed = asGiven || !reasoningModel || effort === 'none';
-  for (const [name, value] of [
-    ['temperature', request.temperature],
-    ['top_p', request.topP],
-  ] as const) {
-    if (value === undefined) continue;
-    if (samplingAllowed) body[name] = value;
-    else
-      reportDrop(log, warn, {
-        type: 'unsupported-setting',
-        setting: name,
-        details: 'reasoning models take only the default',
-      });
-  }
+  setSampling(body, request, asGiven || !reasoningModel || effort === 'none', warn);
   if (request.topK !== undefined)
     reportDrop(log, warn, { type: 'unsupported-setting', setting: 'top_k', details: 'chat completions has no top_k' });
 }

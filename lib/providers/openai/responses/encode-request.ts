@@ -4,7 +4,7 @@ import type { GenerateRequest, ResponseFormat } from '../../../canonical';
 import type { JsonObject } from '../../../json';
 import { responsesExtension, type ResponsesRequestExtension } from '../../../wire/openai/responses-extensions';
 import { openAIUserId } from '../end-user-id';
-import { reasoningEffortFor } from '../map-reasoning';
+import { setSampling, upstreamEffort } from '../sampling';
 import { encodeResponsesInput } from './encode-input';
 import { encodeResponsesToolChoice, encodeResponsesTools } from './encode-tools';
 import { reportForeignTools } from '../../../wire/vendor-tools';
@@ -55,34 +55,14 @@ function setReasoningAndSampling(
   reasoningModel: boolean,
   warn: Warn | undefined,
 ): void {
-  const effort = reasoningModel || own ? reasoningEffortFor(request.reasoning) : undefined;
-  if (request.reasoning && !reasoningModel && !own) {
-    reportDrop(log, warn, {
-      type: 'unsupported-setting',
-      setting: 'reasoning',
-      details: 'the upstream model is not configured as a reasoning model (reasoningModels)',
-    });
-  }
+  const effort = upstreamEffort(request, reasoningModel, own !== undefined, warn);
   if (own || effort) {
     const reasoning: JsonObject = { ...own };
     if (effort) reasoning.effort = effort;
     if (!own && request.reasoning?.includeThoughts) reasoning.summary = 'auto';
     body.reasoning = reasoning;
   }
-  const samplingAllowed = !reasoningModel || effort === 'none';
-  for (const [name, value] of [
-    ['temperature', request.temperature],
-    ['top_p', request.topP],
-  ] as const) {
-    if (value === undefined) continue;
-    if (samplingAllowed) body[name] = value;
-    else
-      reportDrop(log, warn, {
-        type: 'unsupported-setting',
-        setting: name,
-        details: 'reasoning models take only the default',
-      });
-  }
+  setSampling(body, request, !reasoningModel || effort === 'none', warn);
 }
 
 /** Settings the Responses API has no field for. */
