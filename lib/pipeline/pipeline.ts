@@ -12,21 +12,20 @@ import { sendJson } from '../http/send';
 import { ModelTable } from '../models';
 import type { ResolvedOptions } from '../options';
 import { CallCancellation } from '../providers/cancellation';
-import type { CallView, EncodedResponse, ProtocolCodec, RouteMatch, StoredResponseMatch } from '../protocols/types';
+import type { ProtocolCodec, RouteMatch, StoredResponseMatch } from '../protocols/types';
 import { authenticate } from './authenticate';
+import { Call } from './call';
 import { Lifecycle } from './lifecycle';
 import { logRequest } from './log';
-import { serveCountTokens } from './operations/count-tokens';
-import { serveGenerate } from './operations/generate';
-import { serveImage } from './operations/image';
+import { runCountTokens } from './operations/count-tokens';
+import { runGenerate } from './operations/generate';
+import { runImage } from './operations/image';
 import { serveModelList } from './operations/model-list';
 import { serveStoredResponse } from './operations/stored-response';
 import type { GatewayParts } from './parts';
 import { RequestIds } from './request-id';
-import { continueConversation } from './response-state';
 import { fail, refuseMethod } from './respond';
 import { dispatch, requestView, type ModelListMatch, type RouteHandlers } from './routing';
-import { CallWarnings, WARNINGS_HEADER, warningsHeader } from '../warnings';
 
 /** Runs calls for one gateway; holds no state shared with any other gateway. */
 export class RequestPipeline implements GatewayParts, RouteHandlers {
@@ -62,9 +61,9 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
   ): Promise<void> {
     const requestId = this.ids.next();
     const view = requestView(request, path, undefined);
-    const call: CallView = { requestId, http: view };
-    const started = performance.now();
     const cancellation = new CallCancellation();
+    const call = new Call(requestId, view, cancellation, response);
+    const started = performance.now();
     // The caller leaving before the call is over cancels the upstream call. A flag of our own is
     // cheaper than asking the response whether it finished (docs/performance.md, "Why the gateway's
     // extra work costs so much").
@@ -74,73 +73,36 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     });
     const lifecycle = this.lifecycle;
     let bodyRead = false;
-    let model = '';
     try {
       if (lifecycle.shutdownReason) throw lifecycle.shutdownReason;
       // Before the body is read: a request loop costs one refused call per hop, nothing more.
-      const upstreamHeaders = this.hops.upstreamHeaders(request.headers);
+      call.upstreamHeaders = this.hops.upstreamHeaders(request.headers);
       lifecycle.enter(cancellation, response);
       if (!lifecycle.initialized) await lifecycle.waitReady();
       // The key before the body: a caller without a valid key costs no body read or JSON parse.
-      const principal = await authenticate(this.config.keyStore, codec, view);
+      call.principal = await authenticate(this.config.keyStore, codec, view);
       bodyRead = true;
       view.body = await readJsonBody(request, this.bodyLimits);
+      // The operation: decode → resolve model → reserve quota → provider → settle → encode.
       const route = match.route;
-      let encoded: EncodedResponse | undefined;
-      let warned: string | undefined;
-      if (route.operation === 'generate') {
-        // What the codec drops while decoding; the provider's drops are collected per attempt.
-        const dropped = new CallWarnings();
-        let decoded = route.decode(view, match.params, (warning) => dropped.add(warning));
-        model = decoded.model;
-        // A call that continues a stored answer runs with the conversation before its own input (the hold counts it
-        // all).
-        const continued = route.state
-          ? await continueConversation(this.config.responseStore, route, decoded, call, principal)
-          : undefined;
-        if (continued) decoded = continued.request;
-        const answer = await serveGenerate(
-          this,
-          route,
-          call,
-          decoded,
-          principal,
-          cancellation,
-          response,
-          upstreamHeaders,
-          dropped.list,
-          continued?.keeper,
-        );
-        if (answer) {
-          encoded = route.encode(answer, decoded, call);
-          warned = warningsHeader(answer.warnings);
-          await continued?.keeper?.keep(answer, encoded.body);
-        }
-      } else if (route.operation === 'count-tokens') {
-        const decoded = route.decode(view, match.params);
-        model = decoded.model;
-        encoded = route.encode(await serveCountTokens(this, decoded, principal, requestId), decoded, call);
-      } else {
-        const decoded = route.decode(view, match.params);
-        model = decoded.model;
-        encoded = route.encode(
-          await serveImage(this, decoded, principal, requestId, cancellation, upstreamHeaders),
-          decoded,
-          call,
+      const encoded =
+        route.operation === 'generate'
+          ? await runGenerate(this, route, match.params, call)
+          : route.operation === 'count-tokens'
+            ? await runCountTokens(this, route, match.params, call)
+            : await runImage(this, route, match.params, call);
+      if (encoded !== undefined) sendJson(response, encoded, { 'x-request-id': requestId });
+      if (logRequest.enabled) {
+        const outcome = encoded === undefined ? 'stream' : '200';
+        logRequest(
+          '%s %s %s %s %sms',
+          requestId,
+          codec.name,
+          call.model,
+          outcome,
+          (performance.now() - started).toFixed(1),
         );
       }
-      if (encoded === undefined) {
-        if (logRequest.enabled)
-          logRequest('%s %s %s stream %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
-        return;
-      }
-      sendJson(
-        response,
-        encoded,
-        warned === undefined ? { 'x-request-id': requestId } : { 'x-request-id': requestId, [WARNINGS_HEADER]: warned },
-      );
-      if (logRequest.enabled)
-        logRequest('%s %s %s 200 %sms', requestId, codec.name, model, (performance.now() - started).toFixed(1));
     } catch (thrown) {
       // Refused before its body was read (a loop, a shutdown, a bad key): at most a little of it is
       // read and dropped, or the connection is closed after the answer.

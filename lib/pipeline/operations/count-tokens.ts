@@ -1,20 +1,22 @@
 /**
  * The count-tokens operation: a text request's input tokens, never charged (a key with nothing to spend is refused).
  */
-import type { GenerateRequest } from '../../canonical';
-import type { Principal } from '../../stores/types';
+import type { CountTokensRoute, EncodedResponse, RouteParams } from '../../protocols/types';
+import type { Call } from '../call';
 import { countInput } from '../input-tokens';
 import type { GatewayParts } from '../parts';
 import { requireBalance } from '../quota-hold';
 
-/** Resolve model → check the key has a balance → count (the provider's own count, else the tokenizer). */
-export async function serveCountTokens(
+/** Decode → resolve model → check the key has a balance → count (the provider's own count, else the tokenizer) → encode. */
+export async function runCountTokens(
   gateway: GatewayParts,
-  request: GenerateRequest,
-  principal: Principal,
-  requestId: string,
-): Promise<number> {
-  const model = gateway.models.resolve(request.model, principal, 'text');
-  await requireBalance(gateway.config.quotaStore, principal, model, requestId);
-  return countInput(request, model, requestId);
+  route: CountTokensRoute,
+  params: RouteParams,
+  call: Call,
+): Promise<EncodedResponse> {
+  const request = route.decode(call.http, params);
+  call.model = request.model;
+  const model = gateway.models.resolve(request.model, call.caller, 'text');
+  await requireBalance(gateway.config.quotaStore, call.caller, model, call.requestId);
+  return route.encode(await countInput(request, model, call.requestId), request, call);
 }

@@ -1,17 +1,43 @@
 /** The generate operation: a text call, answered whole or streamed. */
-import type { ServerResponse } from 'node:http';
 import type { CallWarning, GenerateRequest, GenerateResponse } from '../../canonical';
 import { GatewayError } from '../../errors';
-import type { CallCancellation } from '../../providers/cancellation';
-import type { CallView, GenerateRoute } from '../../protocols/types';
+import type { EncodedResponse, GenerateRoute, RouteParams } from '../../protocols/types';
 import { chargeForUsage } from '../../quota';
-import type { Principal } from '../../stores/types';
+import type { Call } from '../call';
 import type { GatewayParts } from '../parts';
-import type { AnswerKeeper } from '../response-state';
+import { type AnswerKeeper, continueConversation } from '../response-state';
 import { generate, openStream } from '../provider-call';
 import { TextHold } from '../quota-hold';
 import { streamResponse } from '../stream-response';
-import { mergeWarnings } from '../../warnings';
+import { CallWarnings, mergeWarnings, WARNINGS_HEADER, warningsHeader } from '../../warnings';
+
+/**
+ * Decode (the codec's dropped settings gathered as warnings) → continue a stored conversation where the
+ * route keeps state → {@link serveGenerate} → encode, the warnings in the `x-rosetta-warnings` header,
+ * the answer kept where the caller asked. Undefined when the answer was streamed.
+ */
+export async function runGenerate(
+  gateway: GatewayParts,
+  route: GenerateRoute,
+  params: RouteParams,
+  call: Call,
+): Promise<EncodedResponse | undefined> {
+  const dropped = new CallWarnings();
+  let request = route.decode(call.http, params, (warning) => dropped.add(warning));
+  call.model = request.model;
+  // A call that continues a stored answer runs with the conversation before its own input (the hold counts it all).
+  const continued = route.state
+    ? await continueConversation(gateway.config.responseStore, route, request, call, call.caller)
+    : undefined;
+  if (continued) request = continued.request;
+  const answer = await serveGenerate(gateway, route, call, request, dropped.list, continued?.keeper);
+  if (!answer) return undefined;
+  const encoded = route.encode(answer, request, call);
+  const warned = warningsHeader(answer.warnings);
+  if (warned !== undefined) encoded.headers = { ...encoded.headers, [WARNINGS_HEADER]: warned };
+  await continued?.keeper?.keep(answer, encoded.body);
+  return encoded;
+}
 
 /**
  * Resolve model → reserve quota → provider (with fallbacks) → settle. Returns the answer to encode,
@@ -23,16 +49,12 @@ import { mergeWarnings } from '../../warnings';
 export async function serveGenerate(
   gateway: GatewayParts,
   route: GenerateRoute,
-  call: CallView,
+  call: Call,
   request: GenerateRequest,
-  principal: Principal,
-  cancellation: CallCancellation,
-  response: ServerResponse,
-  upstreamHeaders: Readonly<Record<string, string>>,
   decodeWarnings: readonly CallWarning[] | undefined,
   keeper?: AnswerKeeper,
 ): Promise<GenerateResponse | undefined> {
-  const requestId = call.requestId;
+  const { requestId, caller: principal, cancellation, response, upstreamHeaders } = call;
   const model = gateway.models.resolve(request.model, principal, 'text');
   if (request.stream) checkStreamable(route, request);
   const hold = await TextHold.reserveText(gateway.config.quotaStore, request, model, principal, requestId);

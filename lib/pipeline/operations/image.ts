@@ -1,21 +1,22 @@
 /** The image operation: an image generation call, charged per image. */
-import type { ImageRequest, ImageResponse } from '../../canonical';
-import { providerCallContext, type CallCancellation } from '../../providers/cancellation';
+import { providerCallContext } from '../../providers/cancellation';
+import type { EncodedResponse, ImageRoute, RouteParams } from '../../protocols/types';
 import { chargeForImage, estimateImage } from '../../quota';
-import type { Principal } from '../../stores/types';
+import type { Call } from '../call';
 import { logProvider } from '../log';
 import type { GatewayParts } from '../parts';
 import { QuotaHold } from '../quota-hold';
 
-/** Resolve model → reserve quota → provider → settle; the hold is released if the call fails. */
-export async function serveImage(
+/** Decode → resolve model → reserve quota → provider → settle → encode; the hold is released if the call fails. */
+export async function runImage(
   gateway: GatewayParts,
-  request: ImageRequest,
-  principal: Principal,
-  requestId: string,
-  cancellation: CallCancellation,
-  upstreamHeaders: Readonly<Record<string, string>>,
-): Promise<ImageResponse> {
+  route: ImageRoute,
+  params: RouteParams,
+  call: Call,
+): Promise<EncodedResponse> {
+  const request = route.decode(call.http, params);
+  call.model = request.model;
+  const { requestId, caller: principal } = call;
   const model = gateway.models.resolve(request.model, principal, 'image');
   const hold = await QuotaHold.reserve(
     gateway.config.quotaStore,
@@ -38,10 +39,10 @@ export async function serveImage(
     );
     const images = await provider.generateImage(
       { ...request, model: model.id },
-      providerCallContext(cancellation, model.upstreamModel, requestId, upstreamHeaders),
+      providerCallContext(call.cancellation, model.upstreamModel, requestId, call.upstreamHeaders),
     );
     await hold.settle(chargeForImage(images, model), 'completed');
-    return images;
+    return route.encode(images, request, call);
   } catch (error) {
     await hold.release();
     throw error;
