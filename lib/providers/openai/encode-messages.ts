@@ -4,7 +4,7 @@ import type { ContentPart, ImagePart, Message, TextPart, ToolResultPart } from '
 import { GatewayError } from '../../errors';
 import { sourceToUrl } from '../../wire/media';
 import { chatExtension, type ChatMessageExtension, type ChatPartExtension } from '../../wire/openai/extensions';
-import { mediaUrlKind } from '../../upstream/fetch-media';
+import { checkImageUrl } from './image-url';
 
 const log = createDebug('rosetta:provider');
 
@@ -41,21 +41,7 @@ function textArray(parts: readonly ContentPart[]): Array<Record<string, unknown>
  * them). A Gemini Files API or `gs://` URI, or any other scheme, cannot be fetched here: a 400 naming the part.
  */
 function imagePart(part: ImagePart, at: string): Record<string, unknown> {
-  if (part.source.kind === 'url') {
-    const kind = mediaUrlKind(part.source.url);
-    if (kind === 'gemini-file')
-      throw new GatewayError(
-        'invalid_request',
-        `${at}: this image is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`,
-        { param: at },
-      );
-    if (kind !== 'http')
-      throw new GatewayError(
-        'invalid_request',
-        `${at}: an image URL must be http(s) or a base64 data URL for this upstream.`,
-        { param: at },
-      );
-  }
+  checkImageUrl(part, at);
   return withPartFields(
     {
       type: 'image_url',

@@ -11,7 +11,7 @@ import type {
 } from '../../../canonical';
 import { GatewayError } from '../../../errors';
 import type { JsonObject } from '../../../json';
-import { mediaUrlKind } from '../../../upstream/fetch-media';
+import { checkImageUrl } from '../image-url';
 import { sourceToUrl } from '../../../wire/media';
 import {
   OPENAI_CARRIED_REASONING,
@@ -48,21 +48,7 @@ function textOf(parts: readonly ContentPart[]): string {
 
 /** An `input_image`: a data URL or an http(s) URL; a Gemini file URI or another scheme is a 400 naming the part. */
 function inputImage(part: ImagePart, at: string): JsonObject {
-  if (part.source.kind === 'url') {
-    const kind = mediaUrlKind(part.source.url);
-    if (kind === 'gemini-file')
-      throw new GatewayError(
-        'invalid_request',
-        `${at}: this image is a Gemini Files API or gs:// URI, which can only be sent to a Gemini upstream.`,
-        { param: at },
-      );
-    if (kind !== 'http')
-      throw new GatewayError(
-        'invalid_request',
-        `${at}: an image URL must be http(s) or a base64 data URL for this upstream.`,
-        { param: at },
-      );
-  }
+  checkImageUrl(part, at);
   return {
     ...own(part.extensions),
     type: 'input_image',
