@@ -153,6 +153,11 @@ describe('the canonical request is the truth', () => {
     });
   });
 
+  it('the upstream is never asked to store: the gateway keeps conversations and resends them whole', () => {
+    const request = decodeResponsesRequest({ ...CODEX, store: true });
+    expect(encodeResponsesRequest(request, 'gpt-5', { stream: false, reasoningModel: true }).store).toBe(false);
+  });
+
   it("a chat-completions caller's own fields never reach a Responses upstream", () => {
     const request = decodeChatRequest({
       model: 'm',

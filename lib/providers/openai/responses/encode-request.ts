@@ -92,9 +92,12 @@ function reportDropped(request: GenerateRequest, warn: Warn | undefined): void {
  * (`extensions['openai-responses']` at every level: `include`, `prompt_cache_key`,
  * `client_metadata`, built-in tools, `text.verbosity`, `reasoning.summary`, a server's own) go
  * back where they were, `tools` / `text` / `reasoning` / `include` merged with what the canonical
- * request says, which wins; the model, `stream` and `max_output_tokens` are always the gateway's.
- * By default `store: false` and, for a reasoning model, `include: ['reasoning.encrypted_content']`:
- * the reasoning comes back with the answer, to be sent again in a tool loop without server state.
+ * request says, which wins; the model, `stream`, `max_output_tokens` and `store` are always the gateway's.
+ * `store` is always false: the gateway keeps the conversation (its own response store, or the caller
+ * resending it) and sends the whole of it every call, so a copy kept upstream would never be read
+ * through the gateway, only retained there. For a reasoning model, `include:
+ * ['reasoning.encrypted_content']`: the reasoning comes back with the answer, to be sent again in a
+ * tool loop without server state.
  */
 export function encodeResponsesRequest(
   request: GenerateRequest,
@@ -115,7 +118,7 @@ export function encodeResponsesRequest(
   setReasoningAndSampling(body, request, extension?.reasoning, reasoningModel, warn);
   reportDropped(request, warn);
   reportForeignTools(request, 'openai-responses', log, warn);
-  if (body.store === undefined) body.store = false;
+  body.store = false;
   if (reasoningModel) {
     const include = Array.isArray(body.include) ? (body.include as unknown[]) : [];
     if (!include.includes(ENCRYPTED_REASONING)) body.include = [...include, ENCRYPTED_REASONING];
