@@ -2,13 +2,14 @@
  * The Vercel AI SDK (`ai` + `@ai-sdk/openai`) through the gateway: `createOpenAI({ baseURL, apiKey })(id)`
  * speaks the Responses API by default. generateText and streamText, from the local model and a
  * chat-completions upstream, with usage, and tool call round trips (`tool` with `execute`, `stopWhen`)
- * through the local model, a chat-completions upstream and an Anthropic one (its signature kept).
+ * through the local model, a chat-completions upstream and an Anthropic one (its signature kept, also when the SDK's
+ * default `store: true` sends it back as an `item_reference` to a gateway with a response store).
  */
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { LocalProvider, MemoryKeyStore, MemoryQuotaStore, type ModelConfig } from '../../lib';
+import { LocalProvider, MemoryKeyStore, MemoryQuotaStore, MemoryResponseStore, type ModelConfig } from '../../lib';
 import { AnthropicProvider } from '../../lib/providers/anthropic';
 import { OpenAIProvider } from '../../lib/providers/openai';
 import { serveGateway, type RunningGateway } from '../helpers/app';
@@ -161,10 +162,52 @@ describe('AI SDK generateText with openai(id): the Responses API', () => {
   });
 
   // With the default `store: true`, the SDK sends an earlier step's reasoning and text items as
-  // `item_reference`s to their ids; the gateway answers them with a clear 400 until it keeps response state.
-  it.todo(
-    'store: true (the default) after a step with reasoning or text: the item_reference resolved from the response store',
-  );
+  // `item_reference`s to their ids: a gateway with a response store resolves them.
+  it('store: true (the default) after a step with reasoning: the item_reference resolved from the response store', async () => {
+    const stored = await serveGateway({
+      keyStore: new MemoryKeyStore([{ key: KEY, id: 'ai-sdk' }]),
+      quotaStore: new MemoryQuotaStore({ balances: { 'ai-sdk': 100_000_000 } }),
+      responseStore: new MemoryResponseStore(),
+      providers: [
+        new AnthropicProvider({ baseUrl: anthropicMock.url, apiKey: MOCK_ANTHROPIC_KEY, retries: { baseDelayMs: 1 } }),
+      ],
+      models: models.filter((model) => model.provider === 'anthropic'),
+    });
+    try {
+      const sent: unknown[] = [];
+      const recording: typeof fetch = (input, init) => {
+        if (typeof init?.body === 'string') sent.push(JSON.parse(init.body));
+        return fetch(input, init);
+      };
+      const storing = createOpenAI({ baseURL: `${stored.url}/v1`, apiKey: KEY, fetch: recording });
+      const token = `token-${randomBytes(8).toString('hex')}`;
+      const calls: string[] = [];
+      const before = anthropicMock.requests.length;
+      const result = await generateText({
+        model: storing('up-claude'),
+        prompt: 'Show me the token.\nrun: cat token.txt',
+        tools: { [EXEC_TOOL]: execTool(token, calls) },
+        stopWhen: stepCountIs(3),
+        maxRetries: 0,
+      });
+      expect(calls).toEqual(['cat token.txt']);
+      expect(result.text).toContain(token);
+      const input = (sent[1] as { input: Array<{ type?: string }> }).input;
+      expect(input.some((item) => item.type === 'item_reference')).toBe(true);
+      const [, second, ...more] = anthropicMock.requests.slice(before);
+      expect(more).toEqual([]);
+      const [assistant] = (second!.body.messages as Array<{ role: string; content: unknown }>).slice(-2);
+      expect(assistant).toEqual({
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: EXEC_THOUGHT, signature: EXEC_SIGNATURE },
+          { type: 'tool_use', id: EXEC_TOOL_USE_ID, name: EXEC_TOOL, input: { cmd: 'cat token.txt' } },
+        ],
+      });
+    } finally {
+      await stored.close();
+    }
+  });
 
   it('a tool call round trip with the local model and the default store setting', async () => {
     const token = `token-${randomBytes(8).toString('hex')}`;

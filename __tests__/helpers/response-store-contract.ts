@@ -83,6 +83,32 @@ export function describeResponseStoreContract(name: string, harness: ResponseSto
       expect((await store.get('alice', 'resp_a'))!.messages[1]!.content[1]).toEqual({ type: 'text', text: 'two' });
     });
 
+    it("finds a record's output and input items by their ids, only with the owner that put it", async () => {
+      const store = await harness.create();
+      const record = sampleRecord('resp_a');
+      await store.put('alice', 'resp_a', record);
+      const output = (record.response.output as Array<Record<string, unknown>>)[0]!;
+      expect(await store.findItem!('alice', 'msg_resp_a_0')).toEqual(output);
+      expect(await store.findItem!('alice', 'msg_resp_a_in0')).toEqual(record.inputItems[0]);
+      expect(await store.findItem!('bob', 'msg_resp_a_0')).toBeUndefined();
+      expect(await store.findItem!('alice', 'msg_unknown')).toBeUndefined();
+      expect(await store.findItem!('alice', 'resp_a')).toBeUndefined();
+    });
+
+    it('finds an item held by several records in the one put last, and no item of a deleted record', async () => {
+      const store = await harness.create();
+      const first = sampleRecord('resp_a');
+      const second = sampleRecord('resp_b');
+      second.inputItems = [...first.inputItems, ...(first.response.output as Array<Record<string, unknown>>)];
+      await store.put('alice', 'resp_a', first);
+      await store.put('alice', 'resp_b', second);
+      expect(await store.delete('alice', 'resp_a')).toBe(true);
+      expect(await store.findItem!('alice', 'msg_resp_a_0')).toEqual(second.inputItems[1]);
+      expect(await store.delete('alice', 'resp_b')).toBe(true);
+      expect(await store.findItem!('alice', 'msg_resp_a_0')).toBeUndefined();
+      expect(await store.findItem!('alice', 'msg_resp_b_0')).toBeUndefined();
+    });
+
     it('deletes a record once: true, then false, and it is gone', async () => {
       const store = await harness.create();
       await store.put('alice', 'resp_a', sampleRecord('resp_a'));

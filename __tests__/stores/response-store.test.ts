@@ -32,6 +32,17 @@ describe('MemoryResponseStore expiry', () => {
     expect(store.size).toEqual({ entries: 0, bytes: 0 });
   });
 
+  it("finds a record's items for as long as it keeps the record", () => {
+    const time = clock();
+    const store = new MemoryResponseStore({ ttlSeconds: 60 });
+    store.put('alice', 'resp_a', sampleRecord('resp_a'));
+    time.advance(59_999);
+    expect(store.findItem('alice', 'msg_resp_a_0')).toBeDefined();
+    time.advance(1);
+    expect(store.findItem('alice', 'msg_resp_a_0')).toBeUndefined();
+    expect(store.size).toEqual({ entries: 0, bytes: 0 });
+  });
+
   it('keeps records 30 days by default', () => {
     const time = clock();
     const store = new MemoryResponseStore();

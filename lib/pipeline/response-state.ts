@@ -1,6 +1,6 @@
 /**
- * The response store on the generate path: the answer a call continues, found before the quota hold, and the finished
- * answer kept.
+ * The response store on the generate path: the stored items a call names by reference, put in its body before it is
+ * decoded; the answer a call continues, found before the quota hold; and the finished answer kept.
  */
 import { randomUUID } from 'node:crypto';
 import type { GenerateRequest, GenerateResponse, StreamPart } from '../canonical';
@@ -20,6 +20,43 @@ export async function storeCall<T>(call: () => MaybePromise<T>): Promise<T> {
       retryAfter: 1,
     });
   }
+}
+
+/**
+ * Puts in the call's body each stored item its input names by reference (the Responses API's
+ * `item_reference`), found among the caller's own stored answers (another key's is not found:
+ * 404), so the codec decodes it as if the caller had sent the item. Without a store the references
+ * stay, and the codec's decoder answers them with a 400 saying to send the items.
+ */
+export async function resolveItemReferences(
+  store: ResponseStore | undefined,
+  route: GenerateRoute,
+  call: CallView,
+  principal: Principal,
+): Promise<void> {
+  const state = route.state;
+  const ids = state?.itemReferences?.(call.http);
+  if (!store || !ids?.length || !state?.withItems) return;
+  const findItem = store.findItem?.bind(store);
+  if (!findItem) {
+    const message =
+      "This gateway's response store cannot find items by id, so item_reference cannot be used: send the items themselves in input instead.";
+    throw new GatewayError('invalid_request', message, { param: 'input' });
+  }
+  const distinct = [...new Set(ids)];
+  const found = await Promise.all(distinct.map((id) => storeCall(() => findItem(principal.id, id))));
+  const items = new Map<string, Record<string, unknown>>();
+  distinct.forEach((id, index) => {
+    const item = found[index];
+    if (!item)
+      throw new GatewayError(
+        'not_found',
+        `Item with id '${id}' not found. Items are kept only for responses stored with this key (store: true); send the item itself instead.`,
+        { param: 'input' },
+      );
+    items.set(id, item);
+  });
+  call.http.body = state.withItems(call.http.body, items);
 }
 
 /** A call that continues a stored answer or asks to be stored: the request as it runs, and what keeps its answer. */

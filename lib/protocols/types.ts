@@ -85,6 +85,13 @@ export interface ConversationState {
    * input, and the request's storing setting as it will be honoured (`stored`), for the echo.
    */
   prepare(request: GenerateRequest, previous: StoredResponse | undefined, stored: boolean): GenerateRequest;
+  /**
+   * The ids of stored items the call's input names instead of sending them (the Responses API's `item_reference`), in
+   * order; read before the body is decoded. Default (absent): the protocol has no such references.
+   */
+  itemReferences?(http: HttpRequestView): string[];
+  /** The body with each reference in place replaced by its item (`items` holds one for every id it names). */
+  withItems?(body: unknown, items: ReadonlyMap<string, Record<string, unknown>>): unknown;
   /** The record of a finished answer, and the id it is read back by. `body` is the encoded answer. */
   record(
     request: GenerateRequest,

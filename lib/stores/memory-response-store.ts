@@ -4,6 +4,7 @@
  */
 import { GatewayConfigError } from '../errors';
 import { suggest } from '../suggest';
+import { recordItem, recordItemIds } from './record-items';
 import type { ResponseStore, StoredResponse } from './types';
 
 /** Options of {@link MemoryResponseStore} (each a positive number). */
@@ -36,6 +37,8 @@ interface Entry {
   json: string;
   bytes: number;
   expiresAt: number;
+  /** The item index's keys of the record's items, removed with it. */
+  itemKeys: string[];
 }
 
 function positive(options: MemoryResponseStoreOptions, name: keyof MemoryResponseStoreOptions): number {
@@ -61,6 +64,8 @@ function positive(options: MemoryResponseStoreOptions, name: keyof MemoryRespons
 export class MemoryResponseStore implements ResponseStore {
   /** In least-recently-used order: a read or a write moves a record to the end. */
   private readonly entries = new Map<string, Entry>();
+  /** Item (owner, item id) → the key of the record put last that holds it. */
+  private readonly items = new Map<string, string>();
   private bytes = 0;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
@@ -95,25 +100,38 @@ export class MemoryResponseStore implements ResponseStore {
     if (bytes > this.maxBytes) return;
     const now = Date.now();
     this.evict(now, bytes);
-    this.entries.set(key, { json, bytes, expiresAt: now + this.ttlMs });
+    const itemKeys = recordItemIds(record).map((itemId) => entryKey(owner, itemId));
+    for (const itemKey of itemKeys) this.items.set(itemKey, key);
+    this.entries.set(key, { json, bytes, expiresAt: now + this.ttlMs, itemKeys });
     this.bytes += bytes;
   }
 
   get(owner: string, id: string): StoredResponse | undefined {
-    const key = entryKey(owner, id);
+    return this.read(entryKey(owner, id));
+  }
+
+  findItem(owner: string, itemId: string): Record<string, unknown> | undefined {
+    const key = this.items.get(entryKey(owner, itemId));
+    const record = key === undefined ? undefined : this.read(key);
+    return record && recordItem(record, itemId);
+  }
+
+  delete(owner: string, id: string): boolean {
+    return this.remove(entryKey(owner, id));
+  }
+
+  /** The record under `key`, unless it expired; a read moves it to the most recently used end. */
+  private read(key: string): StoredResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
     if (entry.expiresAt <= Date.now()) {
       this.bytes -= entry.bytes;
+      this.unindex(key, entry);
       return undefined;
     }
     this.entries.set(key, entry);
     return JSON.parse(entry.json) as StoredResponse;
-  }
-
-  delete(owner: string, id: string): boolean {
-    return this.remove(entryKey(owner, id));
   }
 
   private remove(key: string): boolean {
@@ -121,7 +139,13 @@ export class MemoryResponseStore implements ResponseStore {
     if (!entry) return false;
     this.entries.delete(key);
     this.bytes -= entry.bytes;
+    this.unindex(key, entry);
     return true;
+  }
+
+  /** Drops the record's item index entries, those a later record took over excepted. */
+  private unindex(key: string, entry: Entry): void {
+    for (const itemKey of entry.itemKeys) if (this.items.get(itemKey) === key) this.items.delete(itemKey);
   }
 
   /** Makes room for one record of `bytes`: the expired first, then the least recently used. */

@@ -123,11 +123,17 @@ export interface StoredResponse {
  * - `get(owner, id)` returns the record, or `undefined` when there is none for this owner
  *   (unknown, expired, evicted, or another owner's).
  * - `delete(owner, id)` removes it; returns whether there was one for this owner.
+ * - `findItem(owner, itemId)` returns an item of a record this owner put, by the item's own `id`:
+ *   one of the answer's output items (`response.output`) or of its `inputItems` (the Responses
+ *   API's `item_reference` names them). `put` indexes the record's item ids for as long as it keeps
+ *   the record; an id held by several records is found in the one put last. Optional (default:
+ *   absent): without it a call that names an item by reference is a 400.
  */
 export interface ResponseStore {
   put(owner: string, id: string, record: StoredResponse): MaybePromise<void>;
   get(owner: string, id: string): MaybePromise<StoredResponse | undefined>;
   delete(owner: string, id: string): MaybePromise<boolean>;
+  findItem?(owner: string, itemId: string): MaybePromise<Record<string, unknown> | undefined>;
   /** Called once before the gateway serves; the gateway waits for it. */
   init?(): MaybePromise<void>;
   /** Called by `gateway.close()`. */

@@ -48,6 +48,19 @@ describe('RedisResponseStore', () => {
     expect(await client.ttl(short.recordKey('alice', 'resp_a'))).toBeLessThanOrEqual(120);
   });
 
+  it("indexes the record's item ids under its prefix with the record's expiry", async () => {
+    const short = await store(120);
+    await short.put('alice', 'resp_a', sampleRecord('resp_a'));
+    for (const itemId of ['msg_resp_a_0', 'msg_resp_a_in0']) {
+      const key = short.itemKey('alice', itemId);
+      expect(key.startsWith(short.prefix)).toBe(true);
+      expect(await client.get(key)).toBe('resp_a');
+      const ttl = await client.ttl(key);
+      expect(ttl).toBeGreaterThan(60);
+      expect(ttl).toBeLessThanOrEqual(120);
+    }
+  });
+
   it('returns undefined once Redis has expired a record', async () => {
     const kept = await store();
     await kept.put('alice', 'resp_a', sampleRecord('resp_a'));

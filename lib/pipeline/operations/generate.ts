@@ -5,14 +5,15 @@ import type { EncodedResponse, GenerateRoute, RouteParams } from '../../protocol
 import { chargeForUsage } from '../../quota';
 import type { Call } from '../call';
 import type { GatewayParts } from '../parts';
-import { type AnswerKeeper, continueConversation } from '../response-state';
+import { type AnswerKeeper, continueConversation, resolveItemReferences } from '../response-state';
 import { generate, openStream } from '../provider-call';
 import { TextHold } from '../quota-hold';
 import { streamResponse } from '../stream-response';
 import { CallWarnings, mergeWarnings, WARNINGS_HEADER, warningsHeader } from '../../warnings';
 
 /**
- * Decode (the codec's dropped settings gathered as warnings) → continue a stored conversation where the
+ * Resolve the stored items the input names by reference → decode (the codec's dropped settings gathered as
+ * warnings) → continue a stored conversation where the
  * route keeps state → {@link serveGenerate} → encode, the warnings in the `x-rosetta-warnings` header,
  * the answer kept where the caller asked. Undefined when the answer was streamed.
  */
@@ -23,6 +24,8 @@ export async function runGenerate(
   call: Call,
 ): Promise<EncodedResponse | undefined> {
   const dropped = new CallWarnings();
+  // Items the input names by reference are put in the body first, so the codec decodes them as sent.
+  if (route.state) await resolveItemReferences(gateway.config.responseStore, route, call, call.caller);
   let request = route.decode(call.http, params, (warning) => dropped.add(warning));
   call.model = request.model;
   // A call that continues a stored answer runs with the conversation before its own input (the hold counts it all).

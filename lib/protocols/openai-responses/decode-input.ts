@@ -172,9 +172,11 @@ function decodeItem(item: RawItem, at: string, warn: Warn | undefined): Decoded 
     case 'reasoning':
       return { role: 'assistant', parts: [decodeReasoning(item, at)] };
     case 'item_reference':
+      // Resolved before decoding (the pipeline's response-state step) where the gateway has a response store.
+      if (typeof item.id !== 'string' || item.id.length === 0) invalidField(`${at}.id`, 'is required');
       return invalidField(
         `${at}.type`,
-        'this gateway keeps no response state, so it cannot resolve an item_reference: resend the whole item',
+        "'item_reference' names an item of a stored response, which this gateway resolves only for POST /v1/responses with a responseStore configured: send the item itself instead, or configure a responseStore",
       );
     default:
       // A built-in tool's call or output from an earlier answer (web_search_call, mcp_call, …): no canonical form.

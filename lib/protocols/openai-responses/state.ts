@@ -1,7 +1,8 @@
 /**
  * The Responses API's response state: `previous_response_id` continues a stored answer (its
- * conversation before the call's input, without its `instructions`, as OpenAI does), and `store`
- * (default true, as in OpenAI's API) keeps the answer when the gateway has a response store.
+ * conversation before the call's input, without its `instructions`, as OpenAI does), an
+ * `item_reference` input item stands for a stored item, and `store` (default true, as in OpenAI's
+ * API) keeps the answer when the gateway has a response store.
  */
 import type { GenerateRequest, GenerateResponse, Message } from '../../canonical';
 import { isJsonObject, type JsonObject } from '../../json';
@@ -21,6 +22,24 @@ export function previousIdOf(http: HttpRequestView): string | undefined {
   const body = http.body;
   const id = isJsonObject(body) ? body.previous_response_id : undefined;
   return typeof id === 'string' && id.length > 0 ? id : undefined;
+}
+
+/** An `item_reference` input item with an id (one without is left to the decoder's 400). */
+function isReference(item: unknown): item is { type: 'item_reference'; id: string } {
+  return isJsonObject(item) && item.type === 'item_reference' && typeof item.id === 'string' && item.id.length > 0;
+}
+
+/** The ids the call's `input` names by `item_reference`. */
+function itemReferences(http: HttpRequestView): string[] {
+  const input = isJsonObject(http.body) ? http.body.input : undefined;
+  return Array.isArray(input) ? input.filter(isReference).map((item) => item.id) : [];
+}
+
+/** The body with each `item_reference` replaced by the stored item it names, as if the caller had sent that item. */
+function withItems(body: unknown, items: ReadonlyMap<string, Record<string, unknown>>): unknown {
+  if (!isJsonObject(body) || !Array.isArray(body.input)) return body;
+  const input = body.input.map((item) => (isReference(item) ? ((items.get(item.id) as JsonObject) ?? item) : item));
+  return { ...body, input };
 }
 
 function isInstructions(message: Message): boolean {
@@ -78,5 +97,7 @@ export const RESPONSES_STATE: ConversationState = {
   previousId: (_request, call) => previousIdOf(call.http),
   wantsStored: (request) => responsesExtension<ResponsesRequestExtension>(request.extensions)?.store !== false,
   prepare,
+  itemReferences,
+  withItems,
   record,
 };

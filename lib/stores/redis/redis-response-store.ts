@@ -1,8 +1,9 @@
 /**
- * A response store in Redis: one string per record, its JSON, expiring after the store's TTL; shared by every gateway
- * instance.
+ * A response store in Redis: one string per record, its JSON, and one per item id naming the record, all expiring after
+ * the store's TTL; shared by every gateway instance.
  */
 import type { Redis } from 'ioredis';
+import { recordItem, recordItemIds } from '../record-items';
 import type { ResponseStore, StoredResponse } from '../types';
 import {
   checkOptionNames,
@@ -71,8 +72,19 @@ export class RedisResponseStore implements ResponseStore {
     return this.link.close();
   }
 
+  /** Writes the record and its item index entries (each the record's id) in one transaction, with the same expiry. */
   async put(owner: string, id: string, record: StoredResponse): Promise<void> {
-    await this.client.set(this.recordKey(owner, id), JSON.stringify(record), 'EX', this.ttlSeconds);
+    const write = this.client.multi().set(this.recordKey(owner, id), JSON.stringify(record), 'EX', this.ttlSeconds);
+    for (const itemId of recordItemIds(record)) write.set(this.itemKey(owner, itemId), id, 'EX', this.ttlSeconds);
+    const results = await write.exec();
+    const failed = results?.find(([error]) => error);
+    if (!results || failed) throw new Error(`${STORE}: a response could not be stored.`, { cause: failed?.[0] });
+  }
+
+  async findItem(owner: string, itemId: string): Promise<Record<string, unknown> | undefined> {
+    const id = await this.client.get(this.itemKey(owner, itemId));
+    const record = id === null ? undefined : await this.get(owner, id);
+    return record && recordItem(record, itemId);
   }
 
   async get(owner: string, id: string): Promise<StoredResponse | undefined> {
@@ -95,5 +107,10 @@ export class RedisResponseStore implements ResponseStore {
    */
   recordKey(owner: string, id: string): string {
     return `${this.prefix}response:${owner.length}:${owner}:${id}`;
+  }
+
+  /** The Redis key of an item's index entry (its value the id of the record holding it), laid out as a record's. */
+  itemKey(owner: string, itemId: string): string {
+    return `${this.prefix}response-item:${owner.length}:${owner}:${itemId}`;
   }
 }
