@@ -67,30 +67,18 @@ export async function serveGenerate(
       const encoder = route.encodeStream!(request, call);
       const opened = await openStream(hold.request, model, cancellation, requestId, upstreamHeaders);
       if (decodeWarnings) opened.warnings = mergeWarnings(decodeWarnings, opened.warnings);
-      const config = gateway.config;
-      if (!keeper)
-        await streamResponse(
-          encoder,
-          requestId,
-          hold,
-          opened,
-          cancellation,
-          response,
-          gateway.lifecycle,
-          config.chargeFailedStreams,
-        );
-      else
-        await streamResponse(
-          keeper.collecting(encoder),
-          requestId,
-          hold,
-          opened,
-          cancellation,
-          response,
-          gateway.lifecycle,
-          config.chargeFailedStreams,
-          () => keeper.keepStreamed(),
-        );
+      // A kept answer is gathered while it streams and stored before the stream's last event.
+      await streamResponse(
+        keeper ? keeper.collecting(encoder) : encoder,
+        requestId,
+        hold,
+        opened,
+        cancellation,
+        response,
+        gateway.lifecycle,
+        gateway.config.chargeFailedStreams,
+        keeper && (() => keeper.keepStreamed()),
+      );
       return undefined;
     }
     const served = await generate(hold.request, model, cancellation, requestId, upstreamHeaders);
