@@ -69,6 +69,13 @@ export type {
   ModelListRoutes,
 } from './protocols/types';
 export { builtinCodecs } from './protocols/registry';
+export type { UsageRecord, UsageOutcome, UsageAttempt, CreditSplit } from './usage/record';
+export {
+  MAX_PENDING_USAGE_RECORDS,
+  type UsageSink,
+  type UsageSinkOption,
+  type UsageObserver,
+} from './usage/sink';
 export { countRequestTokens, countTextTokens, EXACT_COUNT_MAX_CHARS } from './tokenizer';
 export { DEFAULT_MAX_IMAGE_TOKENS } from './token-bound';
 export { collectStream } from './stream/collect';

@@ -9,6 +9,7 @@ import { MemoryKeyStore, type MemoryKeyEntry } from './stores/memory-key-store';
 import { MemoryQuotaStore } from './stores/memory-quota-store';
 import type { KeyStore, QuotaStore, ResponseStore } from './stores/types';
 import { suggest } from './suggest';
+import { toUsageSink, type UsageSink, type UsageSinkOption } from './usage/sink';
 
 /** A key for the `keys` shorthand: a {@link MemoryKeyEntry} plus an optional starting balance. */
 export interface GatewayKey extends MemoryKeyEntry {
@@ -70,6 +71,15 @@ export interface GatewayOptions {
    * one that has already passed through this gateway. Default 5.
    */
   maxHops?: number;
+  /**
+   * Where each call's usage record goes (docs/operations.md, "Usage records"): a function
+   * `(record) => void | Promise<void>`, or a {@link UsageSink} (`record`, optional `init` / `close`), such as a
+   * `MemoryUsageLog` or a `RedisUsageStream` (`rosetta-gateway/redis`). Every model call (generate, count-tokens,
+   * image) gets one record, refused calls included, delivered after the call has settled and its response
+   * ended, off the response path: a sink that throws, rejects or is slow never affects the caller or the charge.
+   * Default: none (no record is built).
+   */
+  usageSink?: UsageSinkOption;
 }
 
 /** The fully resolved configuration a gateway runs on. */
@@ -88,6 +98,8 @@ export interface ResolvedOptions {
   providerModelIds: boolean;
   chargeFailedStreams: boolean;
   maxHops: number;
+  /** Absent: no usage records are built. */
+  usageSink: UsageSink | undefined;
 }
 
 const OPTION_NAMES = [
@@ -104,6 +116,7 @@ const OPTION_NAMES = [
   'providerModelIds',
   'chargeFailedStreams',
   'maxHops',
+  'usageSink',
 ] as const;
 
 function fail(code: string, option: string, message: string): never {
@@ -306,5 +319,13 @@ export function resolveOptions(
     providerModelIds: booleanOption(options, 'providerModelIds'),
     chargeFailedStreams: booleanOption(options, 'chargeFailedStreams'),
     maxHops: positiveInteger(options, 'maxHops', 5),
+    usageSink: resolveUsageSink(options.usageSink),
   };
+}
+
+function resolveUsageSink(option: UsageSinkOption | undefined): UsageSink | undefined {
+  if (option === undefined) return undefined;
+  if (typeof option !== 'function' && typeof (option as Partial<UsageSink> | null)?.record !== 'function')
+    fail('ERR_GATEWAY_INVALID_OPTION', 'usageSink', 'must be a function or an object with a record() method.');
+  return toUsageSink(option);
 }

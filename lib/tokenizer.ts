@@ -282,11 +282,25 @@ export function reportedFigures(usage: Usage, inputSent: boolean, outputSent: bo
  */
 export function completeUsage(usage: Partial<Usage> | undefined, input: () => number, produced: () => string): Usage {
   if (usage?.inputTokens !== undefined && usage.outputTokens !== undefined) return usage as Usage;
-  return {
+  return markCounted({
     ...usage,
     inputTokens: usage?.inputTokens ?? input(),
     outputTokens: usage?.outputTokens ?? countTextTokens(produced()),
-  };
+  });
+}
+
+/** The usage figures the gateway counted (some or all of them) rather than took from the upstream's report. */
+const gatewayCounts = new WeakSet<Usage>();
+
+/** Marks `usage` as (partly) counted by the gateway, for the usage record's `usageSource`; returns it. */
+export function markCounted(usage: Usage): Usage {
+  gatewayCounts.add(usage);
+  return usage;
+}
+
+/** Whether the gateway counted some of `usage`'s figures itself ({@link completeUsage}, a cut stream's count). */
+export function countedByGateway(usage: Usage): boolean {
+  return gatewayCounts.has(usage);
 }
 
 /**

@@ -2,12 +2,11 @@
  * A call's quota hold as one object: reserved at the bound over the fallback chain (priced at its
  * priciest model), output capped by a partial hold, settled with overruns reported, released on failure.
  */
-import type { GenerateRequest, Provider, Usage } from '../../lib';
+import type { GenerateRequest, Provider } from '../../lib';
 import { GatewayError } from '../../lib';
 import { resolveProvider } from '../../lib/pipeline/resolved-provider';
 import type { ResolvedModel } from '../../lib/models';
 import { QuotaHold, requireBalance, TextHold } from '../../lib/pipeline/quota-hold';
-import type { StreamMeter } from '../../lib/stream/meter';
 import { inputTokenBound, measureInput, DEFAULT_MAX_IMAGE_TOKENS } from '../../lib/token-bound';
 import { RecordingQuotaStore } from '../helpers/recording-quota-store';
 
@@ -46,10 +45,6 @@ function model(
   } satisfies ResolvedModel;
   resolved.chain = [resolved, ...fallbacks];
   return resolved;
-}
-
-function meter(usage: Usage): StreamMeter {
-  return { usage: () => usage } as unknown as StreamMeter;
 }
 
 describe('TextHold.reserveText', () => {
@@ -149,7 +144,7 @@ describe('QuotaHold settle and release', () => {
       const store = new RecordingQuotaStore();
       const text = model('text', { input: 1, output: 2 });
       const hold = await TextHold.reserveText(store, request, text, principal, 'req_9');
-      await hold.settleStream(ended, aborted, meter({ inputTokens: 7, outputTokens: 5 }), text, chargeFailed);
+      await hold.settleStream(ended, aborted, { inputTokens: 7, outputTokens: 5 }, text, chargeFailed);
       expect(store.settles.map(({ actual, info }) => ({ actual, settlement: info?.settlement }))).toEqual([
         { actual: charge, settlement },
       ]);

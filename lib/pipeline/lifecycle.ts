@@ -6,9 +6,12 @@ import type { ServerResponse } from 'node:http';
 import { GatewayError } from '../errors';
 import type { ResolvedOptions } from '../options';
 import type { CallCancellation } from '../providers/cancellation';
+import { logUsage, type UsageDelivery } from '../usage/sink';
 
 /** How long `close()` waits for calls it aborted to finish (settle their holds) before it cuts their connections. */
 const CLOSE_GRACE_MS = 1_000;
+/** How long `close()` waits for the usage records still pending for the sink before it closes the sink. */
+const USAGE_FLUSH_MS = 1_000;
 
 export class Lifecycle {
   /** True once `init()` has succeeded: a request then skips {@link waitReady}. */
@@ -24,7 +27,11 @@ export class Lifecycle {
   /** Called when the last call in flight ends, while `close()` waits for it. */
   private onIdle: (() => void) | undefined;
 
-  constructor(private readonly config: ResolvedOptions) {
+  constructor(
+    private readonly config: ResolvedOptions,
+    /** The usage sink's delivery, when a sink is configured. */
+    private readonly usage?: UsageDelivery,
+  ) {
     this.ready = this.init();
     this.ready.catch(() => undefined);
   }
@@ -33,6 +40,7 @@ export class Lifecycle {
     await this.config.keyStore.init?.();
     await this.config.quotaStore.init?.();
     await this.config.responseStore?.init?.();
+    await this.usage?.sink.init?.();
     for (const provider of this.config.providers.values()) await provider.init();
     this.initialized = true;
   }
@@ -97,6 +105,14 @@ export class Lifecycle {
     // settle.
     for (const response of this.calls.values()) response.destroy();
     await this.whenIdle(CLOSE_GRACE_MS);
+    if (this.usage) {
+      await this.usage.flush(USAGE_FLUSH_MS);
+      try {
+        await this.usage.sink.close?.();
+      } catch (error) {
+        logUsage('the usage sink failed to close: %O', error);
+      }
+    }
     for (const provider of this.config.providers.values()) await provider.close();
     await this.config.responseStore?.close?.();
     await this.config.quotaStore.close?.();

@@ -5,7 +5,7 @@
  * provider → settle quota) → encode.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { GatewayError } from '../errors';
+import { GatewayError, toGatewayError } from '../errors';
 import { HopGuard } from '../hops';
 import { drainBody, readJsonBody, type BodyLimits } from '../http/read-body';
 import { sendJson } from '../http/send';
@@ -26,11 +26,15 @@ import type { GatewayParts } from './parts';
 import { RequestIds } from './request-id';
 import { fail, refuseMethod } from './respond';
 import { dispatch, requestView, type ModelListMatch, type RouteHandlers } from './routing';
+import { emitUsage } from './usage';
+import { UsageDelivery, UsageObservers } from '../usage/sink';
 
 /** Runs calls for one gateway; holds no state shared with any other gateway. */
 export class RequestPipeline implements GatewayParts, RouteHandlers {
   readonly models: ModelTable;
   readonly lifecycle: Lifecycle;
+  /** Who gets each call's usage record: the `usageSink`'s delivery, when one is configured, and any observer added. */
+  readonly usage = new UsageObservers();
   private readonly hops: HopGuard;
   private readonly bodyLimits: BodyLimits;
   private readonly ids = new RequestIds();
@@ -43,7 +47,9 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       providerModelIds: config.providerModelIds,
     });
     this.bodyLimits = { maxBytes: config.maxBodyBytes, maxDepth: config.maxJsonDepth };
-    this.lifecycle = new Lifecycle(config);
+    const delivery = config.usageSink && new UsageDelivery(config.usageSink);
+    if (delivery) this.usage.add(delivery);
+    this.lifecycle = new Lifecycle(config, delivery);
   }
 
   /** Route: a codec's POST route, a stored-response route, a model-list GET route, a 405, or not ours (`next()`). */
@@ -51,7 +57,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     dispatch(this.config.codecs, this, request, response, next);
   }
 
-  /** The one request path of a model call. */
+  /** The one request path of a model call; its usage record is emitted once, when it is over. */
   async handleCall(
     codec: ProtocolCodec,
     match: RouteMatch,
@@ -62,7 +68,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     const requestId = this.ids.next();
     const view = requestView(request, path, undefined);
     const cancellation = new CallCancellation();
-    const call = new Call(requestId, view, cancellation, response);
+    const call = new Call(requestId, view, cancellation, response, codec.name, match.route.operation);
     const started = performance.now();
     // The caller leaving before the call is over cancels the upstream call. A flag of our own is
     // cheaper than asking the response whether it finished (docs/performance.md, "Why the gateway's
@@ -91,7 +97,12 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
           : route.operation === 'count-tokens'
             ? await runCountTokens(this, route, match.params, call)
             : await runImage(this, route, match.params, call);
-      if (encoded !== undefined) sendJson(response, encoded, { 'x-request-id': requestId });
+      if (encoded !== undefined) {
+        // A caller that left while its answer was made (and charged) never gets it.
+        if (response.destroyed) call.cancelled = true;
+        call.firstByte = Date.now();
+        sendJson(response, encoded, { 'x-request-id': requestId });
+      }
       if (logRequest.enabled) {
         const outcome = encoded === undefined ? 'stream' : '200';
         logRequest(
@@ -107,9 +118,15 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       // Refused before its body was read (a loop, a shutdown, a bad key): at most a little of it is
       // read and dropped, or the connection is closed after the answer.
       if (!bodyRead) await drainBody(request, response);
-      fail(codec, call, response, lifecycle.failureOf(cancellation, thrown), started);
+      const failure = toGatewayError(lifecycle.failureOf(cancellation, thrown));
+      call.failure = failure;
+      call.cancelled = cancellation.aborted && failure !== lifecycle.shutdownReason;
+      if (!response.headersSent && !response.destroyed) call.firstByte = Date.now();
+      fail(codec, call, response, failure, started);
     } finally {
       answered = true;
+      // Settled (or released) and answered: the one place a call's usage record is made.
+      emitUsage(this.usage, call);
       lifecycle.leave(cancellation);
     }
   }

@@ -4,10 +4,12 @@
  * caller while these run.
  */
 import type { CallWarning, GenerateRequest, GenerateResponse, ProviderStreamPart } from '../canonical';
-import { GatewayError } from '../errors';
+import { GatewayError, toGatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
-import { providerCallContext, type CallCancellation } from '../providers/cancellation';
+import { providerCallContext } from '../providers/cancellation';
+import type { UsageAttempt } from '../usage/record';
 import { CallWarnings } from '../warnings';
+import type { Call } from './call';
 import { logProvider } from './log';
 
 /** Failures a fallback model may cure: the upstream's fault, not the request's. */
@@ -31,13 +33,12 @@ export interface OpenedStream {
 export function generate(
   request: GenerateRequest,
   requested: ResolvedModel,
-  signal: CallCancellation,
-  requestId: string,
-  upstreamHeaders: Readonly<Record<string, string>>,
+  call: Call,
 ): Promise<Served<GenerateResponse>> {
-  return withFallbacks(requested, signal, async (candidate, warnings) => {
+  const { cancellation, requestId, upstreamHeaders } = call;
+  return withFallbacks(requested, call, async (candidate, warnings) => {
     const provider = candidate.provider;
-    const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders, warnings);
+    const context = providerCallContext(cancellation, candidate.upstreamModel, requestId, upstreamHeaders, warnings);
     const call = { ...request, model: candidate.id };
     logProvider('%s → %s/%s max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
     return provider.generate(call, context);
@@ -52,13 +53,12 @@ export function generate(
 export function openStream(
   request: GenerateRequest,
   requested: ResolvedModel,
-  signal: CallCancellation,
-  requestId: string,
-  upstreamHeaders: Readonly<Record<string, string>>,
+  gatewayCall: Call,
 ): Promise<Served<OpenedStream>> {
-  return withFallbacks(requested, signal, async (candidate, warnings) => {
+  const { cancellation, requestId, upstreamHeaders } = gatewayCall;
+  return withFallbacks(requested, gatewayCall, async (candidate, warnings) => {
     const call = { ...request, model: candidate.id };
-    const context = providerCallContext(signal, candidate.upstreamModel, requestId, upstreamHeaders, warnings);
+    const context = providerCallContext(cancellation, candidate.upstreamModel, requestId, upstreamHeaders, warnings);
     const provider = candidate.provider;
     logProvider(
       '%s → %s/%s stream max_output=%d',
@@ -83,22 +83,31 @@ export function openStream(
 
 /**
  * Runs `attempt` on a model (with a warning collector of its own), then on each of its fallbacks while the failure is
- * one a fallback may
- * cure (5xx, timeout, connection failure) and the caller is still there.
+ * one a fallback may cure (5xx, timeout, connection failure) and the caller is still there. Each model tried is
+ * listed in the call's `attempts`, with why it failed.
  */
 async function withFallbacks<T>(
   requested: ResolvedModel,
-  signal: CallCancellation,
+  call: Call,
   attempt: (model: ResolvedModel, warnings: CallWarnings) => Promise<T>,
 ): Promise<Served<T>> {
   const chain = requested.chain;
+  const signal = call.cancellation;
   for (let index = 0; index < chain.length; index++) {
     const candidate = chain[index]!;
     const warnings = new CallWarnings();
+    const tried: UsageAttempt = {
+      model: candidate.id,
+      provider: candidate.provider.name,
+      upstreamModel: candidate.upstreamModel,
+    };
+    call.attempts.push(tried);
     try {
       const value = await attempt(candidate, warnings);
       return { value, model: candidate, warnings: warnings.list };
     } catch (error) {
+      const failure = toGatewayError(error);
+      tried.error = { kind: failure.kind, status: failure.status };
       const last = index === chain.length - 1;
       if (last || signal.aborted || !(error instanceof GatewayError) || !FALLBACK_KINDS.has(error.kind)) throw error;
       logProvider(

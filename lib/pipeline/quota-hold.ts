@@ -3,12 +3,12 @@
  * call at its upper bound, its output capped to what a partial hold pays for), then settled with
  * what the call cost (an overrun charged in full and reported) or released when it failed.
  */
-import type { GenerateRequest } from '../canonical';
+import type { GenerateRequest, Usage } from '../canonical';
 import { GatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
 import { affordableOutputTokens, chargeForUsage, estimateGenerate, type CostEstimate } from '../quota';
-import type { StreamMeter } from '../stream/meter';
 import type { Principal, QuotaStore, Reservation, ReservationInfo, ReserveResult, Settlement } from '../stores/types';
+import type { CreditSplit } from '../usage/record';
 import { boundInput } from './input-tokens';
 import { logQuota } from './log';
 
@@ -25,6 +25,12 @@ export type StreamEnd = 'completed' | 'failed' | undefined;
  */
 export class QuotaHold {
   private finished = false;
+  /** What the store accepted as the charge (0 until a settle succeeds; a released hold stays 0). */
+  charged = 0;
+  /** How the call was settled, once a settle succeeded. */
+  settlement: Settlement | undefined;
+  /** The charge split by what it paid for, when the settle was given one. */
+  split: CreditSplit | undefined;
 
   constructor(
     private readonly store: QuotaStore,
@@ -47,8 +53,9 @@ export class QuotaHold {
   /**
    * Charges the call. A charge beyond the hold (an upstream that reported more than the bound) is an
    * overrun: charged in full, never clamped, logged, and told to the store with the settlement.
+   * `split` (the charge by kind) is kept beside it for the usage record.
    */
-  async settle(charge: number, settlement: Settlement): Promise<void> {
+  async settle(charge: number, settlement: Settlement, split?: CreditSplit): Promise<void> {
     if (this.finished) return;
     const reservation = this.reservation;
     const overrun = Math.max(0, charge - reservation.amount);
@@ -61,6 +68,9 @@ export class QuotaHold {
       });
     }
     this.finished = true;
+    this.charged = charge;
+    this.settlement = settlement;
+    this.split = split;
     if (overrun > 0)
       logQuota(
         '%s overrun: charged %d, %d beyond the %d held (%s)',
@@ -82,9 +92,9 @@ export class QuotaHold {
   }
 
   /** Settles after the response has gone out: a failing store is logged, not thrown. */
-  async settleQuietly(charge: number, settlement: Settlement): Promise<void> {
+  async settleQuietly(charge: number, settlement: Settlement, split?: CreditSplit): Promise<void> {
     try {
-      await this.settle(charge, settlement);
+      await this.settle(charge, settlement, split);
     } catch (error) {
       logQuota(
         '%s settle of %s (charge %d, %s) failed: %O',
@@ -153,12 +163,13 @@ export class TextHold extends QuotaHold {
    * Settles a stream however it ended: finished, or cancelled by the caller (who pays for what was
    * produced), or failed for any other reason — an upstream error part, an early end, a part that
    * could not be encoded, a write that threw — charged only with `chargeFailedStreams`
-   * (docs/stores.md, "Failed streams"). The response is out, so a failing store is logged.
+   * (docs/stores.md, "Failed streams"). `usage` is what the stream's meter counted. The response is
+   * out, so a failing store is logged.
    */
   settleStream(
     ended: StreamEnd,
     aborted: boolean,
-    meter: StreamMeter,
+    usage: Usage,
     model: ResolvedModel,
     chargeFailedStreams: boolean,
   ): Promise<void> {
@@ -166,7 +177,7 @@ export class TextHold extends QuotaHold {
     if (ended === 'completed') settlement = 'completed';
     else if (ended === undefined && aborted) settlement = 'cancelled';
     else settlement = chargeFailedStreams ? 'failed-charged' : 'failed-free';
-    const charge = settlement === 'failed-free' ? 0 : chargeForUsage(meter.usage(), model);
+    const charge = settlement === 'failed-free' ? 0 : chargeForUsage(usage, model);
     return this.settleQuietly(charge, settlement);
   }
 }

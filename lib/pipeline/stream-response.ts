@@ -7,10 +7,10 @@ import type { ServerResponse } from 'node:http';
 import type { ProviderStreamPart } from '../canonical';
 import { GatewayError, toGatewayError } from '../errors';
 import { CoalescingWriter } from '../http/send';
-import type { CallCancellation } from '../providers/cancellation';
 import type { StreamEncoder } from '../protocols/types';
 import { StreamMeter } from '../stream/meter';
 import { estimateRequestTokens } from '../tokenizer';
+import type { Call } from './call';
 import type { Lifecycle } from './lifecycle';
 import { logRequest } from './log';
 import type { OpenedStream, Served } from './provider-call';
@@ -37,11 +37,9 @@ const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
  */
 export async function streamResponse(
   encoder: StreamEncoder,
-  requestId: string,
+  call: Call,
   hold: TextHold,
   opened: Served<OpenedStream>,
-  signal: CallCancellation,
-  response: ServerResponse,
   lifecycle: Lifecycle,
   chargeFailedStreams: boolean,
   beforeFinish?: () => Promise<void>,
@@ -50,9 +48,11 @@ export async function streamResponse(
     model,
     value: { iterator, first },
   } = opened;
+  const { requestId, cancellation: signal, response } = call;
   const meter = new StreamMeter(hold.request, hold.countedInput ?? estimateRequestTokens(hold.request));
   const writer = new CoalescingWriter(response);
   let ended: StreamEnd;
+  let part: ProviderStreamPart = first.type === 'response-start' ? { ...first, model: model.id } : first;
   try {
     const headers: Record<string, string> = Object.assign({ 'x-request-id': requestId }, SSE_HEADERS, encoder.headers);
     // The warnings known before the first byte: the codec's and the provider's (which encoded its body to open the
@@ -60,12 +60,12 @@ export async function streamResponse(
     const warned = warningsHeader(opened.warnings);
     if (warned !== undefined) headers[WARNINGS_HEADER] = warned;
     response.writeHead(200, headers);
+    call.firstByte = Date.now();
     // Each part: meter it (which completes its usage figures), encode it, queue its text (one
     // socket write per tick), then the next one. A failure or an early end after the first part
     // becomes an `error` part: the response has started. So does a part that cannot be metered
     // or encoded (a provider's malformed part); if the error part cannot be encoded either,
     // `fail` cuts the connection rather than leave the caller waiting.
-    let part: ProviderStreamPart = first.type === 'response-start' ? { ...first, model: model.id } : first;
     for (;;) {
       let text: string;
       try {
@@ -103,8 +103,24 @@ export async function streamResponse(
     writer.end();
   } finally {
     await iterator.return?.()?.catch(() => undefined);
-    await hold.settleStream(ended, signal.aborted, meter, model, chargeFailedStreams);
+    const usage = meter.usage();
+    call.usage = usage;
+    endedEarly(call, ended, part, lifecycle);
+    await hold.settleStream(ended, signal.aborted, usage, model, chargeFailedStreams);
   }
+}
+
+/**
+ * What the usage record says of a stream that did not finish: the caller left (`cancelled`), or it
+ * failed with its error part's error, or `close()` cut it. A write that threw is the pipeline's to
+ * record (it is thrown on).
+ */
+function endedEarly(call: Call, ended: StreamEnd, last: ProviderStreamPart, lifecycle: Lifecycle): void {
+  if (ended === 'completed') return;
+  const signal = call.cancellation;
+  if (ended === 'failed' && last.type === 'error') call.failure = toGatewayError(last.error);
+  else if (signal.aborted && signal.reason === lifecycle.shutdownReason) call.failure = lifecycle.shutdownReason;
+  else if (signal.aborted) call.cancelled = true;
 }
 
 /** Ends a stream cut by `close()` with the protocol's error event (nothing, if it cannot be encoded). */

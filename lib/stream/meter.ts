@@ -1,7 +1,7 @@
 /** Watches a canonical stream on its way to the caller: what it cost, even when it is cut short. */
 import createDebug from 'debug';
 import type { GenerateRequest, ProviderStreamPart, StreamPart, Usage } from '../canonical';
-import { completeUsage, countRequestTokens, countTextTokens, ProducedText } from '../tokenizer';
+import { completeUsage, countRequestTokens, countTextTokens, markCounted, ProducedText } from '../tokenizer';
 
 const log = createDebug('rosetta:quota');
 
@@ -52,14 +52,16 @@ export class StreamMeter {
   }
 
   /**
-   * The usage to charge: the `finish` figures (completed) when the stream finished, else input plus what was produced.
+   * The usage to charge: the `finish` figures (completed) when the stream finished, else input plus what was produced
+   * (a new count each time: call it once).
    */
   usage(): Usage {
     return (
-      this.finishUsage ?? {
+      this.finishUsage ??
+      markCounted({
         inputTokens: this.reportedInput ?? this.inputTokens,
         outputTokens: countTextTokens(this.produced.text()),
-      }
+      })
     );
   }
 

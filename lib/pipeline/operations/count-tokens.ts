@@ -17,6 +17,7 @@ export async function runCountTokens(
   const request = route.decode(call.http, params);
   call.model = request.model;
   const model = gateway.models.resolve(request.model, call.caller, 'text');
+  call.resolved = model;
   await requireBalance(gateway.config.quotaStore, call.caller, model, call.requestId);
   return route.encode(await countInput(request, model, call.requestId), request, call);
 }

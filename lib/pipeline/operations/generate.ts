@@ -57,32 +57,34 @@ export async function serveGenerate(
   decodeWarnings: readonly CallWarning[] | undefined,
   keeper?: AnswerKeeper,
 ): Promise<GenerateResponse | undefined> {
-  const { requestId, caller: principal, cancellation, response, upstreamHeaders } = call;
+  const { requestId, caller: principal } = call;
   const model = gateway.models.resolve(request.model, principal, 'text');
+  call.resolved = model;
+  call.stream = request.stream === true;
   if (request.stream) checkStreamable(route, request);
   const hold = await TextHold.reserveText(gateway.config.quotaStore, request, model, principal, requestId);
+  call.hold = hold;
   try {
     if (request.stream) {
       // The encoder first: one that cannot start fails the call before the upstream is called.
       const encoder = route.encodeStream!(request, call);
-      const opened = await openStream(hold.request, model, cancellation, requestId, upstreamHeaders);
+      const opened = await openStream(hold.request, model, call);
       if (decodeWarnings) opened.warnings = mergeWarnings(decodeWarnings, opened.warnings);
       // A kept answer is gathered while it streams and stored before the stream's last event.
       await streamResponse(
         keeper ? keeper.collecting(encoder) : encoder,
-        requestId,
+        call,
         hold,
         opened,
-        cancellation,
-        response,
         gateway.lifecycle,
         gateway.config.chargeFailedStreams,
         keeper && (() => keeper.keepStreamed()),
       );
       return undefined;
     }
-    const served = await generate(hold.request, model, cancellation, requestId, upstreamHeaders);
+    const served = await generate(hold.request, model, call);
     const answer: GenerateResponse = { ...served.value, model: served.model.id };
+    call.usage = answer.usage;
     if (keeper) answer.id = keeper.answerId;
     const warnings =
       decodeWarnings || served.warnings

@@ -6,6 +6,8 @@ import type { Call } from '../call';
 import { logProvider } from '../log';
 import type { GatewayParts } from '../parts';
 import { QuotaHold } from '../quota-hold';
+import { toGatewayError } from '../../errors';
+import type { UsageAttempt } from '../../usage/record';
 
 /** Decode → resolve model → reserve quota → provider → settle → encode; the hold is released if the call fails. */
 export async function runImage(
@@ -18,6 +20,7 @@ export async function runImage(
   call.model = request.model;
   const { requestId, caller: principal } = call;
   const model = gateway.models.resolve(request.model, principal, 'image');
+  call.resolved = model;
   const hold = await QuotaHold.reserve(
     gateway.config.quotaStore,
     principal,
@@ -26,6 +29,9 @@ export async function runImage(
     'image',
     requestId,
   );
+  call.hold = hold;
+  const attempt: UsageAttempt = { model: model.id, provider: model.provider.name, upstreamModel: model.upstreamModel };
+  call.attempts.push(attempt);
   try {
     const provider = model.provider;
     logProvider(
@@ -41,9 +47,14 @@ export async function runImage(
       { ...request, model: model.id },
       providerCallContext(call.cancellation, model.upstreamModel, requestId, call.upstreamHeaders),
     );
+    call.images = images.images.length;
     await hold.settle(chargeForImage(images, model), 'completed');
     return route.encode(images, request, call);
   } catch (error) {
+    if (call.images === undefined) {
+      const failure = toGatewayError(error);
+      attempt.error = { kind: failure.kind, status: failure.status };
+    }
     await hold.release();
     throw error;
   }
