@@ -31,6 +31,12 @@ export {
   MEMORY_RESPONSE_STORE_DEFAULTS,
   type MemoryResponseStoreOptions,
 } from './stores/memory-response-store';
+export {
+  MemoryUsageLog,
+  DEFAULT_USAGE_QUERY_LIMIT,
+  type MemoryUsageLogOptions,
+  type UsageQuery,
+} from './stores/memory-usage-log';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
 export type { Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
 export { callSignal, abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';

@@ -8,6 +8,7 @@ const REDIS_TEST_FILES = [
   'stores/redis/redis-store.test.ts',
   'stores/redis/redis-multi-instance.test.ts',
   'stores/redis/redis-response-store.test.ts',
+  'stores/redis/redis-usage-stream.test.ts',
 ];
 
 /** Whether `redis-server --version` runs from the PATH. */

@@ -1,5 +1,5 @@
 /**
- * rosetta-gateway/redis: the optional Redis-backed key, quota and response stores (needs the `ioredis` peer
+ * rosetta-gateway/redis: the optional Redis-backed key, quota and response stores and usage stream (needs the `ioredis` peer
  * dependency).
  */
 export { RedisKeyStore, type RedisKeyStoreOptions, type RedisKeyEntry } from './redis-key-store';
@@ -7,3 +7,4 @@ export { RedisQuotaStore, type RedisQuotaStoreOptions, type RedisAccount } from 
 export { createRedisClient, FAIL_FAST_REDIS_OPTIONS, type RedisConnectionOptions } from './connection';
 export { QUOTA_SCRIPTS, KEY_SCRIPTS, type ScriptDefinition } from './scripts';
 export { RedisResponseStore, type RedisResponseStoreOptions } from './redis-response-store';
+export { RedisUsageStream, type RedisUsageStreamOptions } from './redis-usage-stream';

@@ -1,0 +1,122 @@
+/**
+ * A usage sink in Redis: one stream entry per record (its JSON), trimmed to an approximate length, shared by every
+ * gateway instance and queried by key and time window.
+ */
+import type { Redis } from 'ioredis';
+import type { UsageQuery } from '../memory-usage-log';
+import { DEFAULT_USAGE_QUERY_LIMIT } from '../memory-usage-log';
+import type { UsageRecord } from '../../usage/record';
+import type { UsageSink } from '../../usage/sink';
+import {
+  checkOptionNames,
+  CONNECTION_OPTION_NAMES,
+  invalidOption,
+  RedisLink,
+  resolvePrefix,
+  type RedisConnectionOptions,
+} from './connection';
+
+const STORE = 'RedisUsageStream';
+
+/** Options of {@link RedisUsageStream}. */
+export interface RedisUsageStreamOptions extends RedisConnectionOptions {
+  /** Prepended to the stream's key (`<prefix>usage`). Default `rosetta:`. */
+  prefix?: string;
+  /** About how many entries the stream keeps (`XADD … MAXLEN ~`): the oldest are trimmed past it. Default 1,000,000. */
+  maxLength?: number;
+}
+
+const OPTION_NAMES = [...CONNECTION_OPTION_NAMES, 'maxLength'] as const;
+const DEFAULT_MAX_LENGTH = 1_000_000;
+/** Entries read per `XREVRANGE` while a query looks for one key's records. */
+const QUERY_BATCH = 500;
+/** The field of an entry holding the record's JSON. */
+const FIELD = 'record';
+
+/**
+ * Records in one Redis stream (`XADD <prefix>usage MAXLEN ~ <maxLength> * record <json>`), so every
+ * gateway instance on the same Redis and prefix appends to it and any of them can read it. An entry's
+ * id is Redis's clock when it was added (milliseconds, within a few of the record's `timings.ended`):
+ * `query` reads the window newest first with `XREVRANGE` on that time. Other consumers can read the
+ * stream too (`XREAD`, consumer groups). Redis errors reject `record` (the gateway logs it; the call is
+ * not affected) and `query`.
+ *
+ * @example
+ * ```ts
+ * const client = createRedisClient(process.env.REDIS_URL);
+ * const usage = new RedisUsageStream({ client });
+ * createGateway({ keyStore, usageSink: usage });
+ * await usage.query({ keyId: 'alice', since: Date.now() - 3_600_000, limit: 50 });
+ * ```
+ */
+export class RedisUsageStream implements UsageSink {
+  /** The ioredis client the stream talks through. */
+  readonly client: Redis;
+  /** The stream's Redis key. */
+  readonly key: string;
+  /** About how many entries are kept. */
+  readonly maxLength: number;
+  private readonly link: RedisLink;
+
+  constructor(options: RedisUsageStreamOptions = {}) {
+    checkOptionNames(STORE, options, OPTION_NAMES);
+    this.key = `${resolvePrefix(STORE, options.prefix)}usage`;
+    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+    if (!Number.isSafeInteger(maxLength) || maxLength <= 0)
+      invalidOption(STORE, 'maxLength', `must be a positive integer, not ${String(maxLength)}.`);
+    this.maxLength = maxLength;
+    this.link = new RedisLink(STORE, options, []);
+    this.client = this.link.client;
+  }
+
+  /** Connects (failing if Redis cannot be reached). The gateway calls it before serving. */
+  init(): Promise<void> {
+    return this.link.init();
+  }
+
+  /** Closes the client if the stream created it (from `connection`). */
+  close(): Promise<void> {
+    return this.link.close();
+  }
+
+  /** Appends a record. */
+  async record(record: UsageRecord): Promise<void> {
+    await this.client.xadd(this.key, 'MAXLEN', '~', this.maxLength, '*', FIELD, JSON.stringify(record));
+  }
+
+  /**
+   * The records that match, newest first, at most `limit`; `since` and `until` bound the entries' ids (when
+   * they were added). A `keyId` query reads the window in batches until it has `limit` records, so a
+   * rare key in a wide window reads much of the stream: narrow it with `since`.
+   */
+  async query(query: UsageQuery = {}): Promise<UsageRecord[]> {
+    const { keyId } = query;
+    const limit = query.limit ?? DEFAULT_USAGE_QUERY_LIMIT;
+    const start = query.since === undefined ? '-' : String(Math.max(0, Math.floor(query.since)));
+    let end = query.until === undefined ? '+' : String(Math.max(0, Math.floor(query.until)));
+    const found: UsageRecord[] = [];
+    while (found.length < limit) {
+      const count = keyId === undefined ? limit - found.length : QUERY_BATCH;
+      const entries = await this.client.xrevrange(this.key, end, start, 'COUNT', count);
+      for (const [, fields] of entries) {
+        const record = parseEntry(fields);
+        if (record && (keyId === undefined || record.keyId === keyId)) found.push(record);
+        if (found.length === limit) break;
+      }
+      if (entries.length < count) break;
+      end = `(${entries[entries.length - 1]![0]}`;
+    }
+    return found;
+  }
+}
+
+/** The record of an entry's fields (`record`, its JSON); undefined for an entry that is not one. */
+function parseEntry(fields: string[]): UsageRecord | undefined {
+  const index = fields.indexOf(FIELD);
+  if (index === -1 || index % 2 !== 0) return undefined;
+  try {
+    return JSON.parse(fields[index + 1]!) as UsageRecord;
+  } catch {
+    return undefined;
+  }
+}
