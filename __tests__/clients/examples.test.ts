@@ -353,6 +353,77 @@ describe('examples/server upstreams from the environment', () => {
   });
 });
 
+describe('examples/server usage records', () => {
+  const ADMIN_KEY = 'admin-usage-key-0000001';
+  const CALLER = 'alpha-key-111111';
+
+  /** Waits until the output has a line with `text`, and returns it. */
+  async function lineWith(output: () => string, text: string): Promise<string> {
+    for (let waited = 0; waited < 5_000; waited += 20) {
+      const line = output()
+        .split('\n')
+        .find((candidate) => candidate.includes(text));
+      if (line) return line;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no line with ${text}: ${output()}`);
+  }
+
+  it('prints one line per call on stderr (no key in it), and GET /admin/usage answers the log behind ADMIN_KEY', async () => {
+    const { child, output, base } = await start('examples/server/index.mjs', {
+      GATEWAY_KEYS: `${CALLER}:100000`,
+      ADMIN_KEY,
+      DEBUG: '',
+    });
+    try {
+      const answered = await post(`${base}/v1/chat/completions`, { authorization: `Bearer ${CALLER}` }, chat);
+      expect(answered.status).toBe(200);
+      const requestId = answered.headers.get('x-request-id')!;
+      const refused = await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-wrong-key-000000' }, chat);
+      expect(refused.status).toBe(401);
+      const line = await lineWith(output, requestId);
+      expect(line).toMatch(
+        new RegExp(
+          `^usage ${requestId} key=key1 openai-chat rosetta-echo ok/200 tokens=\\d+/\\d+ credits=\\d+ latency=\\d+ms ttft=\\d+ms$`,
+        ),
+      );
+      expect(await lineWith(output, refused.headers.get('x-request-id')!)).toContain('key=- openai-chat - error/401');
+      expect(output()).not.toContain(CALLER);
+      expect(output()).not.toContain('sk-wrong-key-000000');
+      expect(output()).not.toContain(ADMIN_KEY);
+
+      const admin = (query: string, key?: string) =>
+        fetch(`${base}/admin/usage${query}`, key ? { headers: { authorization: `Bearer ${key}` } } : {});
+      const listed = await admin('?key=key1&limit=10', ADMIN_KEY);
+      expect(listed.status).toBe(200);
+      const { records } = await readJson(listed);
+      expect(records.map((record: Json) => record.requestId)).toEqual([requestId]);
+      expect(records[0]).toMatchObject({ keyId: 'key1', outcome: 'ok', status: 200, model: 'rosetta-echo' });
+      const all = await readJson(await admin(`?since=${records[0].timings.received}`, ADMIN_KEY));
+      expect(all.records).toHaveLength(2);
+      expect((await readJson(await admin('?until=2000-01-01T00:00:00Z', ADMIN_KEY))).records).toEqual([]);
+      expect((await admin('?limit=0', ADMIN_KEY)).status).toBe(400);
+      expect((await admin('?since=yesterday', ADMIN_KEY)).status).toBe(400);
+      expect((await admin('', 'admin-usage-key-0000002')).status).toBe(401);
+      expect((await admin('', CALLER)).status).toBe(401);
+      expect((await admin('')).status).toBe(401);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('has no admin route without ADMIN_KEY (a JSON 404)', async () => {
+    const { child, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '', ADMIN_KEY: '' });
+    try {
+      const response = await fetch(`${base}/admin/usage`, { headers: { authorization: 'Bearer ' } });
+      expect(response.status).toBe(404);
+      expect((await readJson(response)).error.code).toBe('not_found');
+    } finally {
+      child.kill();
+    }
+  });
+});
+
 describe('examples/server demo key', () => {
   /**
    * A Claude Code turn (the recorded-shape fixture), its system prompt padded past 20,000 input tokens, not streamed.

@@ -1,10 +1,11 @@
 // The example server behind `npm start`: an Express app with the gateway mounted at the root.
 import { createServer } from 'node:http';
 import express from 'express';
-import { createGateway } from 'rosetta-gateway';
+import { createGateway, MemoryUsageLog } from 'rosetta-gateway';
 import { bannerLines } from './banner.mjs';
 import { parseGatewayKeys } from './keys.mjs';
 import { selfPointingBaseUrl, upstreamsFromEnv } from './upstreams.mjs';
+import { adminUsageHandler, usageLine } from './usage.mjs';
 
 const port = Number(process.env.PORT ?? 8080);
 const keys = parseGatewayKeys(process.env.GATEWAY_KEYS);
@@ -21,7 +22,17 @@ const app = express();
 app.get('/', (_request, response) => {
   response.type('text/plain').send('rosetta-gateway example server. See the README for calls.\n');
 });
-const gateway = createGateway({ keys, providers, models, providerModelIds: true });
+// Each call's usage record: kept in memory (the last 10,000) for the admin route, and printed as one line on stderr.
+const usageLog = new MemoryUsageLog();
+const usageSink = {
+  record(record) {
+    usageLog.record(record);
+    process.stderr.write(`${usageLine(record)}\n`);
+  },
+};
+// GET /admin/usage?key=&since=&until=&limit= behind its own key (ADMIN_KEY); unset, the route does not exist.
+if (process.env.ADMIN_KEY) app.get('/admin/usage', adminUsageHandler(usageLog, process.env.ADMIN_KEY));
+const gateway = createGateway({ keys, providers, models, providerModelIds: true, usageSink });
 app.use(gateway);
 // Anything the gateway does not serve (/v1/embeddings, other /v1/… and /v1beta/… paths): a JSON 404 in
 // the OpenAI envelope, not Express's HTML page. (The library itself falls through to the host app.)

@@ -1,0 +1,74 @@
+// The example server's usage records: one line per call on stderr, and the admin route over the in-memory log.
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/**
+ * A record as one stderr line: request id, key id (never the key), protocol, model, outcome and status, tokens
+ * (input/output), credits charged, latency and time to first token in ms.
+ */
+export function usageLine(record) {
+  const { timings, usage } = record;
+  const tokens = usage ? `${usage.inputTokens}/${usage.outputTokens}` : record.images ? `${record.images} images` : '-';
+  const ttft = timings.firstByte === undefined ? '-' : `${timings.firstByte - timings.received}ms`;
+  return [
+    'usage',
+    record.requestId,
+    `key=${record.keyId ?? '-'}`,
+    record.protocol,
+    record.model ?? record.requestedModel ?? '-',
+    `${record.outcome}/${record.status}`,
+    `tokens=${tokens}`,
+    `credits=${record.credits.charged}`,
+    `latency=${timings.ended - timings.received}ms`,
+    `ttft=${ttft}`,
+  ].join(' ');
+}
+
+/** The most records one admin query returns. */
+const MAX_LIMIT = 1_000;
+
+/**
+ * `GET /admin/usage?key=&since=&until=&limit=`: the usage log's query as JSON (`{ records: [...] }`, newest first),
+ * for a caller presenting `Authorization: Bearer <adminKey>` (compared in constant time; 401 otherwise). `since` and
+ * `until` are epoch milliseconds or ISO dates; `limit` is 1 to 1,000 (default 100).
+ */
+export function adminUsageHandler(log, adminKey) {
+  const expected = digest(adminKey);
+  return (request, response) => {
+    const presented = /^Bearer (.+)$/.exec(request.get('authorization') ?? '')?.[1] ?? '';
+    if (!timingSafeEqual(digest(presented), expected)) {
+      response
+        .status(401)
+        .json({ error: { message: 'The admin key is missing or wrong.', code: 'invalid_admin_key' } });
+      return;
+    }
+    const query = {};
+    try {
+      if (request.query.key !== undefined) query.keyId = String(request.query.key);
+      if (request.query.since !== undefined) query.since = parseTime('since', request.query.since);
+      if (request.query.until !== undefined) query.until = parseTime('until', request.query.until);
+      if (request.query.limit !== undefined) query.limit = parseLimit(request.query.limit);
+    } catch (error) {
+      response.status(400).json({ error: { message: error.message, code: 'invalid_query' } });
+      return;
+    }
+    response.json({ records: log.query(query) });
+  };
+}
+
+function digest(text) {
+  return createHash('sha256').update(text).digest();
+}
+
+function parseTime(name, value) {
+  const text = String(value);
+  const time = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isFinite(time)) throw new Error(`${name} must be epoch milliseconds or an ISO date, not '${text}'.`);
+  return time;
+}
+
+function parseLimit(value) {
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new Error(`limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+  return limit;
+}
