@@ -1,5 +1,6 @@
 /** Gateway options: the public option type, its defaults, and validation into a resolved configuration. */
 import { GatewayConfigError } from './errors';
+import { type MetricsOptions, type ResolvedMetricsOptions, resolveMetricsOptions } from './metrics/options';
 import type { ModelConfig } from './models';
 import type { ProtocolCodec } from './protocols/types';
 import type { Provider } from './providers/types';
@@ -70,6 +71,12 @@ export interface GatewayOptions {
    * one that has already passed through this gateway. Default 5.
    */
   maxHops?: number;
+  /**
+   * Prometheus metrics, which `gateway.metrics` serves (docs/operations.md, "Metrics"): on by default, in a registry
+   * of the gateway's own; an object to pass your registry, a name prefix, per-key labels or histogram buckets;
+   * `false` to turn them off (`gateway.metrics` then answers 404).
+   */
+  metrics?: boolean | MetricsOptions;
 }
 
 /** The fully resolved configuration a gateway runs on. */
@@ -88,6 +95,8 @@ export interface ResolvedOptions {
   providerModelIds: boolean;
   chargeFailedStreams: boolean;
   maxHops: number;
+  /** Absent: metrics are off. */
+  metrics: ResolvedMetricsOptions | undefined;
 }
 
 const OPTION_NAMES = [
@@ -104,6 +113,7 @@ const OPTION_NAMES = [
   'providerModelIds',
   'chargeFailedStreams',
   'maxHops',
+  'metrics',
 ] as const;
 
 function fail(code: string, option: string, message: string): never {
@@ -306,5 +316,6 @@ export function resolveOptions(
     providerModelIds: booleanOption(options, 'providerModelIds'),
     chargeFailedStreams: booleanOption(options, 'chargeFailedStreams'),
     maxHops: positiveInteger(options, 'maxHops', 5),
+    metrics: resolveMetricsOptions(options.metrics),
   };
 }

@@ -53,6 +53,7 @@ export async function streamResponse(
   const meter = new StreamMeter(hold.request, hold.countedInput ?? estimateRequestTokens(hold.request));
   const writer = new CoalescingWriter(response);
   let ended: StreamEnd;
+  lifecycle.openStreams++;
   try {
     const headers: Record<string, string> = Object.assign({ 'x-request-id': requestId }, SSE_HEADERS, encoder.headers);
     // The warnings known before the first byte: the codec's and the provider's (which encoded its body to open the
@@ -102,6 +103,7 @@ export async function streamResponse(
       writeShutdownEvent(encoder, meter, writer, shutdown);
     writer.end();
   } finally {
+    lifecycle.openStreams--;
     await iterator.return?.()?.catch(() => undefined);
     await hold.settleStream(ended, signal.aborted, meter, model, chargeFailedStreams);
   }
