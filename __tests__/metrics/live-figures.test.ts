@@ -7,6 +7,7 @@ import { createGateway, type Gateway, OpenAIProvider, type Provider } from '../.
 import { listen, type RunningServer, TEST_KEY, testOptions } from '../helpers/app';
 import { startMockServer, type MockServer } from '../helpers/mock-server';
 import { sampleValue } from '../helpers/prometheus';
+import { upstreamRetries } from '../../lib/upstream/retry-channel';
 
 interface Served {
   gateway: Gateway;
@@ -153,5 +154,14 @@ describe('upstream retries', () => {
     const retried = { provider: 'openai', kind: 'overloaded' };
     expect(await figure(served, 'rosetta_upstream_retries_total', retried)).toBe(1);
     expect(await figure(other, 'rosetta_upstream_retries_total', retried)).toBeUndefined();
+  });
+});
+
+describe('close()', () => {
+  it("stops the gateway's metrics listening for retries, so a closed gateway is not kept alive by the channel", async () => {
+    const gateway = createGateway(testOptions({ metrics: true }));
+    expect(upstreamRetries.hasSubscribers).toBe(true);
+    await gateway.close();
+    expect(upstreamRetries.hasSubscribers).toBe(false);
   });
 });
