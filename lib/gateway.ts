@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { GatewayConfigError } from './errors';
+import { GatewayMetrics, type MetricsHandler, metricsOff } from './metrics/gateway-metrics';
 import { resolveOptions, type GatewayOptions } from './options';
 import { RequestPipeline } from './pipeline/pipeline';
 import { builtinCodecs } from './protocols/registry';
@@ -22,6 +23,11 @@ export type Gateway = Router & {
    * returns the same promise.
    */
   close(): Promise<void>;
+  /**
+   * The Prometheus scrape handler: `app.get('/metrics', gateway.metrics)` answers the metrics registry's text
+   * exposition (docs/operations.md, "Metrics"); with `metrics: false`, a 404 saying so.
+   */
+  readonly metrics: MetricsHandler;
 };
 
 function looksLikeRequest(value: unknown): boolean {
@@ -91,7 +97,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   router.use((request, response, next) => pipeline.dispatch(request, response, next));
   skipRoutingPass(router, pipeline);
   const lifecycle = pipeline.lifecycle;
-  return Object.assign(router, { ready: lifecycle.ready, close: () => lifecycle.close() });
+  const metrics = config.metrics && new GatewayMetrics(config.metrics, config, lifecycle);
+  if (metrics) pipeline.usage.add(metrics);
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= lifecycle.close().finally(() => metrics?.close()));
+  return Object.assign(router, { ready: lifecycle.ready, close, metrics: metrics ? metrics.handler : metricsOff });
 }
 
 /** The part of Express's Router (4 and 5) that {@link skipRoutingPass} replaces: not in its public types. */

@@ -2,6 +2,13 @@
 export { createGateway, type Gateway } from './gateway';
 export type { GatewayOptions, GatewayKey } from './options';
 export {
+  DEFAULT_DURATION_BUCKETS,
+  DEFAULT_FIRST_TOKEN_BUCKETS,
+  type MetricsOptions,
+  type MetricsBuckets,
+} from './metrics/options';
+export type { MetricsHandler } from './metrics/gateway-metrics';
+export {
   GatewayError,
   GatewayConfigError,
   toGatewayError,

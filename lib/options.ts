@@ -1,5 +1,6 @@
 /** Gateway options: the public option type, its defaults, and validation into a resolved configuration. */
 import { GatewayConfigError } from './errors';
+import { type MetricsOptions, type ResolvedMetricsOptions, resolveMetricsOptions } from './metrics/options';
 import type { ModelConfig } from './models';
 import type { ProtocolCodec } from './protocols/types';
 import type { Provider } from './providers/types';
@@ -77,9 +78,15 @@ export interface GatewayOptions {
    * `MemoryUsageLog` or a `RedisUsageStream` (`rosetta-gateway/redis`). Every model call (generate, count-tokens,
    * image) gets one record, refused calls included, delivered after the call has settled and its response
    * ended, off the response path: a sink that throws, rejects or is slow never affects the caller or the charge.
-   * Default: none (no record is built).
+   * Default: none.
    */
   usageSink?: UsageSinkOption;
+  /**
+   * Prometheus metrics, which `gateway.metrics` serves (docs/operations.md, "Metrics"): on by default, in a registry
+   * of the gateway's own; an object to pass your registry, a name prefix, per-key labels or histogram buckets;
+   * `false` to turn them off (`gateway.metrics` then answers 404).
+   */
+  metrics?: boolean | MetricsOptions;
 }
 
 /** The fully resolved configuration a gateway runs on. */
@@ -100,6 +107,8 @@ export interface ResolvedOptions {
   maxHops: number;
   /** Absent: no usage records are built. */
   usageSink: UsageSink | undefined;
+  /** Absent: metrics are off. */
+  metrics: ResolvedMetricsOptions | undefined;
 }
 
 const OPTION_NAMES = [
@@ -117,6 +126,7 @@ const OPTION_NAMES = [
   'chargeFailedStreams',
   'maxHops',
   'usageSink',
+  'metrics',
 ] as const;
 
 function fail(code: string, option: string, message: string): never {
@@ -320,6 +330,7 @@ export function resolveOptions(
     chargeFailedStreams: booleanOption(options, 'chargeFailedStreams'),
     maxHops: positiveInteger(options, 'maxHops', 5),
     usageSink: resolveUsageSink(options.usageSink),
+    metrics: resolveMetricsOptions(options.metrics),
   };
 }
 

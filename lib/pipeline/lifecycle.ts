@@ -20,6 +20,8 @@ export class Lifecycle {
   readonly ready: Promise<void>;
   /** Set by `close()`: the reason its aborted calls carry, and the error new calls get. */
   shutdownReason: GatewayError | undefined;
+  /** Streamed answers being written (lib/pipeline/stream-response.ts counts them; the metrics read it). */
+  openStreams = 0;
   private pendingInit: Promise<void> | undefined;
   /** Calls being served, with their responses: what `close()` ends. */
   private readonly calls = new Map<CallCancellation, ServerResponse>();
@@ -77,6 +79,16 @@ export class Lifecycle {
   /** A call is over (whether or not it had {@link enter}ed). */
   leave(cancellation: CallCancellation): void {
     if (this.calls.delete(cancellation) && this.calls.size === 0) this.onIdle?.();
+  }
+
+  /** How many calls are in flight. */
+  get inFlight(): number {
+    return this.calls.size;
+  }
+
+  /** Whether a call's signal is one of this gateway's calls in flight (what the metrics attribute a retry by). */
+  serves(signal: unknown): boolean {
+    return this.calls.has(signal as CallCancellation);
   }
 
   /** What a failed call answers: the shutdown's 503 when `close()` aborted it, else what it threw. */

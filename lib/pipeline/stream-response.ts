@@ -53,6 +53,7 @@ export async function streamResponse(
   const writer = new CoalescingWriter(response);
   let ended: StreamEnd;
   let part: ProviderStreamPart = first.type === 'response-start' ? { ...first, model: model.id } : first;
+  lifecycle.openStreams++;
   try {
     const headers: Record<string, string> = Object.assign({ 'x-request-id': requestId }, SSE_HEADERS, encoder.headers);
     // The warnings known before the first byte: the codec's and the provider's (which encoded its body to open the
@@ -102,6 +103,7 @@ export async function streamResponse(
       writeShutdownEvent(encoder, meter, writer, shutdown);
     writer.end();
   } finally {
+    lifecycle.openStreams--;
     await iterator.return?.()?.catch(() => undefined);
     const usage = meter.usage();
     call.usage = usage;

@@ -7,6 +7,7 @@ import { GatewayError } from '../errors';
 import { abortSignalOf, type CallSignal } from '../providers/cancellation';
 import { undici } from './undici';
 import { upstreamStatusError } from './upstream-errors';
+import { announceRetry } from './retry-channel';
 import { headerSecrets, SecretRedactor } from './redact';
 import { assertConfined } from './upstream-path';
 import {
@@ -303,6 +304,7 @@ export class UpstreamClient {
       const delay = retryAfter !== undefined ? retryAfter * 1000 : backoff;
       if (delay > this.retries.maxDelayMs) throw failure;
       log('%s: retry %d in %dms after %s (%d)', this.name, n + 1, Math.round(delay), failure.kind, failure.status);
+      announceRetry({ upstream: this.name, signal: request.signal, kind: failure.kind });
       await sleep(delay, undefined, { signal: abortSignalOf(request.signal) });
     }
   }
