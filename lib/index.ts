@@ -32,7 +32,7 @@ export {
   type MemoryResponseStoreOptions,
 } from './stores/memory-response-store';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
-export type { Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
+export type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
 export { callSignal, abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';
 export { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';
