@@ -183,14 +183,24 @@ export interface FinishReason {
 }
 
 /**
- * Token usage. `inputTokens` counts every input token, cached ones included (OpenAI semantics);
- * `outputTokens` counts every generated token, reasoning included.
+ * Token usage. `inputTokens` counts every input token, cache reads and cache writes included (OpenAI
+ * semantics), so the uncached input is `inputTokens - cacheReadTokens - cacheWriteTokens`;
+ * `outputTokens` counts every generated token, reasoning included. Each provider's decoder and each
+ * codec's encoder converts to and from its wire's own convention (docs/operations.md, "Billing").
  */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the upstream's prompt cache. */
   cacheReadTokens?: number;
+  /** Of `inputTokens`, those written to the upstream's prompt cache (every lifetime). */
   cacheWriteTokens?: number;
+  /**
+   * Of `cacheWriteTokens`, those written with the long lifetime (Anthropic's 1-hour TTL), priced at
+   * `pricing.cacheWriteLong` rather than `pricing.cacheWrite`.
+   */
+  cacheWriteLongTokens?: number;
+  /** Of `outputTokens`, those spent reasoning (never charged apart from the output). */
   reasoningTokens?: number;
 }
 

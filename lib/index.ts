@@ -45,7 +45,7 @@ export {
   type UsageQuery,
 } from './stores/memory-usage-log';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
-export type { Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
+export type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
 export { callSignal, abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';
 export { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';

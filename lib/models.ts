@@ -2,16 +2,30 @@
 import type { Principal } from './stores/types';
 import type { ResolvedProvider } from './pipeline/resolved-provider';
 import type { ModelInfo } from './protocols/types';
+import type { CachePriceRatios } from './providers/types';
 import { GatewayError } from './errors';
 
-/** Credits charged per unit of use. */
+/**
+ * Credits charged per unit of use (docs/operations.md, "Billing"). The cache prices default to the
+ * model's `input` price times its provider's vendor ratios (`Provider.cachePriceRatios`; 1 for a
+ * provider that declares none).
+ */
 export interface ModelPricing {
-  /** Credits per input token. Default 1. */
+  /** Credits per uncached input token. Default 1. */
   input?: number;
   /** Credits per output token (reasoning included). Default 1. */
   output?: number;
   /** Credits per generated image (image models). Default 1000. */
   image?: number;
+  /** Credits per input token read from the upstream's prompt cache. Default: `input` × the vendor's ratio (Anthropic 0.1). */
+  cacheRead?: number;
+  /** Credits per input token written to the upstream's prompt cache. Default: `input` × the vendor's ratio (Anthropic 1.25). */
+  cacheWrite?: number;
+  /**
+   * Credits per input token written to the prompt cache with the long lifetime (Anthropic's 1-hour
+   * TTL, `Usage.cacheWriteLongTokens`). Default: `input` × the vendor's ratio (Anthropic 2).
+   */
+  cacheWriteLong?: number;
 }
 
 /** One entry of the model table. */
@@ -59,7 +73,20 @@ export interface ResolvedModel {
   chain: readonly ResolvedModel[];
 }
 
-const DEFAULT_PRICING: Required<ModelPricing> = { input: 1, output: 1, image: 1000 };
+const DEFAULT_PRICING = { input: 1, output: 1, image: 1000 } as const;
+
+/** A model's prices with every default filled in: its own, else the defaults and its vendor's cache ratios. */
+export function resolvePricing(pricing: ModelPricing | undefined, ratios: CachePriceRatios): Required<ModelPricing> {
+  const input = pricing?.input ?? DEFAULT_PRICING.input;
+  return {
+    input,
+    output: pricing?.output ?? DEFAULT_PRICING.output,
+    image: pricing?.image ?? DEFAULT_PRICING.image,
+    cacheRead: pricing?.cacheRead ?? input * ratios.cacheRead,
+    cacheWrite: pricing?.cacheWrite ?? input * ratios.cacheWrite,
+    cacheWriteLong: pricing?.cacheWriteLong ?? input * ratios.cacheWriteLong,
+  };
+}
 
 /** The longest model id a caller may send (a longer one is a 400). */
 export const MAX_MODEL_ID_LENGTH = 256;
@@ -106,7 +133,7 @@ export class ModelTable {
         provider,
         upstreamModel: config.upstreamModel ?? config.id,
         maxOutputTokens: config.maxOutputTokens ?? defaults.maxOutputTokens,
-        pricing: { ...DEFAULT_PRICING, ...config.pricing },
+        pricing: resolvePricing(config.pricing, provider.cachePriceRatios(config.upstreamModel ?? config.id)),
         info: {
           id: config.id,
           type,
@@ -145,7 +172,7 @@ export class ModelTable {
       provider,
       upstreamModel,
       maxOutputTokens: this.defaults.maxOutputTokens,
-      pricing: { ...DEFAULT_PRICING },
+      pricing: resolvePricing(undefined, provider.cachePriceRatios(upstreamModel)),
       info: { id, type, ownedBy: provider.name, displayName: id, created: this.defaults.created },
     };
     resolved.chain = [resolved];

@@ -1,6 +1,10 @@
-/** What a call costs: the estimate reserved before the provider is called, and the charge settled after. */
+/**
+ * What a call costs: the estimate reserved before the provider is called, and the charge settled
+ * after, split by what it paid for (docs/operations.md, "Billing").
+ */
 import type { GenerateRequest, ImageRequest, ImageResponse, Usage } from './canonical';
-import type { ResolvedModel } from './models';
+import type { ModelPricing, ResolvedModel } from './models';
+import type { CreditSplit } from './usage/record';
 
 /** How much to hold for a call: `amount` if available, never less than `minimum`. */
 export interface CostEstimate {
@@ -9,13 +13,23 @@ export interface CostEstimate {
 }
 
 /**
+ * What a hold pays per input token: the dearest way the upstream may bill one (uncached, read from
+ * or written to its prompt cache). The gateway cannot know before the call how much of the input
+ * the upstream will find in, or write to, its cache, and a cache write can cost more than plain
+ * input (Anthropic 1.25×, 2× for the 1-hour TTL), so the hold never falls below the charge.
+ */
+export function holdInputPrice(pricing: Required<ModelPricing>): number {
+  return Math.max(pricing.input, pricing.cacheRead, pricing.cacheWrite, pricing.cacheWriteLong);
+}
+
+/**
  * A text call holds the input cost plus the full output allowance of every choice; the least it
- * can run with is the input plus one output token per choice.
+ * can run with is the input plus one output token per choice. Input is held at {@link holdInputPrice}.
  */
 export function estimateGenerate(request: GenerateRequest, model: ResolvedModel, inputTokens: number): CostEstimate {
   const choices = request.choiceCount ?? 1;
   const maxOutput = request.maxOutputTokens ?? model.maxOutputTokens;
-  const input = inputTokens * model.pricing.input;
+  const input = inputTokens * holdInputPrice(model.pricing);
   return {
     amount: input + maxOutput * choices * model.pricing.output,
     minimum: input + choices * model.pricing.output,
@@ -34,7 +48,7 @@ export function affordableOutputTokens(
 ): number | undefined {
   if (model.pricing.output <= 0) return undefined;
   const choices = request.choiceCount ?? 1;
-  const forOutput = held - inputTokens * model.pricing.input;
+  const forOutput = held - inputTokens * holdInputPrice(model.pricing);
   return Math.max(1, Math.floor(forOutput / (choices * model.pricing.output)));
 }
 
@@ -44,12 +58,29 @@ export function estimateImage(request: ImageRequest, model: ResolvedModel): Cost
   return { amount, minimum: amount };
 }
 
-/** The charge for a text call, from the usage the provider reported (or the meter measured). */
-export function chargeForUsage(usage: Usage, model: ResolvedModel): number {
-  return usage.inputTokens * model.pricing.input + usage.outputTokens * model.pricing.output;
+/**
+ * The credits of a text call, from the usage the provider reported (or the meter measured), split
+ * by kind. Canonical `inputTokens` includes the cache reads and writes, so each input token is
+ * charged once: the uncached ones at `input`, the cache reads at `cacheRead`, the writes at
+ * `cacheWrite` (those with the long lifetime at `cacheWriteLong`). Reasoning tokens are part of
+ * `outputTokens` and charged there only. Cache figures larger than the input (an upstream whose
+ * figures disagree) are charged as reported, the uncached input then being 0.
+ */
+export function creditsForUsage(usage: Usage, model: ResolvedModel): CreditSplit {
+  const { pricing } = model;
+  const read = usage.cacheReadTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
+  const writtenLong = Math.min(usage.cacheWriteLongTokens ?? 0, written);
+  const uncached = Math.max(0, usage.inputTokens - read - written);
+  const input = uncached * pricing.input;
+  const cacheRead = read * pricing.cacheRead;
+  const cacheWrite = (written - writtenLong) * pricing.cacheWrite + writtenLong * pricing.cacheWriteLong;
+  const output = usage.outputTokens * pricing.output;
+  return { input, cacheRead, cacheWrite, output, image: 0, total: input + cacheRead + cacheWrite + output };
 }
 
-/** The charge for a finished image call. */
-export function chargeForImage(response: ImageResponse, model: ResolvedModel): number {
-  return response.images.length * model.pricing.image;
+/** The credits of a finished image call: its images at the model's per-image price. */
+export function creditsForImage(response: ImageResponse, model: ResolvedModel): CreditSplit {
+  const image = response.images.length * model.pricing.image;
+  return { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, image, total: image };
 }

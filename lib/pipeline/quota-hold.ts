@@ -6,7 +6,7 @@
 import type { GenerateRequest, Usage } from '../canonical';
 import { GatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
-import { affordableOutputTokens, chargeForUsage, estimateGenerate, type CostEstimate } from '../quota';
+import { affordableOutputTokens, creditsForUsage, estimateGenerate, type CostEstimate } from '../quota';
 import type { Principal, QuotaStore, Reservation, ReservationInfo, ReserveResult, Settlement } from '../stores/types';
 import type { CreditSplit } from '../usage/record';
 import { boundInput } from './input-tokens';
@@ -177,8 +177,8 @@ export class TextHold extends QuotaHold {
     if (ended === 'completed') settlement = 'completed';
     else if (ended === undefined && aborted) settlement = 'cancelled';
     else settlement = chargeFailedStreams ? 'failed-charged' : 'failed-free';
-    const charge = settlement === 'failed-free' ? 0 : chargeForUsage(usage, model);
-    return this.settleQuietly(charge, settlement);
+    const credits = settlement === 'failed-free' ? undefined : creditsForUsage(usage, model);
+    return this.settleQuietly(credits?.total ?? 0, settlement, credits);
   }
 }
 

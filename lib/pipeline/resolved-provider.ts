@@ -5,7 +5,7 @@
 import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../canonical';
 import { GatewayError } from '../errors';
 import type { ModelConfig } from '../models';
-import type { Provider, ProviderCallContext, ProviderGenerateResponse } from '../providers/types';
+import type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from '../providers/types';
 import type { MaybePromise } from '../stores/types';
 import { collectParts } from '../stream/collect';
 import { replayResponse } from '../stream/replay';
@@ -41,11 +41,16 @@ export interface ResolvedProvider {
   countInput(request: GenerateRequest, context: CountContext): MaybePromise<number>;
   /** The most input tokens one image can cost at a model. Default `DEFAULT_MAX_IMAGE_TOKENS`. */
   maxImageTokens(upstreamModel: string): number;
+  /** The provider's `cachePriceRatios`; {@link NO_CACHE_DISCOUNT} when it has none. */
+  cachePriceRatios(upstreamModel: string): CachePriceRatios;
   /** The provider's `checkModelId`; accepts every id when it has none. */
   checkModelId(upstreamModel: string): void;
   init(): MaybePromise<void>;
   close(): MaybePromise<void>;
 }
+
+/** The cache prices of a provider that declares none: a cached token costs what an input token costs. */
+export const NO_CACHE_DISCOUNT: CachePriceRatios = Object.freeze({ cacheRead: 1, cacheWrite: 1, cacheWriteLong: 1 });
 
 /** Resolves a provider checked by `resolveOptions` (it implements at least one way to serve a call). */
 export function resolveProvider(provider: Provider): ResolvedProvider {
@@ -64,6 +69,7 @@ export function resolveProvider(provider: Provider): ResolvedProvider {
     countsInput: Boolean(provider.countTokens),
     countInput: provider.countTokens ? provider.countTokens.bind(provider) : (request) => countRequestTokens(request),
     maxImageTokens: provider.maxImageTokens ? provider.maxImageTokens.bind(provider) : () => DEFAULT_MAX_IMAGE_TOKENS,
+    cachePriceRatios: provider.cachePriceRatios ? provider.cachePriceRatios.bind(provider) : () => NO_CACHE_DISCOUNT,
     checkModelId: provider.checkModelId ? provider.checkModelId.bind(provider) : () => undefined,
     init: provider.init ? provider.init.bind(provider) : () => undefined,
     close: provider.close ? provider.close.bind(provider) : () => undefined,

@@ -21,6 +21,20 @@ import type { CallSignal } from './cancellation';
  */
 export type ProviderGenerateResponse = Omit<GenerateResponse, 'usage'> & { usage?: Partial<Usage> };
 
+/**
+ * The prices of cached input at a vendor, as multiples of the model's input price: what the
+ * gateway charges by default for the cache figures of a call's usage (docs/operations.md,
+ * "Billing"). A model's `pricing` overrides each price.
+ */
+export interface CachePriceRatios {
+  /** An input token read from the prompt cache, e.g. Anthropic 0.1. */
+  cacheRead: number;
+  /** An input token written to the prompt cache, e.g. Anthropic 1.25 (the 5-minute TTL). */
+  cacheWrite: number;
+  /** An input token written with the long lifetime (`Usage.cacheWriteLongTokens`), e.g. Anthropic 2 (the 1-hour TTL). */
+  cacheWriteLong: number;
+}
+
 /** What the gateway hands a provider with each call. */
 export interface ProviderCallContext {
   /** The model id to send upstream (from the model table; may differ from `request.model`). */
@@ -90,6 +104,13 @@ export interface Provider {
    * one token per UTF-8 byte, each image at this figure. Default: `DEFAULT_MAX_IMAGE_TOKENS` (4,128).
    */
   maxImageTokens?(upstreamModel: string): number;
+  /**
+   * The vendor's prices of cached input at `upstreamModel`, as multiples of the input price: the
+   * default `cacheRead`, `cacheWrite` and `cacheWriteLong` prices of the models this provider serves
+   * (a model's `pricing` overrides them). Optional; default 1 for each (a cached token costs what
+   * an input token costs, the safe guess for a vendor the gateway does not know).
+   */
+  cachePriceRatios?(upstreamModel: string): CachePriceRatios;
   /**
    * Refuses, by throwing a `GatewayError` (kind `invalid_request`, `param: 'model'`), an upstream
    * model id chosen by the caller (a `provider/model` id) that this upstream cannot take safely,

@@ -5,6 +5,18 @@ import { completeUsage, countRequestTokens, countTextTokens, markCounted, Produc
 
 const log = createDebug('rosetta:quota');
 
+/** The prompt-cache figures of a usage. */
+type CacheFigures = Pick<Usage, 'cacheReadTokens' | 'cacheWriteTokens' | 'cacheWriteLongTokens'>;
+
+/** The cache figures `usage` has (none when it has none). */
+function cacheFigures(usage: Partial<Usage> | undefined): CacheFigures {
+  const figures: CacheFigures = {};
+  if (usage?.cacheReadTokens) figures.cacheReadTokens = usage.cacheReadTokens;
+  if (usage?.cacheWriteTokens) figures.cacheWriteTokens = usage.cacheWriteTokens;
+  if (usage?.cacheWriteLongTokens) figures.cacheWriteLongTokens = usage.cacheWriteLongTokens;
+  return figures;
+}
+
 /**
  * Meters a provider's stream part by part, and completes the usage figures on the parts that carry
  * them. It gathers the stream's output text — the only copy kept: providers leave out the figures
@@ -15,12 +27,14 @@ const log = createDebug('rosetta:quota');
  * - `finish` gets what it leaves out: the output counted from what was produced, the input from the
  *   `response-start` figure if the provider gave one, else the request counted with the tokenizer.
  * - A stream that ends without `finish` (the caller left, the upstream broke) is charged the input
- *   as known and the output produced so far ({@link usage}).
+ *   as known (with the cache figures of `response-start`) and the output produced so far ({@link usage}).
  */
 export class StreamMeter {
   private finishUsage: Usage | undefined;
   /** The provider's own input count, from `response-start`. */
   private reportedInput: number | undefined;
+  /** The cache figures of `response-start`, charged at their own prices if the stream ends without `finish`. */
+  private startCache: CacheFigures = {};
   private readonly produced = new ProducedText();
 
   /** `inputTokens`: the gateway's estimate of the request, used until the provider gives a figure. */
@@ -33,6 +47,7 @@ export class StreamMeter {
   observe(part: ProviderStreamPart): StreamPart {
     switch (part.type) {
       case 'response-start': {
+        this.startCache = cacheFigures(part.usage);
         const reported = part.usage?.inputTokens;
         if (reported !== undefined) {
           this.reportedInput = reported;
@@ -61,6 +76,7 @@ export class StreamMeter {
       markCounted({
         inputTokens: this.reportedInput ?? this.inputTokens,
         outputTokens: countTextTokens(this.produced.text()),
+        ...this.startCache,
       })
     );
   }

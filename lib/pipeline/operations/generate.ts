@@ -2,7 +2,7 @@
 import type { CallWarning, GenerateRequest, GenerateResponse } from '../../canonical';
 import { GatewayError } from '../../errors';
 import type { EncodedResponse, GenerateRoute, RouteParams } from '../../protocols/types';
-import { chargeForUsage } from '../../quota';
+import { creditsForUsage } from '../../quota';
 import type { Call } from '../call';
 import type { GatewayParts } from '../parts';
 import { type AnswerKeeper, continueConversation, resolveItemReferences } from '../response-state';
@@ -91,7 +91,8 @@ export async function serveGenerate(
         ? mergeWarnings(decodeWarnings, served.value.warnings, served.warnings)
         : served.value.warnings;
     if (warnings) answer.warnings = warnings;
-    await hold.settle(chargeForUsage(answer.usage, served.model), 'completed');
+    const credits = creditsForUsage(answer.usage, served.model);
+    await hold.settle(credits.total, 'completed', credits);
     return answer;
   } catch (error) {
     await hold.release();

@@ -1,7 +1,7 @@
 /** The image operation: an image generation call, charged per image. */
 import { providerCallContext } from '../../providers/cancellation';
 import type { EncodedResponse, ImageRoute, RouteParams } from '../../protocols/types';
-import { chargeForImage, estimateImage } from '../../quota';
+import { creditsForImage, estimateImage } from '../../quota';
 import type { Call } from '../call';
 import { logProvider } from '../log';
 import type { GatewayParts } from '../parts';
@@ -48,7 +48,8 @@ export async function runImage(
       providerCallContext(call.cancellation, model.upstreamModel, requestId, call.upstreamHeaders),
     );
     call.images = images.images.length;
-    await hold.settle(chargeForImage(images, model), 'completed');
+    const credits = creditsForImage(images, model);
+    await hold.settle(credits.total, 'completed', credits);
     return route.encode(images, request, call);
   } catch (error) {
     if (call.images === undefined) {

@@ -14,16 +14,20 @@ export function anthropicMessageId(id: string): string {
   return id.startsWith('msg_') ? id : `msg_${id}`;
 }
 
-/** The Anthropic usage block: `input_tokens` excludes cache reads and writes, `output_tokens` includes thinking. */
+/**
+ * The Anthropic usage block: `input_tokens` excludes cache reads and writes, `output_tokens` includes thinking;
+ * `cache_creation` splits the writes by TTL (the long-lived ones are the 1-hour writes).
+ */
 export function encodeUsage(usage: Usage) {
   const cacheRead = usage.cacheReadTokens ?? 0;
   const cacheWrite = usage.cacheWriteTokens ?? 0;
+  const writtenLong = Math.min(usage.cacheWriteLongTokens ?? 0, cacheWrite);
   return {
     input_tokens: Math.max(0, usage.inputTokens - cacheRead - cacheWrite),
     cache_creation_input_tokens: cacheWrite,
     cache_read_input_tokens: cacheRead,
     output_tokens: usage.outputTokens,
-    cache_creation: { ephemeral_5m_input_tokens: cacheWrite, ephemeral_1h_input_tokens: 0 },
+    cache_creation: { ephemeral_5m_input_tokens: cacheWrite - writtenLong, ephemeral_1h_input_tokens: writtenLong },
     output_tokens_details: { thinking_tokens: usage.reasoningTokens ?? 0 },
     service_tier: 'standard' as const,
     inference_geo: 'not_available' as const,

@@ -56,6 +56,7 @@ export function messageStartEvent(head: MessageHead, estimatedInputTokens: () =>
     outputTokens: START_OUTPUT_TOKENS,
     cacheReadTokens: head.usage.cacheReadTokens ?? 0,
     cacheWriteTokens: head.usage.cacheWriteTokens ?? 0,
+    cacheWriteLongTokens: head.usage.cacheWriteLongTokens ?? 0,
   };
   return sseEvent({
     type: 'message_start',

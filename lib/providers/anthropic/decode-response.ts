@@ -15,6 +15,8 @@ export interface AnthropicUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The cache writes by TTL; their sum is `cache_creation_input_tokens`. */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
   output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
@@ -43,17 +45,22 @@ export interface AnthropicMessageResponse {
 /**
  * Anthropic usage → canonical usage. Anthropic's `input_tokens` excludes cache reads and writes,
  * while canonical input counts every input token, so the three are summed; `output_tokens`
- * already includes thinking.
+ * already includes thinking. The writes with the 1-hour TTL (`cache_creation.ephemeral_1h_input_tokens`)
+ * are `cacheWriteLongTokens`, a part of `cacheWriteTokens`; without `cache_creation_input_tokens` the
+ * writes are the sum of `cache_creation`'s two figures.
  */
 export function decodeAnthropicUsage(usage: AnthropicUsage | null | undefined): Usage {
   const cacheRead = usage?.cache_read_input_tokens ?? 0;
-  const cacheWrite = usage?.cache_creation_input_tokens ?? 0;
+  const byTtl = usage?.cache_creation;
+  const writtenLong = byTtl?.ephemeral_1h_input_tokens ?? 0;
+  const cacheWrite = usage?.cache_creation_input_tokens ?? (byTtl?.ephemeral_5m_input_tokens ?? 0) + writtenLong;
   const result: Usage = {
     inputTokens: (usage?.input_tokens ?? 0) + cacheRead + cacheWrite,
     outputTokens: usage?.output_tokens ?? 0,
   };
   if (cacheRead) result.cacheReadTokens = cacheRead;
   if (cacheWrite) result.cacheWriteTokens = cacheWrite;
+  if (writtenLong && cacheWrite) result.cacheWriteLongTokens = Math.min(writtenLong, cacheWrite);
   const thinking = usage?.output_tokens_details?.thinking_tokens;
   if (thinking) result.reasoningTokens = thinking;
   return result;

@@ -60,6 +60,7 @@ function mergeUsage(current: AnthropicUsage, update: AnthropicUsage | null | und
   if (update.cache_read_input_tokens != null) merged.cache_read_input_tokens = update.cache_read_input_tokens;
   if (update.cache_creation_input_tokens != null)
     merged.cache_creation_input_tokens = update.cache_creation_input_tokens;
+  if (update.cache_creation != null) merged.cache_creation = update.cache_creation;
   if (update.output_tokens != null) merged.output_tokens = update.output_tokens;
   if (update.output_tokens_details != null) merged.output_tokens_details = update.output_tokens_details;
   return merged;
@@ -222,7 +223,9 @@ export class MessageStreamDecoder implements StreamEventDecoder {
         if (this.started) return;
         this.started = true;
         this.usage = mergeUsage(this.usage, data.message?.usage);
-        const { inputTokens, cacheReadTokens, cacheWriteTokens } = decodeAnthropicUsage(this.usage);
+        const { inputTokens, cacheReadTokens, cacheWriteTokens, cacheWriteLongTokens } = decodeAnthropicUsage(
+          this.usage,
+        );
         out.push({
           type: 'response-start',
           id: data.message?.id ?? '',
@@ -233,6 +236,7 @@ export class MessageStreamDecoder implements StreamEventDecoder {
             ...(this.usage.input_tokens != null ? { inputTokens } : {}),
             ...(cacheReadTokens ? { cacheReadTokens } : {}),
             ...(cacheWriteTokens ? { cacheWriteTokens } : {}),
+            ...(cacheWriteLongTokens ? { cacheWriteLongTokens } : {}),
           },
         });
         return;

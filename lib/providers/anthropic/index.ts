@@ -7,7 +7,8 @@ import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';
 import type { UpstreamClient } from '../../upstream/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
-import type { Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
+import type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
+import { ANTHROPIC_CACHE_PRICE_RATIOS } from './cache-prices';
 import { decodeMessageResponse, reportedAnthropicUsage, type AnthropicMessageResponse } from './decode-response';
 import { MessageStreamDecoder } from './decode-stream';
 import { supportsAdaptiveThinking } from './adaptive-thinking';
@@ -121,6 +122,11 @@ export class AnthropicProvider implements Provider {
       adaptiveThinking: this.adaptiveThinking(context.upstreamModel),
       warn: context.warn,
     };
+  }
+
+  /** Anthropic's cache prices, the same for every Claude model (see ./cache-prices.ts). */
+  cachePriceRatios(): CachePriceRatios {
+    return ANTHROPIC_CACHE_PRICE_RATIOS;
   }
 
   /** The most input tokens one image costs a Claude model (see ./image-token-bound.ts). */

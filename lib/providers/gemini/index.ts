@@ -8,7 +8,8 @@ import { decodeEventStream } from '../../upstream/sse';
 import type { BodySink, StreamedBody } from '../../upstream/dispatch';
 import type { UpstreamClient } from '../../upstream/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
-import type { Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
+import type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
+import { geminiCachePriceRatios } from './cache-prices';
 import { geminiBaseUrl } from './base-url';
 import { decodeGenerateContentResponse } from './decode-response';
 import { GenerateContentStreamDecoder } from './decode-stream';
@@ -95,6 +96,11 @@ export class GeminiProvider implements Provider {
   private async withInlineImages(request: GenerateRequest, signal: CallSignal): Promise<GenerateRequest> {
     const media = this.media;
     return media ? inlineRequestImageUrls(request, (download) => media.fetch(download), signal) : request;
+  }
+
+  /** Gemini's cache prices for this model's generation (see ./cache-prices.ts). */
+  cachePriceRatios(upstreamModel: string): CachePriceRatios {
+    return geminiCachePriceRatios(upstreamModel);
   }
 
   /** The most input tokens one image costs a Gemini model (see ./image-token-bound.ts). */

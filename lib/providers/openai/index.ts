@@ -11,7 +11,8 @@ import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';
 import type { UpstreamClient } from '../../upstream/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
-import type { Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
+import type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
+import { openAICachePriceRatios } from './cache-prices';
 import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
@@ -108,6 +109,11 @@ export class OpenAIProvider implements Provider {
       reasoningModel: this.reasoningModels(context.upstreamModel),
       warn: context.warn,
     };
+  }
+
+  /** OpenAI's cache prices for this model's family (see ./cache-prices.ts). */
+  cachePriceRatios(upstreamModel: string): CachePriceRatios {
+    return openAICachePriceRatios(upstreamModel);
   }
 
   /** The most input tokens one image costs this model (see ./image-token-bound.ts). */

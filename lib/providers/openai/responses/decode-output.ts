@@ -17,19 +17,21 @@ import { chatStreamError } from '../stream-error';
 export interface ResponsesUsage {
   input_tokens?: number;
   output_tokens?: number;
-  input_tokens_details?: { cached_tokens?: number } | null;
+  input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
   output_tokens_details?: { reasoning_tokens?: number } | null;
 }
 
 /**
- * Response usage → canonical usage (reasoning tokens are inside `output_tokens`, cached inside `input_tokens`, as
- * canonical counts them).
+ * Response usage → canonical usage (reasoning tokens are inside `output_tokens`, cache reads and writes inside
+ * `input_tokens`, as canonical counts them).
  */
 export function decodeResponsesUsage(usage: ResponsesUsage): Usage {
   const result: Usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
   const cached = usage.input_tokens_details?.cached_tokens;
+  const written = usage.input_tokens_details?.cache_write_tokens;
   const reasoning = usage.output_tokens_details?.reasoning_tokens;
   if (cached) result.cacheReadTokens = cached;
+  if (written) result.cacheWriteTokens = written;
   if (reasoning) result.reasoningTokens = reasoning;
   return result;
 }
