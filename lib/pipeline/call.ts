@@ -1,7 +1,7 @@
 /** One model call's own state, made once per call: what a codec's encoders see, and what every operation needs. */
 import type { ServerResponse } from 'node:http';
 import type { CallCancellation } from '../providers/cancellation';
-import type { CallView, HttpRequestView } from '../protocols/types';
+import type { CallView, HttpRequestView, ProtocolCodec } from '../protocols/types';
 import type { Principal } from '../stores/types';
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -19,6 +19,8 @@ export class Call implements CallView {
   upstreamHeaders: Readonly<Record<string, string>> = NO_HEADERS;
   /** The model the caller asked for, for the log line; set once the request is decoded. */
   model = '';
+  /** The caller's codec's rate-limit headers (docs/operations.md, *Rate limits*); set with `principal`. */
+  rateLimitHeaders: ProtocolCodec['rateLimitHeaders'];
 
   constructor(
     readonly requestId: string,

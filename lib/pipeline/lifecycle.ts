@@ -32,6 +32,7 @@ export class Lifecycle {
   private async init(): Promise<void> {
     await this.config.keyStore.init?.();
     await this.config.quotaStore.init?.();
+    await this.config.rateLimitStore.init?.();
     await this.config.responseStore?.init?.();
     for (const provider of this.config.providers.values()) await provider.init();
     this.initialized = true;
@@ -99,6 +100,7 @@ export class Lifecycle {
     await this.whenIdle(CLOSE_GRACE_MS);
     for (const provider of this.config.providers.values()) await provider.close();
     await this.config.responseStore?.close?.();
+    await this.config.rateLimitStore.close?.();
     await this.config.quotaStore.close?.();
     await this.config.keyStore.close?.();
   }

@@ -9,7 +9,7 @@ import type { ResolvedModel } from '../models';
 import { affordableOutputTokens, chargeForUsage, estimateGenerate, type CostEstimate } from '../quota';
 import type { StreamMeter } from '../stream/meter';
 import type { Principal, QuotaStore, Reservation, ReservationInfo, ReserveResult, Settlement } from '../stores/types';
-import { boundInput } from './input-tokens';
+import { boundInput, type InputBound } from './input-tokens';
 import { logQuota } from './log';
 
 /**
@@ -120,7 +120,8 @@ export class TextHold extends QuotaHold {
 
   /**
    * Reserves a text call at its upper bound (its input bounded over the fallback chain, priced at the
-   * chain's priciest model); a partial hold lowers the call's output cap to what it pays for.
+   * chain's priciest model); a partial hold lowers the call's output cap to what it pays for. `known`: the bound
+   * already found (by the rate-limit step).
    */
   static async reserveText(
     store: QuotaStore,
@@ -128,8 +129,9 @@ export class TextHold extends QuotaHold {
     model: ResolvedModel,
     principal: Principal,
     requestId: string,
+    known?: InputBound,
   ): Promise<TextHold> {
-    const { bound, counted } = await boundInput(request, model, requestId);
+    const { bound, counted } = known ?? (await boundInput(request, model, requestId));
     const basis = priciest(model.chain);
     const estimate = estimateGenerate(request, basis, bound);
     const reservation = await reserve(store, principal, estimate, model, 'generate', requestId);

@@ -7,7 +7,10 @@ import { logProvider } from '../log';
 import type { GatewayParts } from '../parts';
 import { QuotaHold } from '../quota-hold';
 
-/** Decode → resolve model → reserve quota → provider → settle → encode; the hold is released if the call fails. */
+/**
+ * Decode → resolve model → admit by rate limits → reserve quota → provider → settle → encode; the hold and the
+ * rate-limit slot are released if the call fails.
+ */
 export async function runImage(
   gateway: GatewayParts,
   route: ImageRoute,
@@ -18,14 +21,25 @@ export async function runImage(
   call.model = request.model;
   const { requestId, caller: principal } = call;
   const model = gateway.models.resolve(request.model, principal, 'image');
-  const hold = await QuotaHold.reserve(
-    gateway.config.quotaStore,
-    principal,
-    estimateImage(request, model),
-    model,
-    'image',
-    requestId,
-  );
+  // Rate limits: an image call counts a request and a slot, and no tokens.
+  const limiter = gateway.config.rateLimiter;
+  const slot = limiter.applies(principal)
+    ? await limiter.admit(principal, model, request.model, 0, requestId, call.rateLimitHeaders)
+    : undefined;
+  let hold: QuotaHold;
+  try {
+    hold = await QuotaHold.reserve(
+      gateway.config.quotaStore,
+      principal,
+      estimateImage(request, model),
+      model,
+      'image',
+      requestId,
+    );
+  } catch (error) {
+    await slot?.release();
+    throw error;
+  }
   try {
     const provider = model.provider;
     logProvider(
@@ -42,9 +56,13 @@ export async function runImage(
       providerCallContext(call.cancellation, model.upstreamModel, requestId, call.upstreamHeaders),
     );
     await hold.settle(chargeForImage(images, model), 'completed');
-    return route.encode(images, request, call);
+    await slot?.settle(0);
+    const encoded = route.encode(images, request, call);
+    if (slot?.headers) encoded.headers = { ...encoded.headers, ...slot.headers };
+    return encoded;
   } catch (error) {
     await hold.release();
+    await slot?.release();
     throw error;
   }
 }
