@@ -31,7 +31,16 @@ export type {
   MaybePromise,
   ResponseStore,
   StoredResponse,
+  RateLimits,
+  KeyRateLimits,
+  RateLimitStore,
+  RateLimitScope,
+  RateLimitLease,
+  RateLimitResult,
+  RateLimitState,
+  RateLimitCounter,
 } from './stores/types';
+export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './stores/memory-rate-limit-store';
 export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';
 export {
   MemoryResponseStore,

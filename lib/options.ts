@@ -8,7 +8,10 @@ import { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 import { resolveProvider, type ResolvedProvider } from './pipeline/resolved-provider';
 import { MemoryKeyStore, type MemoryKeyEntry } from './stores/memory-key-store';
 import { MemoryQuotaStore } from './stores/memory-quota-store';
-import type { KeyStore, QuotaStore, ResponseStore } from './stores/types';
+import { MemoryRateLimitStore } from './stores/memory-rate-limit-store';
+import { rateLimitsProblem } from './stores/rate-limits';
+import type { KeyRateLimits, KeyStore, QuotaStore, RateLimitStore, ResponseStore } from './stores/types';
+import { RateLimiter } from './pipeline/rate-limit';
 import { suggest } from './suggest';
 import { toUsageSink, type UsageSink, type UsageSinkOption } from './usage/sink';
 
@@ -87,6 +90,18 @@ export interface GatewayOptions {
    * `false` to turn them off (`gateway.metrics` then answers 404).
    */
   metrics?: boolean | MetricsOptions;
+  /**
+   * Rate limits of every key that does not set its own: requests, tokens (input + output) and calls in flight, per
+   * minute, and optionally per model. A key's own `rateLimits` (in `keys[]` or from the key store) override these field
+   * by field, and `null` lifts one (docs/operations.md, *Rate limits*). Default: none — a call nobody limits costs no
+   * rate-limit work at all.
+   */
+  rateLimits?: KeyRateLimits;
+  /**
+   * Where rate limits are counted: a {@link MemoryRateLimitStore} (the default, one process), a `RedisRateLimitStore`
+   * (`rosetta-gateway/redis`, shared by every instance), or your own.
+   */
+  rateLimitStore?: RateLimitStore;
 }
 
 /** The fully resolved configuration a gateway runs on. */
@@ -109,6 +124,10 @@ export interface ResolvedOptions {
   usageSink: UsageSink | undefined;
   /** Absent: metrics are off. */
   metrics: ResolvedMetricsOptions | undefined;
+  /** The rate-limit store (a {@link MemoryRateLimitStore} unless one was given). */
+  rateLimitStore: RateLimitStore;
+  /** Admits calls against the keys' limits and the default; does nothing for a call nobody limits. */
+  rateLimiter: RateLimiter;
 }
 
 const OPTION_NAMES = [
@@ -127,6 +146,8 @@ const OPTION_NAMES = [
   'maxHops',
   'usageSink',
   'metrics',
+  'rateLimits',
+  'rateLimitStore',
 ] as const;
 
 function fail(code: string, option: string, message: string): never {
@@ -194,10 +215,25 @@ function resolveStores(options: GatewayOptions): { keyStore: KeyStore; quotaStor
     if (entry.balance !== undefined && !(typeof entry.balance === 'number' && entry.balance >= 0)) {
       fail('ERR_GATEWAY_INVALID_OPTION', `${option}.balance`, 'must be a number >= 0.');
     }
+    if (entry.rateLimits !== undefined) checkRateLimits(`${option}.rateLimits`, entry.rateLimits);
     const principal = keyStore.add(entry);
     if (entry.balance !== undefined) balances[principal.id] = entry.balance;
   });
   return { keyStore, quotaStore: options.quotaStore ?? new MemoryQuotaStore({ balances }) };
+}
+
+/** Throws the option error for malformed rate limits (each a positive integer or null; `models` by model id). */
+function checkRateLimits(option: string, value: unknown): void {
+  const problem = rateLimitsProblem(value, option);
+  if (problem) throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', `createGateway: option ${problem}`, option);
+}
+
+function resolveRateLimits(options: GatewayOptions): { rateLimitStore: RateLimitStore; rateLimiter: RateLimiter } {
+  if (options.rateLimits !== undefined) checkRateLimits('rateLimits', options.rateLimits);
+  if (options.rateLimitStore !== undefined)
+    requireMethods('rateLimitStore', options.rateLimitStore, ['acquire', 'settle']);
+  const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
+  return { rateLimitStore, rateLimiter: new RateLimiter(rateLimitStore, options.rateLimits) };
 }
 
 function resolveProviders(options: GatewayOptions, defaults: () => readonly Provider[]): Map<string, ResolvedProvider> {
@@ -331,6 +367,7 @@ export function resolveOptions(
     maxHops: positiveInteger(options, 'maxHops', 5),
     usageSink: resolveUsageSink(options.usageSink),
     metrics: resolveMetricsOptions(options.metrics),
+    ...resolveRateLimits(options),
   };
 }
 

@@ -1,4 +1,5 @@
-// One gateway instance for the multi-instance test: the BUILT package on the Redis stores, served on 127.0.0.1.
+// One gateway instance for the multi-instance test: the BUILT package on the Redis stores (key, quota, rate limits),
+// served on 127.0.0.1.
 // Env: REDIS_URL, REDIS_PREFIX, RESERVATION_TTL_MS (optional), TOKEN_DELAY_MS (optional). Prints one JSON line: { port,
 // pid }.
 // Commands get 15 s, not the fail-fast 2 s: on a loaded 2-core CI machine, 300 concurrent calls can queue a
@@ -7,7 +8,7 @@
 'use strict';
 const express = require('express');
 const { createGateway, LocalProvider } = require('rosetta-gateway');
-const { createRedisClient, RedisKeyStore, RedisQuotaStore } = require('rosetta-gateway/redis');
+const { createRedisClient, RedisKeyStore, RedisQuotaStore, RedisRateLimitStore } = require('rosetta-gateway/redis');
 
 async function main() {
   const url = new URL(process.env.REDIS_URL);
@@ -24,6 +25,7 @@ async function main() {
   const gateway = createGateway({
     keyStore: new RedisKeyStore({ client, prefix }),
     quotaStore: new RedisQuotaStore({ client, prefix, ...ttl }),
+    rateLimitStore: new RedisRateLimitStore({ client, prefix }),
     providers: [new LocalProvider({ tokenDelayMs: Number(process.env.TOKEN_DELAY_MS ?? 0) })],
   });
   await gateway.ready;

@@ -4,7 +4,7 @@ import type { Usage } from '../canonical';
 import type { GatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
 import type { CallCancellation } from '../providers/cancellation';
-import type { CallView, HttpRequestView, Operation } from '../protocols/types';
+import type { CallView, HttpRequestView, Operation, ProtocolCodec } from '../protocols/types';
 import type { Principal } from '../stores/types';
 import type { UsageAttempt } from '../usage/record';
 import type { QuotaHold } from './quota-hold';
@@ -47,6 +47,8 @@ export class Call implements CallView {
   failure: GatewayError | undefined;
   /** Whether the caller left before the answer was complete. */
   cancelled = false;
+  /** The caller's codec's rate-limit headers (docs/operations.md, *Rate limits*); set with `principal`. */
+  rateLimitHeaders: ProtocolCodec['rateLimitHeaders'];
 
   constructor(
     readonly requestId: string,

@@ -41,6 +41,7 @@ export class Lifecycle {
   private async init(): Promise<void> {
     await this.config.keyStore.init?.();
     await this.config.quotaStore.init?.();
+    await this.config.rateLimitStore.init?.();
     await this.config.responseStore?.init?.();
     await this.usage?.sink.init?.();
     for (const provider of this.config.providers.values()) await provider.init();
@@ -127,6 +128,7 @@ export class Lifecycle {
     }
     for (const provider of this.config.providers.values()) await provider.close();
     await this.config.responseStore?.close?.();
+    await this.config.rateLimitStore.close?.();
     await this.config.quotaStore.close?.();
     await this.config.keyStore.close?.();
   }

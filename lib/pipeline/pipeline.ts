@@ -69,6 +69,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     const view = requestView(request, path, undefined);
     const cancellation = new CallCancellation();
     const call = new Call(requestId, view, cancellation, response, codec.name, match.route.operation);
+    call.rateLimitHeaders = codec.rateLimitHeaders;
     const started = performance.now();
     // The caller leaving before the call is over cancels the upstream call. A flag of our own is
     // cheaper than asking the response whether it finished (docs/performance.md, "Why the gateway's

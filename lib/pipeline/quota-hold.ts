@@ -9,7 +9,7 @@ import type { ResolvedModel } from '../models';
 import { affordableOutputTokens, creditsForUsage, estimateGenerate, type CostEstimate } from '../quota';
 import type { Principal, QuotaStore, Reservation, ReservationInfo, ReserveResult, Settlement } from '../stores/types';
 import type { CreditSplit } from '../usage/record';
-import { boundInput } from './input-tokens';
+import { boundInput, type InputBound } from './input-tokens';
 import { logQuota } from './log';
 
 /**
@@ -130,7 +130,8 @@ export class TextHold extends QuotaHold {
 
   /**
    * Reserves a text call at its upper bound (its input bounded over the fallback chain, priced at the
-   * chain's priciest model); a partial hold lowers the call's output cap to what it pays for.
+   * chain's priciest model); a partial hold lowers the call's output cap to what it pays for. `known`: the bound
+   * already found (by the rate-limit step).
    */
   static async reserveText(
     store: QuotaStore,
@@ -138,8 +139,9 @@ export class TextHold extends QuotaHold {
     model: ResolvedModel,
     principal: Principal,
     requestId: string,
+    known?: InputBound,
   ): Promise<TextHold> {
-    const { bound, counted } = await boundInput(request, model, requestId);
+    const { bound, counted } = known ?? (await boundInput(request, model, requestId));
     const basis = priciest(model.chain);
     const estimate = estimateGenerate(request, basis, bound);
     const reservation = await reserve(store, principal, estimate, model, 'generate', requestId);

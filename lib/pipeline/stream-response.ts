@@ -15,6 +15,7 @@ import type { Lifecycle } from './lifecycle';
 import { logRequest } from './log';
 import type { OpenedStream, Served } from './provider-call';
 import type { StreamEnd, TextHold } from './quota-hold';
+import { type RateSlot, usedTokens } from './rate-limit';
 import { WARNINGS_HEADER, warningsHeader } from '../warnings';
 
 /**
@@ -33,7 +34,8 @@ const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
  * which go out in the `x-rosetta-warnings` header), nothing sent yet. From
  * here the hold is this function's: settled however the stream ends, a finished or cancelled
  * stream charged what was produced, one the upstream broke only with `chargeFailedStreams`.
- * `beforeFinish` runs once the `finish` part is encoded, before it is written (it must not throw).
+ * `beforeFinish` runs once the `finish` part is encoded, before it is written (it must not throw). `rateSlot` is
+ * settled with the tokens the stream used, however it ended.
  */
 export async function streamResponse(
   encoder: StreamEncoder,
@@ -43,6 +45,7 @@ export async function streamResponse(
   lifecycle: Lifecycle,
   chargeFailedStreams: boolean,
   beforeFinish?: () => Promise<void>,
+  rateSlot?: RateSlot,
 ): Promise<void> {
   const {
     model,
@@ -109,6 +112,7 @@ export async function streamResponse(
     call.usage = usage;
     endedEarly(call, ended, part, lifecycle);
     await hold.settleStream(ended, signal.aborted, usage, model, chargeFailedStreams);
+    if (rateSlot) await rateSlot.settle(usedTokens(usage));
   }
 }
 

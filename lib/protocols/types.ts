@@ -9,7 +9,7 @@ import type {
   StreamPart,
 } from '../canonical';
 import type { GatewayError } from '../errors';
-import type { StoredResponse } from '../stores/types';
+import type { RateLimitState, StoredResponse } from '../stores/types';
 
 /** The operations a route can lead to. `count-tokens` counts a text request's input without calling the model. */
 export type Operation = CodecRoute['operation'];
@@ -218,6 +218,11 @@ export interface ProtocolCodec {
   extractKey(request: HttpRequestView): string | undefined;
   /** Encodes an error in the protocol's native envelope. */
   encodeError(error: GatewayError, context: ErrorContext): EncodedResponse;
+  /**
+   * The rate-limit headers this protocol's clients read, for a call some rate limit counts: on its answer (whole or
+   * streamed) and on its 429. Absent: the protocol has none (Gemini says it in the 429's body).
+   */
+  rateLimitHeaders?(state: RateLimitState): Record<string, string>;
   readonly modelList?: ModelListRoutes;
   /** Reading and deleting stored answers (`GET` / `DELETE`); see {@link StoredResponseRoutes}. */
   readonly storedResponses?: StoredResponseRoutes;

@@ -1,6 +1,7 @@
 /** The default key store: keys held in memory as SHA-256 digests, matched in constant time. */
 import * as crypto from 'node:crypto';
-import type { KeyStore, Principal } from './types';
+import { rateLimitsProblem } from './rate-limits';
+import type { KeyRateLimits, KeyStore, Principal } from './types';
 
 /** One key of a {@link MemoryKeyStore}. */
 export interface MemoryKeyEntry {
@@ -11,6 +12,15 @@ export interface MemoryKeyEntry {
   /** Model ids this key may use; default: all. */
   allowedModels?: readonly string[];
   metadata?: Record<string, unknown>;
+  /** This key's rate limits, over the gateway's `rateLimits` default (docs/operations.md, *Rate limits*). Default: none. */
+  rateLimits?: KeyRateLimits;
+}
+
+/** Throws a TypeError naming the store when an entry's `rateLimits` is malformed. */
+export function checkEntryRateLimits(store: string, rateLimits: unknown): void {
+  if (rateLimits === undefined) return;
+  const problem = rateLimitsProblem(rateLimits, 'rateLimits');
+  if (problem) throw new TypeError(`${store}: ${problem}`);
 }
 
 interface StoredKey {
@@ -48,11 +58,13 @@ export class MemoryKeyStore implements KeyStore {
   add(entry: MemoryKeyEntry): Principal {
     if (typeof entry.key !== 'string' || entry.key.length === 0)
       throw new TypeError('MemoryKeyStore: key must be a non-empty string');
+    checkEntryRateLimits('MemoryKeyStore', entry.rateLimits);
     const digest = digestOf(entry.key);
     const principal: Principal = {
       id: entry.id ?? fingerprintKey(entry.key),
       ...(entry.allowedModels ? { allowedModels: [...entry.allowedModels] } : {}),
       ...(entry.metadata ? { metadata: entry.metadata } : {}),
+      ...(entry.rateLimits ? { rateLimits: entry.rateLimits } : {}),
     };
     this.byDigest.set(digest.toString('hex'), { digest, principal });
     return principal;

@@ -1,4 +1,7 @@
-/** The key-store, quota-store and response-store contracts a host app implements (or takes the memory defaults of). */
+/**
+ * The key-store, quota-store, rate-limit-store and response-store contracts a host app implements (or takes the memory
+ * defaults of).
+ */
 import type { Message } from '../canonical';
 
 /** Who a key belongs to. Returned by a key store; never contains the key itself. */
@@ -12,6 +15,33 @@ export interface Principal {
   allowedModels?: readonly string[];
   /** Anything the host wants to carry along (plan, user id…). Never logged. */
   metadata?: Record<string, unknown>;
+  /**
+   * This key's rate limits, merged over the gateway's `rateLimits` default field by field (docs/operations.md,
+   * *Rate limits*). Absent: the default alone, or no limit.
+   */
+  rateLimits?: KeyRateLimits;
+}
+
+/**
+ * Rate limits of one scope (a key, or a key × model). Each is a positive integer; absent means no limit of that
+ * kind, and `null` lifts a limit the gateway's default sets.
+ */
+export interface RateLimits {
+  /** Calls admitted per minute (a token bucket of this size, refilled evenly over the minute). */
+  requestsPerMinute?: number | null;
+  /**
+   * Tokens (input + output) per minute: a call is admitted on its estimate (the input bound plus its output cap)
+   * and charged its real usage when it ends.
+   */
+  tokensPerMinute?: number | null;
+  /** Calls in flight at once, streams included, however they end. */
+  concurrent?: number | null;
+}
+
+/** A key's rate limits: its own, and optionally per model (by public model id or alias) on top of them. */
+export interface KeyRateLimits extends RateLimits {
+  /** Limits of this key's calls to one model, each counted in a scope of its own besides the key's. */
+  models?: Readonly<Record<string, RateLimits>>;
 }
 
 /** A value or a promise of it: store methods may be synchronous or asynchronous; the gateway always awaits. */
@@ -92,6 +122,77 @@ export interface QuotaStore {
   settle(reservation: Reservation, actual: number, info?: SettleInfo): MaybePromise<void>;
   release(reservation: Reservation): MaybePromise<void>;
   init?(): MaybePromise<void>;
+  close?(): MaybePromise<void>;
+}
+
+/** One scope a call is counted in, with the limits that apply there (only positive integers; absent: no limit). */
+export interface RateLimitScope {
+  /** The scope's id: the key id, or the key id and the public model id joined by `\n`. */
+  readonly id: string;
+  readonly requestsPerMinute?: number;
+  readonly tokensPerMinute?: number;
+  readonly concurrent?: number;
+}
+
+/** A call admitted by {@link RateLimitStore.acquire}: what its `settle` must undo or correct. */
+export interface RateLimitLease {
+  /** Unique per lease. */
+  readonly id: string;
+  readonly scopes: readonly RateLimitScope[];
+  /** The tokens taken on admission (the estimate). */
+  readonly tokens: number;
+}
+
+/** One limit as rate-limit headers show it. */
+export interface RateLimitCounter {
+  /** The limit per minute. */
+  limit: number;
+  /** What is left now (whole units, at least 0). */
+  remaining: number;
+  /** Milliseconds until the bucket is full again. */
+  resetMs: number;
+}
+
+/** Where a call's limits stand after it was admitted or refused: the scope with the least left, per kind. */
+export interface RateLimitState {
+  requests?: RateLimitCounter;
+  tokens?: RateLimitCounter;
+}
+
+/** The outcome of {@link RateLimitStore.acquire}. */
+export type RateLimitResult =
+  | { ok: true; lease: RateLimitLease; state: RateLimitState }
+  | {
+      ok: false;
+      /** The first limit that refused the call. */
+      reason: 'requests' | 'tokens' | 'concurrent';
+      /** Milliseconds until the call could be admitted (for `concurrent`, a guess: until a slot might free). */
+      retryAfterMs: number;
+      state: RateLimitState;
+    };
+
+/**
+ * Counts calls against rate limits: per scope a token bucket of requests and one of tokens, both refilled evenly
+ * over the window (a minute), and a count of calls in flight.
+ *
+ * - `acquire({ scopes, tokens, requestId })` admits a call only if every scope has a request, `tokens` (at most its
+ *   whole bucket) and a concurrency slot left; then takes them all, atomically, and returns a lease. Otherwise it
+ *   takes nothing and says which limit refused and when to retry. Concurrent calls never get more than a limit
+ *   allows, however many instances share the store.
+ * - `settle(lease, usedTokens)` gives back the concurrency slot and corrects the tokens taken to `usedTokens`
+ *   (a refund, or a further charge that may leave the bucket below zero). Idempotent: a second settle of a lease
+ *   changes nothing. A failed call settles with 0.
+ */
+export interface RateLimitStore {
+  acquire(request: {
+    scopes: readonly RateLimitScope[];
+    tokens: number;
+    requestId: string;
+  }): MaybePromise<RateLimitResult>;
+  settle(lease: RateLimitLease, usedTokens: number): MaybePromise<void>;
+  /** Called once before the gateway serves; the gateway waits for it. */
+  init?(): MaybePromise<void>;
+  /** Called by `gateway.close()`. */
   close?(): MaybePromise<void>;
 }
 

@@ -16,6 +16,8 @@ const root = join(__dirname, '..', '..', '..');
 const PREFIX = `${RUN_PREFIX}multi:`;
 const KEY = 'sk-multi-instance-0123456789';
 const DOOMED_KEY = 'sk-doomed-instance-0123456789';
+const LIMITED_KEY = 'sk-limited-instance-0123456789';
+const RPM = 10;
 const BALANCE = 3000;
 const INSTANCES = 3;
 const CALLS = 300;
@@ -93,6 +95,8 @@ beforeAll(async () => {
   await quota.init();
   await keys.add({ key: KEY, id: 'multi' });
   await keys.add({ key: DOOMED_KEY, id: 'doomed' });
+  await keys.add({ key: LIMITED_KEY, id: 'limited', rateLimits: { requestsPerMinute: RPM, concurrent: 50 } });
+  await quota.setBalance('limited', 1_000_000);
   await quota.setBalance('multi', BALANCE);
   await quota.setBalance('doomed', 1000);
   instances.push(...(await Promise.all(Array.from({ length: INSTANCES }, () => startInstance()))));
@@ -102,6 +106,31 @@ afterAll(async () => {
   await Promise.all([...instances, ...extra].map(stopInstance));
   seedClient?.disconnect();
   await redis?.stop();
+});
+
+describe('many gateway instances, one rate limit in Redis', () => {
+  it(`admits exactly ${RPM} of 60 concurrent calls on one key spread over ${INSTANCES} instances, within one window`, async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        chat(instances[index % INSTANCES]!, LIMITED_KEY, {
+          model: 'rosetta-echo',
+          max_tokens: 10,
+          messages: [{ role: 'user', content: `call ${index}` }],
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(RPM);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(60 - RPM);
+    for (const response of responses) {
+      if (response.status !== 429) continue;
+      // One request frees every 60 s / RPM; less has passed since the first, so the wait is at most that.
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(response.headers.get('retry-after'))).toBeLessThanOrEqual(60 / RPM);
+      expect(response.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    }
+    await Promise.all(responses.map((response) => response.text()));
+  });
 });
 
 describe('many gateway instances, one balance in Redis', () => {

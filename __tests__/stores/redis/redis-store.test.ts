@@ -13,11 +13,13 @@ import {
   QUOTA_SCRIPTS,
   RedisKeyStore,
   RedisQuotaStore,
+  RedisRateLimitStore,
   type RedisQuotaStoreOptions,
 } from '../../../lib/stores/redis';
 import { buildApp } from '../../helpers/app';
 import { describeKeyStoreContract } from '../../helpers/key-store-contract';
 import { describeQuotaStoreContract } from '../../helpers/quota-store-contract';
+import { describeRateLimitStoreContract } from '../../helpers/rate-limit-store-contract';
 import {
   itStopsRedis,
   RUN_PREFIX,
@@ -87,6 +89,44 @@ async function dump(prefix: string): Promise<{ keys: string[]; text: string }> {
 describeQuotaStoreContract('RedisQuotaStore', {
   create: (balances) => quotaStore(balances),
   createExpiring: (balances, ttlMs) => quotaStore(balances, { reservationTtlMs: ttlMs }),
+});
+
+describeRateLimitStoreContract('RedisRateLimitStore', {
+  async create(windowMs) {
+    const store = new RedisRateLimitStore({ client, prefix: freshPrefix(), windowMs });
+    await store.init();
+    return store;
+  },
+});
+
+describe('RedisRateLimitStore in Redis', () => {
+  it('keeps a key principal rate limits through the key store', async () => {
+    const store = await keyStore();
+    const rateLimits = { requestsPerMinute: 5, models: { 'rosetta-echo': { concurrent: 1 } } };
+    await store.add({ key: 'sk-rate-limited-0123456789', id: 'limited', rateLimits });
+    expect(await store.authenticate('sk-rate-limited-0123456789')).toEqual({ id: 'limited', rateLimits });
+    await expect(store.add({ key: 'sk-bad-limits-0123456789', rateLimits: { requestsPerMinute: -1 } })).rejects.toThrow(
+      /rateLimits.requestsPerMinute must be a positive integer/,
+    );
+  });
+
+  it('frees the slot of a call whose instance died, after leaseTtlMs, and lets idle scopes expire', async () => {
+    const prefix = freshPrefix();
+    const store = new RedisRateLimitStore({ client, prefix, leaseTtlMs: 100, windowMs: 1000 });
+    await store.init();
+    const scopes = [{ id: 'k', concurrent: 1, requestsPerMinute: 100 }];
+    expect((await store.acquire({ scopes, tokens: 0 })).ok).toBe(true);
+    expect(await store.acquire({ scopes, tokens: 0 })).toMatchObject({ ok: false, reason: 'concurrent' });
+    await sleep(150);
+    expect((await store.acquire({ scopes, tokens: 0 })).ok).toBe(true);
+    const [hash] = store.scopeKeys('k');
+    expect(await client.pttl(hash)).toBeGreaterThan(0);
+    expect(store.scopeKeys('k\nm')[0]).toBe(`${prefix}rate:{k}:model:m`);
+  });
+
+  it('refuses unknown options with a suggestion', () => {
+    expect(() => new RedisRateLimitStore({ client, leaseTTLMs: 5 } as never)).toThrow(/did you mean 'leaseTtlMs'/);
+  });
 });
 
 describeKeyStoreContract('RedisKeyStore', {

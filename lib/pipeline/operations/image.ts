@@ -9,7 +9,10 @@ import { QuotaHold } from '../quota-hold';
 import { toGatewayError } from '../../errors';
 import type { UsageAttempt } from '../../usage/record';
 
-/** Decode → resolve model → reserve quota → provider → settle → encode; the hold is released if the call fails. */
+/**
+ * Decode → resolve model → admit by rate limits → reserve quota → provider → settle → encode; the hold and the
+ * rate-limit slot are released if the call fails.
+ */
 export async function runImage(
   gateway: GatewayParts,
   route: ImageRoute,
@@ -21,14 +24,25 @@ export async function runImage(
   const { requestId, caller: principal } = call;
   const model = gateway.models.resolve(request.model, principal, 'image');
   call.resolved = model;
-  const hold = await QuotaHold.reserve(
-    gateway.config.quotaStore,
-    principal,
-    estimateImage(request, model),
-    model,
-    'image',
-    requestId,
-  );
+  // Rate limits: an image call counts a request and a slot, and no tokens.
+  const limiter = gateway.config.rateLimiter;
+  const slot = limiter.applies(principal)
+    ? await limiter.admit(principal, model, request.model, 0, requestId, call.rateLimitHeaders)
+    : undefined;
+  let hold: QuotaHold;
+  try {
+    hold = await QuotaHold.reserve(
+      gateway.config.quotaStore,
+      principal,
+      estimateImage(request, model),
+      model,
+      'image',
+      requestId,
+    );
+  } catch (error) {
+    await slot?.release();
+    throw error;
+  }
   call.hold = hold;
   const attempt: UsageAttempt = { model: model.id, provider: model.provider.name, upstreamModel: model.upstreamModel };
   call.attempts.push(attempt);
@@ -50,13 +64,17 @@ export async function runImage(
     call.images = images.images.length;
     const credits = creditsForImage(images, model);
     await hold.settle(credits.total, 'completed', credits);
-    return route.encode(images, request, call);
+    await slot?.settle(0);
+    const encoded = route.encode(images, request, call);
+    if (slot?.headers) encoded.headers = { ...encoded.headers, ...slot.headers };
+    return encoded;
   } catch (error) {
     if (call.images === undefined) {
       const failure = toGatewayError(error);
       attempt.error = { kind: failure.kind, status: failure.status };
     }
     await hold.release();
+    await slot?.release();
     throw error;
   }
 }

@@ -6,6 +6,7 @@ import { encodeAnthropicError } from './encode-error';
 import { encodeMessagesResponse } from './encode-response';
 import { encodeMessagesStream } from './encode-stream';
 import { encodeAnthropicModelOrThrow, encodeAnthropicModelPage, messageModels } from './model-list';
+import { anthropicRateLimitHeaders } from './rate-limit-headers';
 
 /** A count_tokens body is a messages body without `max_tokens` (and without `stream`). */
 function decodeCountTokens(body: unknown, headers: Record<string, string | string[] | undefined>) {
@@ -68,6 +69,7 @@ export function anthropicMessagesCodec(): ProtocolCodec {
     match: (path) => ROUTES.get(path),
     extractKey: anthropicKey,
     encodeError: (error, context) => encodeAnthropicError(error, context.requestId),
+    rateLimitHeaders: anthropicRateLimitHeaders,
     modelList: {
       paths: ['/v1/models'],
       claims: claimsModelList,

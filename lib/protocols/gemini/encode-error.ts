@@ -44,6 +44,9 @@ function details(error: GatewayError): Array<Record<string, unknown>> {
       reason: error.code.toUpperCase(),
       domain: 'rosetta-gateway',
     });
+  // Google's own 429 says when to retry in the body: a RetryInfo detail (`"retryDelay": "43s"`), not a header.
+  if (error.kind === 'rate_limit' && error.retryAfter !== undefined)
+    list.push({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${Math.ceil(error.retryAfter)}s` });
   if (error.param)
     list.push({
       '@type': 'type.googleapis.com/google.rpc.BadRequest',

@@ -5,6 +5,7 @@ import { encodeOpenAIError } from '../shared/openai-error';
 import { decodeChatRequest } from './decode-request';
 import { encodeChatResponse } from './encode-response';
 import { encodeChatStream } from './encode-stream';
+import { openAIRateLimitHeaders } from '../shared/openai-rate-limit-headers';
 
 const PATHS = new Set(['/v1/chat/completions', '/chat/completions']);
 
@@ -29,6 +30,7 @@ export function openAIChatCodec(): ProtocolCodec {
     match: (path) => (PATHS.has(path) ? MATCH : undefined),
     extractKey: (request) => bearerToken(request.headers),
     encodeError: encodeOpenAIError,
+    rateLimitHeaders: openAIRateLimitHeaders,
     modelList: {
       paths: ['/v1/models', '/models'],
       encodeList: (models) => ({ status: 200, body: { object: 'list', data: models.map(encodeModel) } }),

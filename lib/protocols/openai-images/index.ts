@@ -4,6 +4,7 @@ import { bearerToken } from '../shared/credentials';
 import { encodeOpenAIError } from '../shared/openai-error';
 import { decodeImageRequest } from './decode-request';
 import { encodeImagesResponse } from './encode-response';
+import { openAIRateLimitHeaders } from '../shared/openai-rate-limit-headers';
 
 const PATHS = new Set(['/v1/images/generations', '/images/generations']);
 
@@ -23,5 +24,6 @@ export function openAIImagesCodec(): ProtocolCodec {
     match: (path) => (PATHS.has(path) ? MATCH : undefined),
     extractKey: (request) => bearerToken(request.headers),
     encodeError: encodeOpenAIError,
+    rateLimitHeaders: openAIRateLimitHeaders,
   };
 }

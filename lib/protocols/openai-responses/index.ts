@@ -19,6 +19,7 @@ import { encodeResponsesResponse } from './encode-response';
 import { encodeResponsesStream } from './encode-stream';
 import { inputItemsPage } from './input-items';
 import { previousIdOf, RESPONSES_STATE } from './state';
+import { openAIRateLimitHeaders } from '../shared/openai-rate-limit-headers';
 
 /** `POST /v1/responses`. */
 const RESPONSES: GenerateRoute = {
@@ -73,6 +74,7 @@ export function openAIResponsesCodec(): ProtocolCodec {
     match: (path) => ROUTES.get(path),
     extractKey: (request) => bearerToken(request.headers),
     encodeError: encodeResponsesError,
+    rateLimitHeaders: openAIRateLimitHeaders,
     storedResponses: STORED,
   };
 }

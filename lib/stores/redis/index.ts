@@ -1,10 +1,12 @@
 /**
- * rosetta-gateway/redis: the optional Redis-backed key, quota and response stores and usage stream (needs the `ioredis` peer
+ * rosetta-gateway/redis: the optional Redis-backed key, quota, rate-limit and response stores and usage stream (needs
+ * the `ioredis` peer
  * dependency).
  */
 export { RedisKeyStore, type RedisKeyStoreOptions, type RedisKeyEntry } from './redis-key-store';
 export { RedisQuotaStore, type RedisQuotaStoreOptions, type RedisAccount } from './redis-quota-store';
 export { createRedisClient, FAIL_FAST_REDIS_OPTIONS, type RedisConnectionOptions } from './connection';
-export { QUOTA_SCRIPTS, KEY_SCRIPTS, type ScriptDefinition } from './scripts';
+export { QUOTA_SCRIPTS, KEY_SCRIPTS, RATE_LIMIT_SCRIPTS, type ScriptDefinition } from './scripts';
 export { RedisResponseStore, type RedisResponseStoreOptions } from './redis-response-store';
 export { RedisUsageStream, type RedisUsageStreamOptions } from './redis-usage-stream';
+export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './redis-rate-limit-store';

@@ -1,8 +1,8 @@
 /** A key store in Redis: keys kept as SHA-256 digests, shared by every gateway instance, matched in constant time. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { fingerprintKey, type MemoryKeyEntry } from '../memory-key-store';
-import type { KeyStore, Principal } from '../types';
+import { checkEntryRateLimits, fingerprintKey, type MemoryKeyEntry } from '../memory-key-store';
+import type { KeyRateLimits, KeyStore, Principal } from '../types';
 import {
   checkOptionNames,
   CONNECTION_OPTION_NAMES,
@@ -42,7 +42,7 @@ function parseJson(field: string | undefined, what: string): unknown {
 /**
  * Keys in Redis, shared by every gateway instance using the same Redis and prefix. The secret is
  * never stored: each key is a hash named by the SHA-256 digest of the secret, holding the principal
- * (`id`, `allowedModels`, `metadata`). `authenticate` looks the presented key's digest up and confirms
+ * (`id`, `allowedModels`, `metadata`, `rateLimits`). `authenticate` looks the presented key's digest up and confirms
  * it with `crypto.timingSafeEqual`. Redis errors throw (the gateway answers 503).
  *
  * @example
@@ -86,7 +86,13 @@ export class RedisKeyStore implements KeyStore {
     if (stored.length !== digest.length || !timingSafeEqual(stored, digest)) return undefined;
     const allowedModels = parseJson(record.allowedModels, 'allowedModels') as string[] | undefined;
     const metadata = parseJson(record.metadata, 'metadata') as Record<string, unknown> | undefined;
-    return { id: record.id, ...(allowedModels ? { allowedModels } : {}), ...(metadata ? { metadata } : {}) };
+    const rateLimits = parseJson(record.rateLimits, 'rateLimits') as KeyRateLimits | undefined;
+    return {
+      id: record.id,
+      ...(allowedModels ? { allowedModels } : {}),
+      ...(metadata ? { metadata } : {}),
+      ...(rateLimits ? { rateLimits } : {}),
+    };
   }
 
   /**
@@ -107,18 +113,28 @@ export class RedisKeyStore implements KeyStore {
     }
     if (entry.metadata !== undefined && (entry.metadata === null || typeof entry.metadata !== 'object'))
       throw new TypeError(`${STORE}: metadata must be an object`);
+    checkEntryRateLimits(STORE, entry.rateLimits);
     const principal: Principal = {
       id,
       ...(entry.allowedModels ? { allowedModels: [...entry.allowedModels] } : {}),
       ...(entry.metadata ? { metadata: entry.metadata } : {}),
+      ...(entry.rateLimits ? { rateLimits: entry.rateLimits } : {}),
     };
     const hex = digestOf(entry.key).toString('hex');
     const record = this.recordKey(hex);
     const models = principal.allowedModels ? JSON.stringify(principal.allowedModels) : '';
     const metadata = principal.metadata ? JSON.stringify(principal.metadata) : '';
+    const rateLimits = principal.rateLimits ? JSON.stringify(principal.rateLimits) : '';
     const previous = (await this.client.hget(record, 'id')) ?? '';
     const keys = [record, this.indexKey(id), this.indexKey(previous === '' ? id : previous)];
-    const displaced = (await this.link.run(KEY_SCRIPTS.put, keys, [previous, hex, id, models, metadata])) as string;
+    const displaced = (await this.link.run(KEY_SCRIPTS.put, keys, [
+      previous,
+      hex,
+      id,
+      models,
+      metadata,
+      rateLimits,
+    ])) as string;
     if (displaced !== '')
       await this.link.run(KEY_SCRIPTS.unindex, [record, this.indexKey(displaced)], [hex, displaced]);
     return principal;

@@ -156,7 +156,7 @@ return next
 /**
  * put-key: adds or replaces a key record and indexes its digest under its id, in one step.
  * KEYS: the record hash, the new id's index set, the index set of the id the record had when read.
- * ARGV: that id ('' for none), digest, id, allowedModels JSON or '', metadata JSON or ''.
+ * ARGV: that id ('' for none), digest, id, allowedModels JSON or '', metadata JSON or '', rateLimits JSON or ''.
  * Returns '' or, when the record changed hands between the read and this call, the id it had:
  * the caller then runs unindex-key for that id.
  */
@@ -167,6 +167,7 @@ redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'digest', ARGV[2], 'id', ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'allowedModels', ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'metadata', ARGV[5]) end
+if ARGV[6] and ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'rateLimits', ARGV[6]) end
 redis.call('SADD', KEYS[2], ARGV[2])
 if current ~= '' and current ~= ARGV[1] and current ~= ARGV[3] then return current end
 return ''
@@ -193,12 +194,147 @@ redis.call('DEL', KEYS[1])
 return 1
 `;
 
+/**
+ * Shared by the rate-limit scripts. Each scope has two keys: a hash (`req`, `tok`: the levels of its request and
+ * token buckets; `at`: when they were last refilled, ms) and a sorted set of the leases in flight (lease id → expiry
+ * ms). Per scope, ARGV carries its limits: requests per window, tokens per window, calls in flight (-1: none).
+ * Levels are kept as Lua doubles and written with `%.17g`, so a refill's fraction is not lost.
+ */
+const RATE_PRELUDE = `
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+local function num(n)
+  return string.format('%.17g', n)
+end
+
+-- The scope's buckets refilled to now: {req, tok, at}; a bucket never seen (or expired) is full.
+local function refilled(hash, rpm, tpm, window, now)
+  local fields = redis.call('HMGET', hash, 'req', 'tok', 'at')
+  local at = tonumber(fields[3]) or now
+  local elapsed = math.max(0, now - at)
+  local req, tok = tonumber(fields[1]), tonumber(fields[2])
+  if rpm >= 0 then req = math.min(rpm, (req or rpm) + elapsed * rpm / window) end
+  if tpm >= 0 then tok = math.min(tpm, (tok or tpm) + elapsed * tpm / window) end
+  return req, tok
+end
+
+local function wait_for(level, units, limit, window)
+  if level >= units then return 0 end
+  return math.ceil((units - level) * window / limit)
+end
+
+-- Saves the levels and lets the hash expire once both buckets would be full again.
+local function save(hash, req, tok, rpm, tpm, window, now)
+  local full = 0
+  if rpm > 0 then
+    redis.call('HSET', hash, 'req', num(req))
+    full = math.max(full, wait_for(req, rpm, rpm, window))
+  end
+  if tpm > 0 then
+    redis.call('HSET', hash, 'tok', num(tok))
+    full = math.max(full, wait_for(tok, tpm, tpm, window))
+  end
+  redis.call('HSET', hash, 'at', num(now))
+  redis.call('PEXPIRE', hash, full + 1000)
+end
+`;
+
+/**
+ * rate-acquire. KEYS: per scope, its hash and its lease set. ARGV: lease id, tokens, window ms, lease ttl ms, then
+ * per scope its three limits. Admits only if every scope has a request, min(tokens, its token limit) tokens and a
+ * slot; then takes them all. Returns {1, state…} or {0, reason, retry ms, state…}, where state is per scope
+ * {requests left, requests reset ms, tokens left, tokens reset ms} (-1 where there is no such limit).
+ */
+const RATE_ACQUIRE = `${RATE_PRELUDE}
+local id, tokens, window, ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local now = now_ms()
+local scopes = #KEYS / 2
+local levels = {}
+local reason, retry = nil, 0
+for i = 1, scopes do
+  local hash, leases = KEYS[2 * i - 1], KEYS[2 * i]
+  local rpm, tpm, conc = tonumber(ARGV[3 * i + 2]), tonumber(ARGV[3 * i + 3]), tonumber(ARGV[3 * i + 4])
+  local req, tok = refilled(hash, rpm, tpm, window, now)
+  levels[i] = {req, tok, rpm, tpm, conc}
+  if rpm >= 0 then
+    local wait = wait_for(req, 1, rpm, window)
+    if wait > retry then reason, retry = 'requests', wait end
+  end
+  if tpm >= 0 then
+    local wait = wait_for(tok, math.min(tokens, tpm), tpm, window)
+    if wait > retry then reason, retry = 'tokens', wait end
+  end
+  redis.call('ZREMRANGEBYSCORE', leases, '-inf', num(now))
+  if conc >= 0 and redis.call('ZCARD', leases) >= conc and 1000 > retry then reason, retry = 'concurrent', 1000 end
+end
+local result
+if reason then
+  result = {0, reason, retry}
+else
+  result = {1}
+  for i = 1, scopes do
+    local l = levels[i]
+    if l[3] >= 0 then l[1] = l[1] - 1 end
+    if l[4] >= 0 then l[2] = l[2] - tokens end
+    save(KEYS[2 * i - 1], l[1], l[2], l[3], l[4], window, now)
+    redis.call('ZADD', KEYS[2 * i], num(now + ttl), id)
+    redis.call('PEXPIRE', KEYS[2 * i], ttl)
+  end
+end
+for i = 1, scopes do
+  local l = levels[i]
+  if l[3] >= 0 then
+    table.insert(result, math.max(0, math.floor(l[1])))
+    table.insert(result, wait_for(l[1], l[3], l[3], window))
+  else
+    table.insert(result, -1)
+    table.insert(result, -1)
+  end
+  if l[4] >= 0 then
+    table.insert(result, math.max(0, math.floor(l[2])))
+    table.insert(result, wait_for(l[2], l[4], l[4], window))
+  else
+    table.insert(result, -1)
+    table.insert(result, -1)
+  end
+end
+return result
+`;
+
+/**
+ * rate-settle. KEYS: as rate-acquire. ARGV: lease id, tokens taken, tokens used, window ms, then per scope its three
+ * limits. In each scope where the lease is still in flight, frees its slot and corrects the tokens taken to those
+ * used. Returns how many scopes it settled (0: settled before, or lapsed).
+ */
+const RATE_SETTLE = `${RATE_PRELUDE}
+local id, taken, used, window = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local now = now_ms()
+local settled = 0
+for i = 1, #KEYS / 2 do
+  local hash, leases = KEYS[2 * i - 1], KEYS[2 * i]
+  if redis.call('ZREM', leases, id) == 1 then
+    settled = settled + 1
+    local rpm, tpm = tonumber(ARGV[3 * i + 2]), tonumber(ARGV[3 * i + 3])
+    if tpm >= 0 then
+      local req, tok = refilled(hash, rpm, tpm, window, now)
+      tok = math.min(tpm, tok + taken - used)
+      save(hash, req, tok, rpm, tpm, window, now)
+    end
+  end
+end
+return settled
+`;
+
 /** A script as ioredis `defineCommand` takes it. */
 export interface ScriptDefinition {
   /** The command name the script is defined under (prefixed, so it cannot clash with a host's own commands). */
   name: string;
   lua: string;
-  numberOfKeys: number;
+  /** How many of the arguments are keys; absent: as many as the first argument says (a variable count). */
+  numberOfKeys?: number;
 }
 
 /** The quota store's scripts. */
@@ -215,4 +351,10 @@ export const KEY_SCRIPTS = Object.freeze({
   put: { name: 'rosettaKeyPut', lua: PUT_KEY, numberOfKeys: 3 },
   unindex: { name: 'rosettaKeyUnindex', lua: UNINDEX_KEY, numberOfKeys: 2 },
   remove: { name: 'rosettaKeyRemove', lua: REMOVE_KEY, numberOfKeys: 2 },
+} satisfies Record<string, ScriptDefinition>);
+
+/** The rate-limit store's scripts. */
+export const RATE_LIMIT_SCRIPTS = Object.freeze({
+  acquire: { name: 'rosettaRateAcquire', lua: RATE_ACQUIRE },
+  settle: { name: 'rosettaRateSettle', lua: RATE_SETTLE },
 } satisfies Record<string, ScriptDefinition>);
