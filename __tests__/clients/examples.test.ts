@@ -424,6 +424,58 @@ describe('examples/server usage records', () => {
   });
 });
 
+describe('examples/server rate limits and metrics', () => {
+  const ADMIN_KEY = 'admin-metrics-key-000001';
+
+  it('reads rate limits from GATEWAY_KEYS (;rpm=;tpm=;concurrent=), shows them, and refuses the call beyond them with 429', async () => {
+    const { child, output, base } = await start('examples/server/index.mjs', {
+      GATEWAY_KEYS: 'limited-key-1111111:100000;rpm=2;concurrent=3, free-key-22222222',
+    });
+    try {
+      expect(output()).toContain('rpm=2 concurrent=3');
+      expect(output()).toContain('no rate limit');
+      const call = (key: string) => post(`${base}/v1/chat/completions`, { authorization: `Bearer ${key}` }, chat);
+      const statuses = [];
+      for (let index = 0; index < 3; index++) statuses.push((await call('limited-key-1111111')).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      const refused = await call('limited-key-1111111');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.headers.get('x-ratelimit-limit-requests')).toBe('2');
+      expect((await readJson(refused)).error.type).toBeDefined();
+      for (let index = 0; index < 3; index++) expect((await call('free-key-22222222')).status).toBe(200);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('refuses a GATEWAY_KEYS limit it does not know, naming it', async () => {
+    const { code, output } = await runToExit('examples/server/index.mjs', { GATEWAY_KEYS: 'some-key-1111111;rps=3' });
+    expect(code).not.toBe(0);
+    expect(output).toContain("'rps' is not a limit (use rpm, tpm or concurrent)");
+  });
+
+  it('serves /metrics behind ADMIN_KEY, counting the calls made', async () => {
+    const { child, output, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '', ADMIN_KEY });
+    try {
+      expect(output()).toContain(`${base}/metrics (Prometheus)`);
+      const answered = await post(`${base}/v1/chat/completions`, { authorization: 'Bearer sk-rosetta-demo' }, chat);
+      expect(answered.status).toBe(200);
+      expect((await fetch(`${base}/metrics`)).status).toBe(401);
+      let text = '';
+      for (let attempt = 0; attempt < 50 && !text.includes('rosetta_calls_total{'); attempt++) {
+        const scraped = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+        expect(scraped.status).toBe(200);
+        expect(scraped.headers.get('content-type')).toContain('text/plain');
+        text = await scraped.text();
+        if (!text.includes('rosetta_calls_total{')) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(text).toMatch(/rosetta_calls_total\{[^}]*model="rosetta-echo"[^}]*\} 1/);
+    } finally {
+      child.kill();
+    }
+  });
+});
+
 describe('examples/server demo key', () => {
   /**
    * A Claude Code turn (the recorded-shape fixture), its system prompt padded past 20,000 input tokens, not streamed.

@@ -1,8 +1,8 @@
 // The example server's start-up text: base URL, keys (masked), upstreams, models, and calls to paste.
-import { DEMO_KEY, maskKey } from './keys.mjs';
+import { DEMO_KEY, describeLimits, maskKey } from './keys.mjs';
 
 /** The banner's lines for a server on `base` (e.g. http://localhost:8080). */
-export function bannerLines({ base, keys, models, configured }) {
+export function bannerLines({ base, keys, models, configured, admin }) {
   const usesDemo = keys.some((entry) => entry.key === DEMO_KEY);
   // The key in shell commands, and in JavaScript: the demo key itself, or the variable the user exports.
   const shellKey = usesDemo ? DEMO_KEY : '$GATEWAY_KEY';
@@ -13,9 +13,13 @@ export function bannerLines({ base, keys, models, configured }) {
     'Keys:',
     ...keys.map(
       (entry) =>
-        `  ${entry.key === DEMO_KEY ? `${DEMO_KEY} (demo key)` : maskKey(entry.key)}  balance: ${entry.balance ?? 'unmetered'}`,
+        `  ${entry.key === DEMO_KEY ? `${DEMO_KEY} (demo key)` : maskKey(entry.key)}  balance: ${entry.balance ?? 'unmetered'}  ${describeLimits(entry)}`,
     ),
     ...(usesDemo ? [] : ['  (your keys are masked; export GATEWAY_KEY=<one of them> to paste the calls below)']),
+    '',
+    admin
+      ? `Operator routes (Authorization: Bearer $ADMIN_KEY): ${base}/metrics (Prometheus), ${base}/admin/usage?key=&since=&until=&limit=`
+      : 'Operator routes: set ADMIN_KEY to serve /metrics and /admin/usage. Every call is one "usage" line on stderr.',
     '',
     `Upstreams: local${configured.map((name) => `, ${name}`).join('')}`,
     'Models (and any <provider>/<model> id):',

@@ -5,7 +5,7 @@ import { createGateway, MemoryUsageLog } from 'rosetta-gateway';
 import { bannerLines } from './banner.mjs';
 import { parseGatewayKeys } from './keys.mjs';
 import { selfPointingBaseUrl, upstreamsFromEnv } from './upstreams.mjs';
-import { adminUsageHandler, usageLine } from './usage.mjs';
+import { adminOnly, usageLine, usageQueryHandler } from './usage.mjs';
 
 const port = Number(process.env.PORT ?? 8080);
 const keys = parseGatewayKeys(process.env.GATEWAY_KEYS);
@@ -30,9 +30,15 @@ const usageSink = {
     process.stderr.write(`${usageLine(record)}\n`);
   },
 };
-// GET /admin/usage?key=&since=&until=&limit= behind its own key (ADMIN_KEY); unset, the route does not exist.
-if (process.env.ADMIN_KEY) app.get('/admin/usage', adminUsageHandler(usageLog, process.env.ADMIN_KEY));
+// Rate limits come with each key (GATEWAY_KEYS `;rpm=…;tpm=…;concurrent=…`); metrics are on in the gateway's registry.
 const gateway = createGateway({ keys, providers, models, providerModelIds: true, usageSink });
+// The operator's routes, behind their own key (ADMIN_KEY; unset, they do not exist): the Prometheus metrics, and
+// GET /admin/usage?key=&since=&until=&limit= over the usage log.
+const admin = process.env.ADMIN_KEY ? adminOnly(process.env.ADMIN_KEY) : undefined;
+if (admin) {
+  app.get('/metrics', admin, gateway.metrics);
+  app.get('/admin/usage', admin, usageQueryHandler(usageLog));
+}
 app.use(gateway);
 // Anything the gateway does not serve (/v1/embeddings, other /v1/… and /v1beta/… paths): a JSON 404 in
 // the OpenAI envelope, not Express's HTML page. (The library itself falls through to the host app.)
@@ -76,7 +82,9 @@ server.listen(port, () => {
     );
     process.exit(1);
   }
-  console.log(bannerLines({ base: `http://localhost:${listening}`, keys, models, configured }).join('\n'));
+  console.log(
+    bannerLines({ base: `http://localhost:${listening}`, keys, models, configured, admin: Boolean(admin) }).join('\n'),
+  );
 });
 
 /**

@@ -27,20 +27,25 @@ export function usageLine(record) {
 const MAX_LIMIT = 1_000;
 
 /**
- * `GET /admin/usage?key=&since=&until=&limit=`: the usage log's query as JSON (`{ records: [...] }`, newest first),
- * for a caller presenting `Authorization: Bearer <adminKey>` (compared in constant time; 401 otherwise). `since` and
- * `until` are epoch milliseconds or ISO dates; `limit` is 1 to 1,000 (default 100).
+ * Middleware that lets through only a caller presenting `Authorization: Bearer <adminKey>` (compared in constant
+ * time, as digests of equal length); anyone else gets a 401.
  */
-export function adminUsageHandler(log, adminKey) {
+export function adminOnly(adminKey) {
   const expected = digest(adminKey);
-  return (request, response) => {
+  return (request, response, next) => {
     const presented = /^Bearer (.+)$/.exec(request.get('authorization') ?? '')?.[1] ?? '';
-    if (!timingSafeEqual(digest(presented), expected)) {
-      response
-        .status(401)
-        .json({ error: { message: 'The admin key is missing or wrong.', code: 'invalid_admin_key' } });
-      return;
-    }
+    if (timingSafeEqual(digest(presented), expected)) return next();
+    response.status(401).json({ error: { message: 'The admin key is missing or wrong.', code: 'invalid_admin_key' } });
+  };
+}
+
+/**
+ * `GET /admin/usage?key=&since=&until=&limit=` (behind {@link adminOnly}): the usage log's query as JSON
+ * (`{ records: [...] }`, newest first). `since` and `until` are epoch milliseconds or ISO dates; `limit` is 1 to
+ * 1,000 (default 100).
+ */
+export function usageQueryHandler(log) {
+  return (request, response) => {
     const query = {};
     try {
       if (request.query.key !== undefined) query.keyId = String(request.query.key);
