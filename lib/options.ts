@@ -264,6 +264,24 @@ function resolveProviders(options: GatewayOptions, defaults: () => readonly Prov
   return providers;
 }
 
+const PRICE_NAMES = ['input', 'output', 'image', 'cacheRead', 'cacheWrite', 'cacheWriteLong'] as const;
+
+/** A model's `pricing`: absent, or an object whose prices given are finite numbers of credits, 0 or more. */
+function checkPricing(pricing: unknown, option: string): void {
+  if (pricing === undefined) return;
+  if (pricing === null || typeof pricing !== 'object' || Array.isArray(pricing))
+    fail('ERR_GATEWAY_INVALID_OPTION', option, 'must be an object of prices in credits.');
+  for (const name of PRICE_NAMES) {
+    const price = (pricing as Record<string, unknown>)[name];
+    if (price !== undefined && (typeof price !== 'number' || !Number.isFinite(price) || price < 0))
+      fail(
+        'ERR_GATEWAY_INVALID_OPTION',
+        `${option}.${name}`,
+        `must be a finite number of credits, 0 or more, not ${String(price)}.`,
+      );
+  }
+}
+
 function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, ResolvedProvider>): ModelConfig[] {
   const models = options.models ?? [...providers.values()].flatMap((provider) => provider.defaultModels);
   if (!Array.isArray(models)) fail('ERR_GATEWAY_INVALID_OPTION', 'models', 'must be an array of model configs.');
@@ -290,6 +308,7 @@ function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, R
         option,
         `is a ${type} model but provider '${provider.name}' cannot serve ${type} calls.`,
       );
+    checkPricing(model.pricing, `${option}.pricing`);
     for (const name of [model.id, ...(model.aliases ?? [])]) {
       if (taken.has(name)) fail('ERR_GATEWAY_DUPLICATE', option, `repeats the model id or alias '${name}'.`);
       taken.add(name);

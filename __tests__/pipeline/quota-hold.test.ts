@@ -39,7 +39,7 @@ function model(
     provider: resolveProvider(provider(counts)),
     upstreamModel: `${id}-upstream`,
     maxOutputTokens: 100,
-    pricing: { ...pricing, image: 0 },
+    pricing: { ...pricing, image: 0, cacheRead: pricing.input, cacheWrite: pricing.input, cacheWriteLong: pricing.input },
     info: { id, type: 'text', ownedBy: 'fake', displayName: id, created: 0 },
     chain: [] as ResolvedModel[],
   } satisfies ResolvedModel;
