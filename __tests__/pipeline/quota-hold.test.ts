@@ -39,7 +39,13 @@ function model(
     provider: resolveProvider(provider(counts)),
     upstreamModel: `${id}-upstream`,
     maxOutputTokens: 100,
-    pricing: { ...pricing, image: 0, cacheRead: pricing.input, cacheWrite: pricing.input, cacheWriteLong: pricing.input },
+    pricing: {
+      ...pricing,
+      image: 0,
+      cacheRead: pricing.input,
+      cacheWrite: pricing.input,
+      cacheWriteLong: pricing.input,
+    },
     info: { id, type: 'text', ownedBy: 'fake', displayName: id, created: 0 },
     chain: [] as ResolvedModel[],
   } satisfies ResolvedModel;
