@@ -136,6 +136,8 @@ const TARGETS_WANTED = {
   sequentialAddedP50Ms: 0.5,
   addedFirstByteMs: 0.5,
   rssWithStreamsMB: 150,
+  /** The gateway with a usage sink and a rate limit, against the same gateway without them (issue 22: within 5 %). */
+  operatedRatio: 0.95,
 };
 
 /**
@@ -294,6 +296,14 @@ async function main() {
       kind: 'gateway-same',
       protocol: 'openai',
       server: 'gateway',
+    },
+    {
+      id: 'gateway-operated',
+      label: 'gateway: OpenAI chat → OpenAI, with a usage sink and a rate limit',
+      kind: 'gateway-operated',
+      protocol: 'openai',
+      script: 'gateway.cjs',
+      env: { BENCH_OPERATED: '1' },
     },
     {
       id: 'gateway-anthropic',
@@ -838,6 +848,26 @@ async function main() {
         '%',
       );
     }
+  }
+  // A usage sink and a rate limit cost a host little: the operated gateway against the plain one, same protocol.
+  for (const row of rows.filter((candidate) => candidate.kind === 'gateway-operated')) {
+    const plain = rows.find((candidate) => candidate.target === 'gateway-openai' && candidate.mode === row.mode);
+    if (!plain) continue;
+    verdict(
+      `with a usage sink and a rate limit, ${row.mode} (${row.target} / gateway-openai)`,
+      row.rps / plain.rps,
+      TARGETS_WANTED.operatedRatio,
+      'higher',
+      '%',
+    );
+    if (Number.isFinite(row.cyclesPerRequest) && Number.isFinite(plain.cyclesPerRequest))
+      verdict(
+        `  the same by CPU cycles per request, ${row.mode} (gateway-openai's cycles / ${row.target}'s)`,
+        plain.cyclesPerRequest / row.cyclesPerRequest,
+        TARGETS_WANTED.operatedRatio,
+        'higher',
+        '%',
+      );
   }
   for (const row of sequentialRows) {
     if (!row.kind.startsWith('gateway')) continue;

@@ -2,11 +2,14 @@
 /**
  * The gateway under test, imported from the BUILT package (`require('rosetta-gateway')` → dist/cjs),
  * mounted at the root of an Express app, with one key whose balance is unmetered and one
- * OpenAI-compatible upstream: the mock. DEBUG is unset by the parent.
+ * OpenAI-compatible upstream: the mock. DEBUG is unset by the parent. With BENCH_OPERATED=1 (the
+ * `gateway-operated` target) the gateway also has what a host that sells access runs: a usage sink (a
+ * MemoryUsageLog) and a rate limit on the key, high enough never to refuse, so every call is admitted and
+ * settled in the limiter and its record delivered.
  */
 const http = require('node:http');
 const express = require('express');
-const { createGateway, OpenAIProvider } = require('rosetta-gateway');
+const { createGateway, MemoryUsageLog, OpenAIProvider } = require('rosetta-gateway');
 const { serve } = require('./instrument.cjs');
 
 const upstream = process.env.BENCH_UPSTREAM;
@@ -14,9 +17,13 @@ if (!upstream)
   throw new Error('BENCH_UPSTREAM is required (the mock upstream base URL, e.g. http://127.0.0.1:1234/v1)');
 const connections = process.env.BENCH_UPSTREAM_CONNECTIONS ? Number(process.env.BENCH_UPSTREAM_CONNECTIONS) : undefined;
 
+const operated = process.env.BENCH_OPERATED === '1';
+const rateLimits = { requestsPerMinute: 1_000_000_000, tokensPerMinute: 1_000_000_000_000, concurrent: 1_000_000 };
+
 const gateway = createGateway({
   // No balance: unmetered (the MemoryQuotaStore still reserves and settles on every call).
-  keys: [{ key: 'sk-bench-key', id: 'bench' }],
+  keys: [{ key: 'sk-bench-key', id: 'bench', ...(operated ? { rateLimits } : {}) }],
+  ...(operated ? { usageSink: new MemoryUsageLog() } : {}),
   providers: [
     new OpenAIProvider({ baseUrl: upstream, apiKey: 'sk-upstream-bench', ...(connections ? { connections } : {}) }),
   ],
