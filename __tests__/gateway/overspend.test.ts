@@ -2,6 +2,7 @@
  * The overspend bound: text that tokenizes near one token per byte (digits, CJK, code) never makes a
  * call, or ten at once, spend more than the balance; a charge beyond the hold is charged in full and reported.
  */
+import { ANTHROPIC_CACHE_PRICE_RATIOS } from '../../lib/providers/anthropic/cache-prices';
 import {
   AnthropicProvider,
   countRequestTokens,
@@ -27,6 +28,16 @@ const SAME_PROTOCOL: Record<Family, Inbound> = {
   openai: 'openai-chat',
   anthropic: 'anthropic-messages',
   gemini: 'gemini',
+};
+
+/**
+ * What a hold prices one input token at, per upstream family (docs/operations.md, "Holds"): the dearest way its
+ * vendor may bill it, Anthropic's 1-hour cache write for Claude, the input price for the others.
+ */
+const HOLD_INPUT_PRICE: Record<Family, number> = {
+  openai: 1,
+  anthropic: ANTHROPIC_CACHE_PRICE_RATIOS.cacheWriteLong,
+  gemini: 1,
 };
 
 /** About `size` UTF-8 bytes of text a real tokenizer counts at close to one token per byte. */
@@ -134,7 +145,8 @@ describe('one call on a small balance', () => {
   it.each(cases)(
     '%s upstream, %s caller, %s text of %d bytes (max %d out): refused or capped, never charged beyond the balance',
     async (family, inbound, kind, size, maxTokens) => {
-      const spent = fund(1_000);
+      const balance = 1_000 * HOLD_INPUT_PRICE[family];
+      const spent = fund(balance);
       const { status, body } = await send(
         inbound,
         `${family}-bytes`,
@@ -143,7 +155,7 @@ describe('one call on a small balance', () => {
       );
       expect(status).toBe(size === 900 ? 200 : 403);
       if (status === 403 && inbound === 'openai-chat') expect(body.error.code).toBe('insufficient_quota');
-      expect(spent()).toBeLessThanOrEqual(1_000);
+      expect(spent()).toBeLessThanOrEqual(balance);
       expect(quotaStore.getAccount('k')).toMatchObject({ reserved: 0, overrun: 0 });
       expect(quotaStore.getAccount('k').balance).toBeGreaterThanOrEqual(0);
     },
@@ -206,16 +218,17 @@ describe('images are held at their upstream family’s per-image bound', () => {
     },
   ];
   it.each([
-    ['openai-bytes', OPENAI_MAX_IMAGE_TOKENS],
-    ['openai-4o-mini', GPT_4O_MINI_MAX_IMAGE_TOKENS],
-    ['anthropic-bytes', ANTHROPIC_MAX_IMAGE_TOKENS],
-    ['gemini-bytes', GEMINI_MAX_IMAGE_TOKENS],
-  ])('%s: at least %d credits held for one image', async (model, perImage) => {
+    ['openai-bytes', OPENAI_MAX_IMAGE_TOKENS, HOLD_INPUT_PRICE.openai],
+    ['openai-4o-mini', GPT_4O_MINI_MAX_IMAGE_TOKENS, HOLD_INPUT_PRICE.openai],
+    ['anthropic-bytes', ANTHROPIC_MAX_IMAGE_TOKENS, HOLD_INPUT_PRICE.anthropic],
+    ['gemini-bytes', GEMINI_MAX_IMAGE_TOKENS, HOLD_INPUT_PRICE.gemini],
+  ])('%s: at least %d input tokens held for one image', async (model, perImage, price) => {
     fund(1_000_000);
     const { status } = await send('openai-chat', model, image, 10);
     expect(status).toBe(200);
-    expect(quotaStore.reserves.at(-1)).toBeGreaterThanOrEqual(perImage + Buffer.byteLength('What is this?') + 10);
-    expect(quotaStore.reserves.at(-1)).toBeLessThan(perImage + 1_000);
+    const input = perImage + Buffer.byteLength('What is this?');
+    expect(quotaStore.reserves.at(-1)).toBeGreaterThanOrEqual(input * price + 10);
+    expect(quotaStore.reserves.at(-1)).toBeLessThan((perImage + 1_000) * price);
   });
 });
 

@@ -152,7 +152,7 @@ describe('Anthropic upstream, OpenAI callers', () => {
       total_tokens: 15,
       prompt_tokens_details: { cached_tokens: 3 },
     });
-    expect(spent() - before).toBe(15);
+    expect(spent() - before).toBeCloseTo(6 + 3 * 0.1 + 2 * 1.25 + 4, 6);
     const sent = lastSent();
     expect(sent.url).toBe('/v1/messages');
     expect(sent.headers['x-api-key']).toBe(MOCK_ANTHROPIC_KEY);
@@ -332,7 +332,7 @@ describe('Anthropic upstream, OpenAI callers', () => {
       completion_tokens: 4,
       prompt_tokens_details: { cached_tokens: 3 },
     });
-    expect(spent() - before).toBe(15);
+    expect(spent() - before).toBeCloseTo(6 + 3 * 0.1 + 2 * 1.25 + 4, 6);
     expect(lastSent().body).toMatchObject({ stream: true, model: 'echo' });
     expect(lastSent().headers.accept).toBe('text/event-stream');
   });
@@ -395,7 +395,7 @@ describe('Anthropic upstream, Anthropic callers (same-protocol pass-through)', (
       output_tokens: 8,
       output_tokens_details: { thinking_tokens: 5 },
     });
-    expect(spent() - before).toBe(11 + 8);
+    expect(spent() - before).toBeCloseTo(6 + 3 * 0.1 + 2 * 1.25 + 8, 6);
   });
 
   it('keeps the matched stop sequence', async () => {
@@ -455,7 +455,7 @@ describe('Anthropic upstream, Anthropic callers (same-protocol pass-through)', (
       output_tokens_details: { thinking_tokens: 5 },
     });
     expect(events.at(-1)!.event).toBe('message_stop');
-    expect(spent() - before).toBe(19);
+    expect(spent() - before).toBeCloseTo(6 + 3 * 0.1 + 2 * 1.25 + 8, 6);
   });
 
   it('takes input usage from message_delta when it overwrites message_start', async () => {
@@ -472,7 +472,7 @@ describe('Anthropic upstream, Anthropic callers (same-protocol pass-through)', (
       cache_creation_input_tokens: 2,
       output_tokens: 3,
     });
-    expect(spent() - before).toBe(11 + 3);
+    expect(spent() - before).toBeCloseTo(6 + 3 * 0.1 + 2 * 1.25 + 3, 6);
   });
 });
 
@@ -532,7 +532,7 @@ describe('Anthropic upstream, Gemini callers', () => {
       totalTokenCount: 15,
       cachedContentTokenCount: 3,
     });
-    expect(spent() - before).toBe(15);
+    expect(spent() - before).toBeCloseTo(6 + 3 * 0.1 + 2 * 1.25 + 4, 6);
     expect(lastSent().body).toEqual({
       model: 'echo',
       max_tokens: 30,

@@ -150,7 +150,7 @@ describe('Gemini upstream: each inbound protocol, not streamed', () => {
       prompt_tokens_details: { cached_tokens: 2 },
       completion_tokens_details: { reasoning_tokens: 5 },
     });
-    expect(spent() - before).toBe(20);
+    expect(spent() - before).toBeCloseTo(20 - 2 + 2 * 0.1, 6);
     const sent = lastSent();
     expect(sent.url).toBe('/v1beta/models/echo:generateContent');
     expect(sent.headers['x-goog-api-key']).toBe(UPSTREAM_KEY);
@@ -189,7 +189,7 @@ describe('Gemini upstream: each inbound protocol, not streamed', () => {
     expect(res.body.content[0]).toMatchObject({ type: 'text', text: 'upstream says: second third' });
     expect(res.body.stop_reason).toBe('end_turn');
     expect(res.body.usage).toMatchObject({ input_tokens: 9, cache_read_input_tokens: 2, output_tokens: 9 });
-    expect(spent() - before).toBe(20);
+    expect(spent() - before).toBeCloseTo(20 - 2 + 2 * 0.1, 6);
     expect(lastSent().body).toEqual({
       contents: [
         { role: 'user', parts: [{ text: 'first' }] },
@@ -225,7 +225,7 @@ describe('Gemini upstream: each inbound protocol, not streamed', () => {
       cachedContentTokenCount: 2,
       totalTokenCount: 21,
     });
-    expect(spent() - before).toBe(21);
+    expect(spent() - before).toBeCloseTo(21 - 2 + 2 * 0.1, 6);
     expect(lastSent().body).toEqual({ ...body, generationConfig: { ...body.generationConfig, maxOutputTokens: 64 } });
   });
 
@@ -541,7 +541,7 @@ describe('Gemini upstream: streaming', () => {
       completion_tokens: 10,
       completion_tokens_details: { reasoning_tokens: 5 },
     });
-    expect(spent() - before).toBe(21);
+    expect(spent() - before).toBeCloseTo(21 - 2 + 2 * 0.1, 6);
     const sent = lastSent();
     expect(sent.url).toBe('/v1beta/models/echo:streamGenerateContent?alt=sse');
     expect(sent.headers['x-goog-api-key']).toBe(UPSTREAM_KEY);
@@ -585,7 +585,7 @@ describe('Gemini upstream: streaming', () => {
     expect(messageDelta.delta.stop_reason).toBe('end_turn');
     expect(messageDelta.usage.output_tokens).toBe(9);
     expect(events.at(-1)!.event).toBe('message_stop');
-    expect(spent() - before).toBe(20);
+    expect(spent() - before).toBeCloseTo(20 - 2 + 2 * 0.1, 6);
     expect(lastSent().body.systemInstruction).toEqual({ parts: [{ text: 'Be brief.' }] });
   });
 
@@ -629,7 +629,7 @@ describe('Gemini upstream: streaming', () => {
       thoughtsTokenCount: 5,
       cachedContentTokenCount: 2,
     });
-    expect(spent() - before).toBe(19);
+    expect(spent() - before).toBeCloseTo(19 - 2 + 2 * 0.1, 6);
     expect(lastSent().body.safetySettings).toEqual([{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }]);
     expect(lastSent().url).toBe('/v1beta/models/tools:streamGenerateContent?alt=sse');
   });

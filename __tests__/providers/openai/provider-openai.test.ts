@@ -88,7 +88,7 @@ describe('OpenAI-compatible upstream', () => {
       metadata: { team: 'a' },
       stream: false,
     });
-    expect(quotaStore.getAccount('caller').spent - before).toBe(15);
+    expect(quotaStore.getAccount('caller').spent - before).toBeCloseTo(15 - 2 + 2 * 0.1, 6);
   });
 
   it("passes the answer's unmodelled fields through to a chat-completions caller: logprobs, annotations, system_fingerprint, service_tier, a server's extras", async () => {
