@@ -159,9 +159,19 @@ describe('upstream retries', () => {
 
 describe('close()', () => {
   it("stops the gateway's metrics listening for retries, so a closed gateway is not kept alive by the channel", async () => {
-    const gateway = createGateway(testOptions({ metrics: true }));
-    expect(upstreamRetries.hasSubscribers).toBe(true);
-    await gateway.close();
-    expect(upstreamRetries.hasSubscribers).toBe(false);
+    // The channel is the process's own (other test files' gateways may listen too): watch this gateway's listener.
+    const subscribe = jest.spyOn(upstreamRetries, 'subscribe').mockImplementation(() => undefined);
+    const unsubscribe = jest.spyOn(upstreamRetries, 'unsubscribe').mockImplementation(() => true);
+    try {
+      const gateway = createGateway(testOptions({ metrics: true }));
+      expect(subscribe).toHaveBeenCalledTimes(1);
+      const listener = subscribe.mock.calls[0]![0];
+      expect(unsubscribe).not.toHaveBeenCalled();
+      await gateway.close();
+      expect(unsubscribe).toHaveBeenCalledWith(listener);
+    } finally {
+      subscribe.mockRestore();
+      unsubscribe.mockRestore();
+    }
   });
 });
