@@ -12,6 +12,7 @@ import {
   type GatewayOptions,
   type Provider,
   type RateLimitStore,
+  type UsageRecord,
 } from '../../lib';
 import { dataEvents, readJson, serveGateway, type RunningGateway } from '../helpers/app';
 
@@ -97,6 +98,37 @@ describe('requests per minute', () => {
     }
     // Another key is not counted.
     expect((await chat({}, FREE_KEY)).status).toBe(200);
+  });
+
+  it('gives each of the N calls one usage record: M answered and charged, the rest refused with 429 and nothing held', async () => {
+    const records: UsageRecord[] = [];
+    await start(
+      { rateLimits: { requestsPerMinute: 4 }, balance: 1_000_000 },
+      { usageSink: (record) => void records.push(record) },
+    );
+    const responses = await Promise.all(Array.from({ length: 10 }, () => chat()));
+    for (let waited = 0; records.length < 10 && waited < 2_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(records).toHaveLength(10);
+    const ids = responses.map((response) => response.headers.get('x-request-id'));
+    expect(records.map((record) => record.requestId).sort()).toEqual([...ids].sort());
+    const answered = records.filter((record) => record.outcome === 'ok');
+    const refused = records.filter((record) => record.status === 429);
+    expect(answered).toHaveLength(4);
+    for (const record of answered) {
+      expect(record).toMatchObject({ keyId: 'limited', model: 'rosetta-echo', status: 200 });
+      expect(record.credits.charged).toBeGreaterThan(0);
+    }
+    expect(refused).toHaveLength(6);
+    for (const record of refused)
+      expect(record).toMatchObject({
+        keyId: 'limited',
+        model: 'rosetta-echo',
+        outcome: 'error',
+        error: { kind: 'rate_limit', status: 429 },
+        attempts: [],
+        credits: { held: 0, charged: 0 },
+      });
   });
 
   it('sends the rate-limit headers on answers: whole and streamed', async () => {
