@@ -64,6 +64,23 @@ describe('TextHold.reserveText', () => {
     expect(hold.countedInput).toBeUndefined();
   });
 
+  it('holds the largest estimate of the chain, each model at its own prices (dear input beats dear output)', async () => {
+    const store = new RecordingQuotaStore();
+    const dearOutput = model('dear-output', { input: 1, output: 10 }, [model('dear-input', { input: 50, output: 9 })]);
+    await TextHold.reserveText(store, request, dearOutput, principal, 'req_5');
+    expect(store.reserves).toEqual([Math.max(bound * 1 + 100 * 10, bound * 50 + 100 * 9)]);
+  });
+
+  it('a partial hold caps the output so that every model of the chain stays within it', async () => {
+    const held = bound * 4 + 40;
+    const store = new RecordingQuotaStore({ balances: { caller: held } });
+    const chain = model('cheap-input', { input: 1, output: 2 }, [model('dear-input', { input: 4, output: 1 })]);
+    const hold = await TextHold.reserveText(store, { ...request, maxOutputTokens: 50 }, chain, principal, 'req_6');
+    expect(hold.reservation.amount).toBe(held);
+    // cheap-input could pay (held − bound) / 2 output tokens; dear-input only (held − 4 × bound) / 1 = 40.
+    expect(hold.request.maxOutputTokens).toBe(Math.min(40, Math.floor((held - bound) / 2)));
+  });
+
   it('a partial hold caps the output at what it pays for', async () => {
     const held = bound + 10 * 2 + 1;
     const store = new RecordingQuotaStore({ balances: { caller: held } });

@@ -129,8 +129,8 @@ export class TextHold extends QuotaHold {
   }
 
   /**
-   * Reserves a text call at its upper bound (its input bounded over the fallback chain, priced at the
-   * chain's priciest model); a partial hold lowers the call's output cap to what it pays for. `known`: the bound
+   * Reserves a text call at its upper bound (its input bounded over the fallback chain, the largest estimate of
+   * the chain's models); a partial hold lowers the call's output cap to what it pays for at every one of them. `known`: the bound
    * already found (by the rate-limit step).
    */
   static async reserveText(
@@ -142,14 +142,13 @@ export class TextHold extends QuotaHold {
     known?: InputBound,
   ): Promise<TextHold> {
     const { bound, counted } = known ?? (await boundInput(request, model, requestId));
-    const basis = priciest(model.chain);
-    const estimate = estimateGenerate(request, basis, bound);
+    const estimate = chainEstimate(request, model.chain, bound);
     const reservation = await reserve(store, principal, estimate, model, 'generate', requestId);
     const maxOutputTokens = request.maxOutputTokens ?? model.maxOutputTokens;
     if (reservation.amount >= estimate.amount) {
       return new TextHold(store, reservation, requestId, { ...request, model: model.id, maxOutputTokens }, counted);
     }
-    const affordable = affordableOutputTokens(request, basis, bound, reservation.amount) ?? maxOutputTokens;
+    const affordable = chainAffordable(request, model.chain, bound, reservation.amount) ?? maxOutputTokens;
     logQuota(
       '%s partial hold %d of %d: output capped at %d tokens',
       requestId,
@@ -243,12 +242,32 @@ async function release(store: QuotaStore, reservation: Reservation): Promise<boo
   }
 }
 
-/** The model of a fallback chain whose prices (output first, then input) are highest: holds are sized for it. */
-function priciest(chain: readonly ResolvedModel[]): ResolvedModel {
-  return chain.reduce((best, model) =>
-    model.pricing.output > best.pricing.output ||
-    (model.pricing.output === best.pricing.output && model.pricing.input > best.pricing.input)
-      ? model
-      : best,
-  );
+/**
+ * What a text call holds over its fallback chain: the largest estimate of any model of it, each at its own prices
+ * (input at its dearest, docs/operations.md "Holds"), so whichever model answers, the charge stays within the hold.
+ */
+function chainEstimate(request: GenerateRequest, chain: readonly ResolvedModel[], bound: number): CostEstimate {
+  let amount = 0;
+  let minimum = 0;
+  for (const model of chain) {
+    const estimate = estimateGenerate(request, model, bound);
+    amount = Math.max(amount, estimate.amount);
+    minimum = Math.max(minimum, estimate.minimum);
+  }
+  return { amount, minimum };
+}
+
+/** The output cap a partial hold pays for at every model of the chain (undefined when no model prices output). */
+function chainAffordable(
+  request: GenerateRequest,
+  chain: readonly ResolvedModel[],
+  bound: number,
+  held: number,
+): number | undefined {
+  let cap: number | undefined;
+  for (const model of chain) {
+    const affordable = affordableOutputTokens(request, model, bound, held);
+    if (affordable !== undefined) cap = cap === undefined ? affordable : Math.min(cap, affordable);
+  }
+  return cap;
 }
