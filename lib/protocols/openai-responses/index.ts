@@ -23,7 +23,7 @@ import { previousIdOf, RESPONSES_STATE } from './state';
 /** `POST /v1/responses`. */
 const RESPONSES: GenerateRoute = {
   operation: 'generate',
-  decode: (http, _params, warn) => decodeResponsesRequest(http.body, warn),
+  decode: (http) => decodeResponsesRequest(http.body),
   encode: (response, request, call) => ({
     status: 200,
     body: encodeResponsesResponse(response, request, previousIdOf(call.http)),
