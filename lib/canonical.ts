@@ -95,12 +95,26 @@ export interface ReasoningPart {
 /** Roles of the canonical conversation. System messages may appear anywhere, as OpenAI and Claude Code send them. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
+/**
+ * Something of a conversation or an answer that no canonical part models, kept at its place for the
+ * protocol that made it (a Responses built-in tool's call item, such as `web_search_call`): it stood
+ * right before content part `at` of its message or choice (`at` equal to the content's length: after
+ * the last part). What it is lives only in `extensions[<protocol>]`; an upstream or a caller of that
+ * protocol gets it back where it stood, every other drops it (a warning where the request carried it).
+ */
+export interface OpaqueItem {
+  at: number;
+  extensions: Extensions;
+}
+
 /** One turn of the conversation. */
 export interface Message {
   role: Role;
   content: ContentPart[];
   /** The participant name, where the protocol has one (OpenAI `name`). */
   name?: string;
+  /** What stood among this turn's parts that no canonical part models, each at its place. Default: none. */
+  opaque?: OpaqueItem[];
   extensions?: Extensions;
 }
 
@@ -209,6 +223,8 @@ export interface Choice {
   index: number;
   content: ContentPart[];
   finishReason: FinishReason;
+  /** What the answer held among its parts that no canonical part models, each at its place. Default: none. */
+  opaque?: OpaqueItem[];
   extensions?: Extensions;
 }
 
@@ -258,6 +274,12 @@ export interface GenerateResponse {
  * `tool-call-start` when the upstream sends the call whole (as Gemini does), so an encoder that names
  * the call by it writes it at once; on the `*-end` part what only the end reveals (a text or thinking
  * block's signature). Metadata on both a start and its end is merged, the end's keys winning.
+ * A block's `*-end` part may carry the `extensions` of the upstream's whole block (a Responses
+ * output item's own fields, known when it is done), and `finish` those of the finished answer.
+ * An `opaque` part is a piece of the upstream's stream that no canonical part models (a Responses
+ * built-in tool's item and its progress events), between blocks, for a caller of the upstream's
+ * protocol; every other encoder skips it. The one with `item: true` holds the finished item whole,
+ * the {@link OpaqueItem} a collected answer keeps.
  */
 export type StreamPart =
   | {
@@ -270,7 +292,7 @@ export type StreamPart =
     }
   | { type: 'text-start'; id: string }
   | { type: 'text-delta'; id: string; delta: string; extensions?: Extensions }
-  | { type: 'text-end'; id: string; providerMetadata?: ProviderMetadata }
+  | { type: 'text-end'; id: string; providerMetadata?: ProviderMetadata; extensions?: Extensions }
   | { type: 'reasoning-start'; id: string }
   | { type: 'reasoning-delta'; id: string; delta: string }
   | {
@@ -279,11 +301,13 @@ export type StreamPart =
       signature?: string;
       redactedData?: string;
       providerMetadata?: ProviderMetadata;
+      extensions?: Extensions;
     }
   | { type: 'tool-call-start'; id: string; name: string; providerMetadata?: ProviderMetadata }
   | { type: 'tool-call-delta'; id: string; delta: string }
-  | { type: 'tool-call-end'; id: string; providerMetadata?: ProviderMetadata }
-  | { type: 'finish'; usage: Usage; finishReason: FinishReason }
+  | { type: 'tool-call-end'; id: string; providerMetadata?: ProviderMetadata; extensions?: Extensions }
+  | { type: 'opaque'; extensions: Extensions; item?: true }
+  | { type: 'finish'; usage: Usage; finishReason: FinishReason; extensions?: Extensions }
   | { type: 'error'; error: Error };
 
 /**
@@ -293,7 +317,12 @@ export type StreamPart =
  * output text is gathered once, by the gateway, not again by every provider for the case where
  * the usage is missing.
  */
-export type ProviderFinishPart = { type: 'finish'; usage?: Partial<Usage>; finishReason: FinishReason };
+export type ProviderFinishPart = {
+  type: 'finish';
+  usage?: Partial<Usage>;
+  finishReason: FinishReason;
+  extensions?: Extensions;
+};
 
 /** What a provider's stream yields: {@link StreamPart}s, with `finish` as {@link ProviderFinishPart}. */
 export type ProviderStreamPart = Exclude<StreamPart, { type: 'finish' }> | ProviderFinishPart;

@@ -27,6 +27,12 @@ export interface RecordedRequest {
  * - `garbage`: a body that is not JSON (streamed: an event that is not JSON).
  * - `cut`: streams `response.created` and one delta, then ends.
  * - `extras`: the echo text with `service_tier` and a server's own `provider` field on the Response.
+ * - `builtins`: a built-in tool's item first — a `web_search_call` (id `ws_mock<n>`, its query the
+ *   last user text), streamed with its own `response.web_search_call.in_progress` / `.searching` /
+ *   `.completed` events — then the echo message, which has fields canonical does not model: `phase`
+ *   and a server's own `trace_id` on the item, a `url_citation` annotation and logprobs on its text;
+ *   and on the Response `service_tier: "priority"` and a server's own `billing`. Streamed, the
+ *   annotation also comes as a `response.output_text.annotation.added` event.
  * - `exec-command`: like `tools`, but the call is `exec_command` (call_id {@link EXEC_RESPONSES_CALL_ID})
  *   with the command on the last user text's `run: ` line (the script of `exec-command.ts`), and the
  *   reasoning item's `encrypted_content` is {@link EXEC_ENCRYPTED_CONTENT}.
@@ -38,6 +44,16 @@ export interface MockOpenAIResponses {
 }
 
 const REASONING_SUMMARY = 'Need the weather.';
+
+/** The `builtins` model's annotation and logprob on its answer's text. */
+export const CITATION = {
+  type: 'url_citation',
+  url: 'https://example.com/a',
+  title: 'A',
+  start_index: 0,
+  end_index: 8,
+};
+export const LOGPROB = { token: 'upstream', logprob: -0.5, bytes: [117], top_logprobs: [] };
 
 /** The `exec-command` model's call id, and its reasoning item's `encrypted_content`. */
 export const EXEC_RESPONSES_CALL_ID = 'call_exec_1';
@@ -121,7 +137,18 @@ export async function startMockOpenAIResponses(): Promise<MockOpenAIResponses> {
       role: 'assistant',
       content: [{ type: 'output_text', text, annotations: [] }],
     };
-    const output = callTurn ? [reasoningItem, callItem] : [messageItem];
+    const builtins = model === 'builtins';
+    const searchItem = {
+      type: 'web_search_call',
+      id: `ws_mock${number}`,
+      status: 'completed',
+      action: { type: 'search', query: said },
+    };
+    if (builtins) {
+      Object.assign(messageItem, { phase: 'final_answer', trace_id: 'tr-1' });
+      messageItem.content = [{ type: 'output_text', text, annotations: [CITATION], logprobs: [LOGPROB] } as never];
+    }
+    const output = callTurn ? [reasoningItem, callItem] : builtins ? [searchItem, messageItem] : [messageItem];
     const reasoningTokens = callTurn ? 4 : 0;
     const outputTokens = (callTurn ? 6 : words.length) + reasoningTokens;
     const usage = {
@@ -143,6 +170,7 @@ export async function startMockOpenAIResponses(): Promise<MockOpenAIResponses> {
       error: null,
       incomplete_details: incomplete && withOutput ? { reason: 'max_output_tokens' } : null,
       ...(model === 'extras' ? { service_tier: 'flex', provider: 'mock-cloud' } : {}),
+      ...(builtins ? { service_tier: 'priority', billing: { payer: 'developer' } } : {}),
     });
     const finalStatus = incomplete ? 'incomplete' : 'completed';
     if (!body.stream) {
@@ -205,9 +233,19 @@ export async function startMockOpenAIResponses(): Promise<MockOpenAIResponses> {
       });
       event('response.output_item.done', { output_index: 1, item: callItem });
     } else {
-      const at = { item_id: messageItem.id, output_index: 0, content_index: 0 };
+      let index = 0;
+      if (builtins) {
+        const searching = { item_id: searchItem.id, output_index: 0 };
+        event('response.output_item.added', { output_index: 0, item: { ...searchItem, status: 'in_progress' } });
+        event('response.web_search_call.in_progress', searching);
+        event('response.web_search_call.searching', searching);
+        event('response.web_search_call.completed', searching);
+        event('response.output_item.done', { output_index: 0, item: searchItem });
+        index = 1;
+      }
+      const at = { item_id: messageItem.id, output_index: index, content_index: 0 };
       event('response.output_item.added', {
-        output_index: 0,
+        output_index: index,
         item: { ...messageItem, status: 'in_progress', content: [] },
       });
       event('response.content_part.added', { ...at, part: { type: 'output_text', text: '', annotations: [] } });
@@ -219,9 +257,11 @@ export async function startMockOpenAIResponses(): Promise<MockOpenAIResponses> {
           return response.end();
         }
       }
+      if (builtins)
+        event('response.output_text.annotation.added', { ...at, annotation_index: 0, annotation: CITATION });
       event('response.output_text.done', { ...at, text, logprobs: [] });
-      event('response.content_part.done', { ...at, part: { type: 'output_text', text, annotations: [] } });
-      event('response.output_item.done', { output_index: 0, item: messageItem });
+      event('response.content_part.done', { ...at, part: messageItem.content[0] });
+      event('response.output_item.done', { output_index: index, item: messageItem });
     }
     event(incomplete ? 'response.incomplete' : 'response.completed', { response: responseObject(finalStatus, true) });
     response.end();

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GenerateRequest, GenerateResponse, StreamPart } from '../canonical';
 import { GatewayError } from '../errors';
-import type { CallView, GenerateRoute, StreamEncoder } from '../protocols/types';
+import type { CallView, ConversationState, GenerateRoute, StreamEncoder } from '../protocols/types';
 import { PartCollector } from '../stream/collect';
 import type { MaybePromise, Principal, ResponseStore, StoredResponse } from '../stores/types';
 import { logRequest } from './log';
@@ -30,7 +30,7 @@ export async function storeCall<T>(call: () => MaybePromise<T>): Promise<T> {
  */
 export async function resolveItemReferences(
   store: ResponseStore | undefined,
-  route: GenerateRoute,
+  route: { readonly state?: ConversationState },
   call: CallView,
   principal: Principal,
 ): Promise<void> {
@@ -79,25 +79,50 @@ export async function continueConversation(
   principal: Principal,
 ): Promise<Continuation> {
   const state = route.state!;
-  const previousId = state.previousId(request, call);
-  let previous: StoredResponse | undefined;
-  if (previousId !== undefined) {
-    if (!store) {
-      const message =
-        'This gateway keeps no responses (no responseStore is configured), so previous_response_id cannot be used: send the whole conversation in input (the earlier input items, then the output items of the previous response) instead.';
-      throw new GatewayError('invalid_request', message, { param: 'previous_response_id' });
-    }
-    previous = await storeCall(() => store.get(principal.id, previousId));
-    if (!previous)
-      throw new GatewayError('not_found', `Previous response with id '${previousId}' not found.`, {
-        param: 'previous_response_id',
-        code: 'previous_response_not_found',
-      });
-  }
+  const previous = await previousAnswer(store, state, request, call, principal);
   const stored = store !== undefined && state.wantsStored(request, call);
   const prepared = state.prepare(request, previous, stored);
   if (!stored) return { request: prepared };
   return { request: prepared, keeper: new AnswerKeeper(store!, route, prepared, previous, call, principal.id) };
+}
+
+/** The stored answer the call continues, for the caller's key; undefined when it continues none. */
+async function previousAnswer(
+  store: ResponseStore | undefined,
+  state: ConversationState,
+  request: GenerateRequest,
+  call: CallView,
+  principal: Principal,
+): Promise<StoredResponse | undefined> {
+  const previousId = state.previousId(request, call);
+  if (previousId === undefined) return undefined;
+  if (!store) {
+    const message =
+      'This gateway keeps no responses (no responseStore is configured), so previous_response_id cannot be used: send the whole conversation in input (the earlier input items, then the output items of the previous response) instead.';
+    throw new GatewayError('invalid_request', message, { param: 'previous_response_id' });
+  }
+  const previous = await storeCall(() => store.get(principal.id, previousId));
+  if (!previous)
+    throw new GatewayError('not_found', `Previous response with id '${previousId}' not found.`, {
+      param: 'previous_response_id',
+      code: 'previous_response_not_found',
+    });
+  return previous;
+}
+
+/**
+ * A count's request as the call it counts would run: after the conversation it continues (a stored
+ * answer found for the caller's key, as for {@link continueConversation}); nothing is stored.
+ */
+export async function countedConversation(
+  store: ResponseStore | undefined,
+  state: ConversationState,
+  request: GenerateRequest,
+  call: CallView,
+  principal: Principal,
+): Promise<GenerateRequest> {
+  const previous = await previousAnswer(store, state, request, call, principal);
+  return previous ? state.prepare(request, previous, false) : request;
 }
 
 /**

@@ -130,6 +130,12 @@ export interface CountTokensRoute {
   /** As {@link GenerateRoute.decode}; a count shows no warnings, so the gateway passes no `warn`. */
   decode(http: HttpRequestView, params: RouteParams, warn?: (warning: CallWarning) => void): GenerateRequest;
   encode(inputTokens: number, request: GenerateRequest, call: CallView): EncodedResponse;
+  /**
+   * Present on a route whose counts read the response store as its generate route's calls do: the
+   * stored items the input names by reference, and the stored conversation the call continues,
+   * counted with its input (never stored).
+   */
+  readonly state?: ConversationState;
 }
 
 /** An image-generation route. */

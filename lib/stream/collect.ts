@@ -1,9 +1,11 @@
 /** Accumulates a canonical stream into a complete response (for providers that only stream). */
 import type {
   ContentPart,
+  Extensions,
   FinishReason,
   GenerateRequest,
   GenerateResponse,
+  OpaqueItem,
   ProviderStreamPart,
   Usage,
 } from '../canonical';
@@ -39,6 +41,8 @@ export async function collectParts(parts: AsyncIterable<ProviderStreamPart>): Pr
  */
 export class PartCollector {
   private readonly content: ContentPart[] = [];
+  private opaque: OpaqueItem[] | undefined;
+  private extensions: Extensions | undefined;
   private readonly open = new Map<string, ContentPart>();
   private id = '';
   private model = '';
@@ -59,6 +63,7 @@ export class PartCollector {
       case 'response-start':
         ({ id: this.id, model: this.model, created: this.created } = part);
         this.startInput = part.usage?.inputTokens;
+        if (part.extensions) this.extensions = part.extensions;
         break;
       case 'text-start':
         open.set(part.id, { type: 'text', text: '' });
@@ -93,6 +98,7 @@ export class PartCollector {
         if (!block) break;
         open.delete(part.id);
         if (part.providerMetadata) block.providerMetadata = { ...block.providerMetadata, ...part.providerMetadata };
+        if (part.extensions) block.extensions = { ...block.extensions, ...part.extensions };
         if (part.type === 'reasoning-end' && block.type === 'reasoning') {
           if (part.signature !== undefined) block.signature = part.signature;
           if (part.redactedData !== undefined) block.redactedData = part.redactedData;
@@ -100,9 +106,13 @@ export class PartCollector {
         this.content.push(block);
         break;
       }
+      case 'opaque':
+        if (part.item) (this.opaque ??= []).push({ at: this.content.length, extensions: part.extensions });
+        break;
       case 'finish':
         this.usage = part.usage;
         this.finishReason = part.finishReason;
+        if (part.extensions) this.extensions = mergeExtensions(this.extensions, part.extensions);
         break;
       case 'error':
         throw part.error;
@@ -120,8 +130,21 @@ export class PartCollector {
       id: this.id,
       model: this.model,
       created: this.created,
-      choices: [{ index: 0, content: this.content, finishReason }],
+      choices: [
+        this.opaque
+          ? { index: 0, content: this.content, finishReason, opaque: this.opaque }
+          : { index: 0, content: this.content, finishReason },
+      ],
       ...(usage ? { usage } : {}),
+      ...(this.extensions ? { extensions: this.extensions } : {}),
     };
   }
+}
+
+/** Each protocol's fields of `earlier` and `later`, the later's keys winning. */
+function mergeExtensions(earlier: Extensions | undefined, later: Extensions): Extensions {
+  if (!earlier) return later;
+  const merged: Extensions = { ...earlier };
+  for (const key in later) merged[key] = { ...earlier[key], ...later[key] };
+  return merged;
 }

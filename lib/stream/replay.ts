@@ -1,5 +1,17 @@
 /** Replays a complete response as a canonical stream (for providers that cannot stream). */
-import type { GenerateResponse, StreamPart } from '../canonical';
+import type { Extensions, GenerateResponse, OpaqueItem, StreamPart } from '../canonical';
+
+/** `{extensions}` when there are some. */
+function extensionsOf(extensions: Extensions | undefined): { extensions?: Extensions } {
+  return extensions ? { extensions } : {};
+}
+
+/** The opaque items that stood before content part `at` (for `last`: also those after it), as whole-item parts. */
+function* opaqueParts(opaque: readonly OpaqueItem[] | undefined, at: number, last: boolean): Generator<StreamPart> {
+  if (!opaque) return;
+  for (const item of opaque)
+    if (item.at === at || (last && item.at > at)) yield { type: 'opaque', extensions: item.extensions, item: true };
+}
 
 /** The parts a stream of this response would have carried, for its first choice. */
 export function* responseToParts(response: GenerateResponse): Generator<StreamPart> {
@@ -12,13 +24,20 @@ export function* responseToParts(response: GenerateResponse): Generator<StreamPa
   };
   const choice = response.choices[0];
   let block = 0;
-  for (const part of choice?.content ?? []) {
+  const content = choice?.content ?? [];
+  for (const part of content) {
+    yield* opaqueParts(choice?.opaque, block, false);
     const id = `${block++}`;
     switch (part.type) {
       case 'text':
         yield { type: 'text-start', id };
         yield { type: 'text-delta', id, delta: part.text };
-        yield { type: 'text-end', id, ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) };
+        yield {
+          type: 'text-end',
+          id,
+          ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+          ...extensionsOf(part.extensions),
+        };
         break;
       case 'reasoning':
         yield { type: 'reasoning-start', id };
@@ -29,6 +48,7 @@ export function* responseToParts(response: GenerateResponse): Generator<StreamPa
           ...(part.signature !== undefined ? { signature: part.signature } : {}),
           ...(part.redactedData !== undefined ? { redactedData: part.redactedData } : {}),
           ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+          ...extensionsOf(part.extensions),
         };
         break;
       case 'tool-call':
@@ -39,12 +59,13 @@ export function* responseToParts(response: GenerateResponse): Generator<StreamPa
           ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
         };
         if (part.arguments) yield { type: 'tool-call-delta', id: part.id, delta: part.arguments };
-        yield { type: 'tool-call-end', id: part.id };
+        yield { type: 'tool-call-end', id: part.id, ...extensionsOf(part.extensions) };
         break;
       default:
         break;
     }
   }
+  yield* opaqueParts(choice?.opaque, content.length, true);
   yield { type: 'finish', usage: response.usage, finishReason: choice?.finishReason ?? { unified: 'stop' } };
 }
 

@@ -52,6 +52,7 @@ export function reportForeignTools(
   log: Debugger,
   warn: Warn | undefined,
 ): void {
+  reportForeignItems(request, own, log, warn);
   if (!request.extensions) return;
   for (const tool of vendorTools(request)) {
     if (tool.protocol === own) continue;
@@ -65,5 +66,33 @@ export function reportForeignTools(
   if (own !== RESPONSES && isJsonObject(responses) && isJsonObject(responses.tool_choice)) {
     const details = `a tool_choice of type ${String(responses.tool_choice.type)}, which only a ${RESPONSES} upstream takes; sent as ${request.toolChoice?.type ?? 'auto'}`;
     reportDrop(log, warn, { type: 'unsupported-setting', setting: 'tool_choice', details });
+  }
+}
+
+/**
+ * Reports (see `reportDrop`) each opaque item of the conversation (a Responses built-in tool's call
+ * from an earlier turn, `web_search_call`, …) that an upstream speaking `own` does not send: one
+ * made in another protocol, named by its wire type.
+ */
+export function reportForeignItems(
+  request: GenerateRequest,
+  own: ProtocolName | undefined,
+  log: Debugger,
+  warn: Warn | undefined,
+): void {
+  for (const message of request.messages) {
+    if (!message.opaque) continue;
+    for (const opaque of message.opaque) {
+      for (const protocol in opaque.extensions) {
+        if (protocol === own) continue;
+        const item = opaque.extensions[protocol]?.item;
+        const type = isJsonObject(item) && typeof item.type === 'string' ? item.type : 'unknown';
+        reportDrop(log, warn, {
+          type: 'unsupported-tool',
+          tool: type,
+          details: `an item of an earlier turn that only a ${protocol} upstream takes`,
+        });
+      }
+    }
   }
 }

@@ -137,3 +137,38 @@ describe('item_reference with a store that cannot find items', () => {
     expect(body.message).toMatch(/cannot find items by id.*send the items themselves/);
   });
 });
+
+describe('POST /v1/responses/input_tokens reads the store as the call it counts would', () => {
+  async function counted(key: string, gateway: RunningGateway, body: Record<string, unknown>): Promise<number> {
+    const count = await client(key, gateway).responses.inputTokens.count({ model: 'up-echo', ...body } as never);
+    return count.input_tokens;
+  }
+
+  it('counts the stored items an item_reference names, and the conversation a previous_response_id continues', async () => {
+    const alice = client(ALICE, stateful);
+    const first = await alice.responses.create({ model: 'up-echo', input: 'My name is Ada Lovelace, of London.' });
+    const questionId = (await alice.responses.inputItems.list(first.id)).data[0]!.id!;
+    const question = { type: 'message', role: 'user', content: 'My name is Ada Lovelace, of London.' };
+    const answer = { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: first.output_text }] };
+    const next = { type: 'message', role: 'user', content: 'What is my name?' };
+
+    const whole = await counted(ALICE, stateful, { input: [question, answer, next] });
+    expect(await counted(ALICE, stateful, { input: [next] })).toBeLessThan(whole);
+    expect(
+      await counted(ALICE, stateful, { input: [reference(questionId), reference(first.output[0]!.id!), next] }),
+    ).toBe(whole);
+    expect(await counted(ALICE, stateful, { previous_response_id: first.id, input: [next] })).toBe(whole);
+  });
+
+  it("answers 404 for another key's item or response, and 400 without a store", async () => {
+    const first = await client(ALICE, stateful).responses.create({ model: 'up-echo', input: 'Secret of Alice.' });
+    const next = { type: 'message', role: 'user', content: 'Repeat that.' };
+    for (const body of [
+      { input: [reference(first.output[0]!.id!), next] },
+      { previous_response_id: first.id, input: [next] },
+    ]) {
+      await expect(counted(BOB, stateful, body)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+      await expect(counted(ALICE, stateless, body)).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    }
+  });
+});

@@ -12,13 +12,11 @@ import type {
   ToolResultPart,
 } from '../../canonical';
 import { isJsonObject, type JsonObject } from '../../json';
-import { reportDrop, type Warn } from '../../warnings';
 import { signatureMetadata, splitToolId } from '../shared/signature-carrier';
 import { invalidField } from '../shared/validate';
-import { customToolArguments, namespacedName, RESPONSES } from '../../wire/openai/responses-extensions';
+import { customToolArguments, namespacedName, opaqueItem, RESPONSES } from '../../wire/openai/responses-extensions';
 import { decodeContent, decodeFile, decodeImage } from './decode-content';
 import { fromEncryptedContent } from './encrypted-content';
-import { log } from './log';
 import type { RawItem, RawPart } from './schema';
 import { extensionOf, unmodelledFields, withUnmodelled } from './unmodelled';
 
@@ -155,10 +153,10 @@ function decodeReasoning(item: RawItem, at: string): ReasoningPart {
   return part;
 }
 
-type Decoded = { role: Role; parts: ContentPart[]; extension?: JsonObject } | undefined;
+type Decoded = { role: Role; parts: ContentPart[]; extension?: JsonObject } | { opaque: JsonObject };
 
-/** One item → the role it belongs to and its parts (undefined: dropped). */
-function decodeItem(item: RawItem, at: string, warn: Warn | undefined): Decoded {
+/** One item → the role it belongs to and its parts, or an item no canonical part models. */
+function decodeItem(item: RawItem, at: string): Decoded {
   if (!isJsonObject(item)) invalidField(at, 'must be an object');
   switch (item.type ?? 'message') {
     case 'message':
@@ -179,14 +177,16 @@ function decodeItem(item: RawItem, at: string, warn: Warn | undefined): Decoded 
         "'item_reference' names an item of a stored response, which this gateway resolves only for POST /v1/responses with a responseStore configured: send the item itself instead, or configure a responseStore",
       );
     default:
-      // A built-in tool's call or output from an earlier answer (web_search_call, mcp_call, …): no canonical form.
-      reportDrop(log, warn, {
-        type: 'unsupported-tool',
-        tool: String(item.type),
-        details: `${at}: a built-in tool's item from an earlier answer has no canonical form`,
-      });
-      return undefined;
+      // A built-in tool's call or output from an earlier answer (web_search_call, mcp_call, …): no canonical part
+      // models it; it rides where it stood, for a Responses upstream (every other drops it with a warning).
+      if (typeof item.type !== 'string' || item.type.length === 0) invalidField(`${at}.type`, 'must be a string');
+      return { opaque: item };
   }
+}
+
+/** Keeps `item` at the end of `message` (after its parts so far). */
+function keepOpaque(message: Message, item: JsonObject): void {
+  (message.opaque ??= []).push(opaqueItem(message.content.length, item));
 }
 
 /**
@@ -195,11 +195,7 @@ function decodeItem(item: RawItem, at: string, warn: Warn | undefined): Decoded 
  * user or system item a message of its own, each run of consecutive assistant items (text,
  * reasoning, calls) or tool outputs merged into one message.
  */
-export function decodeInput(
-  input: string | RawItem[] | undefined,
-  instructions: string | null | undefined,
-  warn?: Warn,
-): Message[] {
+export function decodeInput(input: string | RawItem[] | undefined, instructions: string | null | undefined): Message[] {
   const messages: Message[] = [];
   if (typeof instructions === 'string' && instructions.length > 0)
     messages.push({
@@ -213,9 +209,15 @@ export function decodeInput(
     return messages;
   }
   let last: Message | undefined;
+  // Items no canonical part models that came before any message wait for the first one.
+  let leading: JsonObject[] | undefined;
   input.forEach((item, index) => {
-    const decoded = decodeItem(item, `input[${index}]`, warn);
-    if (!decoded) return;
+    const decoded = decodeItem(item, `input[${index}]`);
+    if ('opaque' in decoded) {
+      if (last) keepOpaque(last, decoded.opaque);
+      else (leading ??= []).push(decoded.opaque);
+      return;
+    }
     // Assistant items (text, reasoning, calls) and tool outputs join one turn; each user or system
     // item stays its own message, so a Responses upstream gets the items as they were sent.
     if (last && last.role === decoded.role && (decoded.role === 'assistant' || decoded.role === 'tool')) {
@@ -225,7 +227,13 @@ export function decodeInput(
       return;
     }
     last = { role: decoded.role, content: decoded.parts, ...extensionOf(decoded.extension) };
+    if (leading) {
+      last.opaque = leading.map((opaque) => opaqueItem(0, opaque));
+      leading = undefined;
+    }
     messages.push(last);
   });
+  // An input of such items alone (an `mcp_approval_response` continuing a stored answer): a turn with no parts.
+  if (leading) messages.push({ role: 'user', content: [], opaque: leading.map((opaque) => opaqueItem(0, opaque)) });
   return messages;
 }

@@ -3,7 +3,6 @@
  */
 import type { GenerateRequest } from '../../canonical';
 import type { JsonObject } from '../../json';
-import type { Warn } from '../../warnings';
 import { invalidField } from '../shared/validate';
 import { RESPONSES, type ResponsesRequestExtension } from '../../wire/openai/responses-extensions';
 import { decodeInput } from './decode-input';
@@ -68,10 +67,10 @@ function requestExtension(
 }
 
 /** Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field. */
-export function decodeResponsesRequest(body: unknown, warn?: Warn): GenerateRequest {
+export function decodeResponsesRequest(body: unknown): GenerateRequest {
   validateResponsesBody(body);
   refuseStateful(body);
-  const messages = decodeInput(body.input, body.instructions, warn);
+  const messages = decodeInput(body.input, body.instructions);
   if (messages.length === 0) invalidField('input', 'is required (a string or a non-empty array of items)');
   const request: GenerateRequest = { model: body.model, messages, stream: body.stream === true };
   if (body.max_output_tokens !== null && body.max_output_tokens !== undefined)

@@ -2,10 +2,25 @@
  * Canonical parts → Responses output items (message, reasoning, function_call, custom_tool_call), shared by the answer
  * and the stream.
  */
-import type { GenerateRequest, ProviderMetadata, ReasoningPart, ToolCallPart, Usage } from '../../canonical';
+import type {
+  Extensions,
+  GenerateRequest,
+  OpaqueItem,
+  ProviderMetadata,
+  ReasoningPart,
+  ToolCallPart,
+  Usage,
+} from '../../canonical';
 import type { JsonObject } from '../../json';
 import { carriedSignatureOf, carrySignatureInToolId } from '../shared/signature-carrier';
-import { customToolInput, toolExtension } from '../../wire/openai/responses-extensions';
+import {
+  customToolInput,
+  mergeFields,
+  opaqueItemsAt,
+  responsesExtension,
+  toolExtension,
+  type ResponsesTextExtension,
+} from '../../wire/openai/responses-extensions';
 import { encryptedContentOf } from './encrypted-content';
 import { itemId } from './ids';
 
@@ -32,26 +47,27 @@ export function callId(id: string, metadata: ProviderMetadata | undefined): stri
   return carrySignatureInToolId(id, carriedSignatureOf(metadata));
 }
 
-/** A finished tool call as an output item. */
+/** A finished tool call as an output item (with the upstream item's own keys, from the part's extension). */
 export function callItem(
-  part: Pick<ToolCallPart, 'id' | 'arguments' | 'providerMetadata'>,
+  part: Pick<ToolCallPart, 'id' | 'arguments' | 'providerMetadata' | 'extensions'>,
   shape: CallShape,
   id: string,
   status: string,
 ): JsonObject {
   const namespace = shape.namespace ? { namespace: shape.namespace } : {};
   const call_id = callId(part.id, part.providerMetadata);
-  if (shape.custom)
-    return {
-      type: 'custom_tool_call',
-      id,
-      status,
-      call_id,
-      name: shape.name,
-      ...namespace,
-      input: customToolInput(part.arguments),
-    };
-  return { type: 'function_call', id, status, call_id, name: shape.name, ...namespace, arguments: part.arguments };
+  const item: JsonObject = shape.custom
+    ? {
+        type: 'custom_tool_call',
+        id,
+        status,
+        call_id,
+        name: shape.name,
+        ...namespace,
+        input: customToolInput(part.arguments),
+      }
+    : { type: 'function_call', id, status, call_id, name: shape.name, ...namespace, arguments: part.arguments };
+  return mergeFields(item, responsesExtension(part.extensions));
 }
 
 /** The id prefix of a call item. */
@@ -72,39 +88,60 @@ export function reasoningItem(
   };
   const encrypted = withEncrypted ? encryptedContentOf(part) : undefined;
   if (encrypted !== undefined) item.encrypted_content = encrypted;
-  return item;
+  return mergeFields(item, responsesExtension(part.extensions));
 }
 
-/** An `output_text` content part. */
-export function outputText(text: string): JsonObject {
-  return { type: 'output_text', text, annotations: [], logprobs: [] };
+/** An `output_text` content part (or, by its extension, a `refusal`), with the upstream part's own keys. */
+export function outputText(text: string, extensions?: Extensions): JsonObject {
+  const own = responsesExtension<ResponsesTextExtension>(extensions);
+  if (!own) return { type: 'output_text', text, annotations: [], logprobs: [] };
+  const { type, item: _item, ...fields } = own;
+  if (type === 'refusal') return mergeFields({ type: 'refusal', refusal: text }, fields);
+  return { type: 'output_text', text, annotations: [], logprobs: [], ...fields };
 }
 
-/** A message item. */
-export function messageItem(id: string, status: string, texts: string[]): JsonObject {
-  return { type: 'message', id, status, role: 'assistant', content: texts.map(outputText) };
+/** The upstream message item's own keys, on the text part that begins it. */
+export function messageFields(extensions: Extensions | undefined): JsonObject | undefined {
+  return responsesExtension<ResponsesTextExtension>(extensions)?.item;
 }
 
-/** The output items of one answer's parts, in order; adjacent text parts make one message. */
+/** A message item (`fields`: the upstream item's own keys). */
+export function messageItem(id: string, status: string, content: JsonObject[], fields?: JsonObject): JsonObject {
+  return mergeFields({ type: 'message', id, status, role: 'assistant', content }, fields);
+}
+
+/**
+ * The output items of one answer's parts, in order, each opaque item (a built-in tool's) where it
+ * stood; adjacent text parts make one message, unless a part begins a message of its own (its
+ * extension's `item`).
+ */
 export function outputItems(
   parts: GenerateRequest['messages'][number]['content'],
   stem: string,
   request: GenerateRequest | undefined,
   withEncrypted: boolean,
   status: string,
+  opaque?: readonly OpaqueItem[],
 ): JsonObject[] {
   const items: JsonObject[] = [];
   let message: JsonObject[] | undefined;
-  for (const part of parts) {
+  parts.forEach((part, at) => {
+    if (opaque) {
+      const before = opaqueItemsAt(opaque, at, false);
+      if (before.length > 0) {
+        message = undefined;
+        items.push(...before);
+      }
+    }
     const index = items.length;
     if (part.type === 'text') {
-      if (message) message.push(outputText(part.text));
+      const fields = messageFields(part.extensions);
+      if (message && !fields) message.push(outputText(part.text, part.extensions));
       else {
-        const item = messageItem(itemId('msg', stem, index), status, [part.text]);
-        message = item.content as JsonObject[];
-        items.push(item);
+        message = [outputText(part.text, part.extensions)];
+        items.push(messageItem(itemId('msg', stem, index), status, message, fields));
       }
-      continue;
+      return;
     }
     message = undefined;
     if (part.type === 'reasoning') items.push(reasoningItem(part, itemId('rs', stem, index), withEncrypted));
@@ -112,7 +149,8 @@ export function outputItems(
       const shape = callShape(request, part.name);
       items.push(callItem(part, shape, itemId(callPrefix(shape), stem, index), 'completed'));
     }
-  }
+  });
+  if (opaque) items.push(...opaqueItemsAt(opaque, parts.length, true));
   return items;
 }
 

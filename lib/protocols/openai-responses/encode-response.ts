@@ -6,6 +6,7 @@ import type { JsonObject } from '../../json';
 import { echoSettings, includesEncryptedReasoning } from './echo';
 import { encodeUsage, outputItems } from './encode-output';
 import { idStem, responseId } from './ids';
+import { responsesExtension } from '../../wire/openai/responses-extensions';
 
 /** `status` and `incomplete_details` for a finish: a cut by the output cap or a content filter is `incomplete`. */
 export function finishStatus(reason: FinishReason): {
@@ -29,6 +30,8 @@ export interface ResponseState {
   error?: JsonObject | null;
   incompleteDetails?: JsonObject | null;
   completedAt?: number | null;
+  /** The upstream response's own fields (a Responses upstream's `service_tier`, a server's own), over the echo. */
+  fields?: JsonObject;
 }
 
 /**
@@ -46,6 +49,7 @@ export function responseObject(state: ResponseState, settings: JsonObject): Json
     error: state.error ?? null,
     incomplete_details: state.incompleteDetails ?? null,
     ...settings,
+    ...state.fields,
     model: state.model,
     output: state.output,
     usage: state.usage,
@@ -85,7 +89,9 @@ export function encodeResponsesResponse(
     request,
     withEncrypted,
     finish.status === 'completed' ? 'completed' : 'incomplete',
+    choice?.opaque,
   );
+  const fields = responsesExtension(response.extensions);
   return responseObject(
     {
       id: responseId(response.id),
@@ -96,6 +102,7 @@ export function encodeResponsesResponse(
       usage: encodeUsage(response.usage),
       incompleteDetails: finish.incomplete_details,
       completedAt: finish.status === 'completed' ? Math.max(response.created, Math.floor(Date.now() / 1000)) : null,
+      ...(fields ? { fields } : {}),
     },
     echoSettings(request, previousId),
   );

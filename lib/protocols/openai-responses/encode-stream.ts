@@ -3,10 +3,15 @@
  * `response.created` / `response.in_progress` with the whole (in-progress) object, each output
  * item's added … done events, and `response.completed` / `response.incomplete` / `response.failed`.
  */
-import type { GenerateRequest, ProviderMetadata, StreamPart } from '../../canonical';
+import type { Extensions, GenerateRequest, ProviderMetadata, StreamPart } from '../../canonical';
 import { toGatewayError, type GatewayError } from '../../errors';
 import type { JsonObject } from '../../json';
-import { customToolInput } from '../../wire/openai/responses-extensions';
+import {
+  customToolInput,
+  responsesExtension,
+  type ResponsesOpaqueExtension,
+} from '../../wire/openai/responses-extensions';
+import { log } from './log';
 import type { StreamEncoder } from '../types';
 import { echoSettings, includesEncryptedReasoning } from './echo';
 import {
@@ -14,6 +19,8 @@ import {
   callPrefix,
   callShape,
   encodeUsage,
+  messageFields,
+  messageItem,
   outputText,
   reasoningItem,
   type CallShape,
@@ -22,7 +29,8 @@ import { finishStatus, responseObject, type ResponseState } from './encode-respo
 import { idStem, itemId, responseId } from './ids';
 
 type OpenItem =
-  | { kind: 'message'; index: number; id: string; texts: string[]; text: string }
+  | { kind: 'message'; index: number; id: string; parts: JsonObject[]; text: string }
+  | { kind: 'opaque'; index: number; item: JsonObject }
   | { kind: 'reasoning'; index: number; id: string; text: string; summaryOpen: boolean }
   | {
       kind: 'call';
@@ -32,6 +40,7 @@ type OpenItem =
       shape: CallShape;
       args: string;
       metadata?: ProviderMetadata;
+      extensions?: Extensions;
     };
 
 /** The `code` of a failed response's `error` for a gateway error. */
@@ -57,6 +66,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     usage: null,
   };
   private stem = '0';
+  /** The upstream response's own fields, as `response-start` gave them. */
+  private fields: JsonObject | undefined;
   private open: OpenItem | undefined;
   private sawToolCall = false;
   /** The reasoning parts as ended, to add their `encrypted_content` to the final object when a tool call follows. */
@@ -82,21 +93,25 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     return this.state.output.length + (this.open ? 1 : 0);
   }
 
-  /** Ends the open item, if any: its closing events, and the item kept for the final object. */
-  private close(status = 'completed'): string {
+  /**
+   * Ends the open item, if any: its closing events, and the item kept for the final object (`fields`: a
+   * message's own keys from upstream).
+   */
+  private close(status = 'completed', fields?: JsonObject): string {
     const open = this.open;
     if (!open) return '';
     if (open.kind === 'reasoning') return this.reasoningEnd({ type: 'reasoning-end', id: '' });
     this.open = undefined;
     let item: JsonObject;
     let text = '';
-    if (open.kind === 'message') {
-      item = { type: 'message', id: open.id, status, role: 'assistant', content: open.texts.map(outputText) };
-    } else {
+    if (open.kind === 'opaque') item = open.item;
+    else if (open.kind === 'message') item = messageItem(open.id, status, open.parts, fields);
+    else {
       const part = {
         id: open.callId,
         arguments: open.args,
         ...(open.metadata ? { providerMetadata: open.metadata } : {}),
+        ...(open.extensions ? { extensions: open.extensions } : {}),
       };
       item = callItem(part, open.shape, open.id, 'completed');
       if (open.shape.custom) {
@@ -136,7 +151,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       const index = this.nextIndex();
       const id = itemId('msg', this.stem, index);
       text += this.startItem(
-        { kind: 'message', index, id, texts: [], text: '' },
+        { kind: 'message', index, id, parts: [], text: '' },
         { type: 'message', id, status: 'in_progress', role: 'assistant', content: [] },
       );
     }
@@ -147,21 +162,58 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       this.event('response.content_part.added', {
         item_id: open.id,
         output_index: open.index,
-        content_index: open.texts.length,
+        content_index: open.parts.length,
         part: outputText(''),
       })
     );
   }
 
-  private textEnd(): string {
+  /** Ends a text part; one that carries its upstream message's own keys ends that message too. */
+  private textEnd(extensions: Extensions | undefined): string {
     const open = this.open;
     if (open?.kind !== 'message') return '';
-    const at = { item_id: open.id, output_index: open.index, content_index: open.texts.length };
-    open.texts.push(open.text);
-    return (
-      this.event('response.output_text.done', { ...at, text: open.text, logprobs: [] }) +
-      this.event('response.content_part.done', { ...at, part: outputText(open.text) })
-    );
+    const at = { item_id: open.id, output_index: open.index, content_index: open.parts.length };
+    const part = outputText(open.text, extensions);
+    open.parts.push(part);
+    const text =
+      this.event('response.output_text.done', { ...at, text: open.text, logprobs: part.logprobs ?? [] }) +
+      this.event('response.content_part.done', { ...at, part });
+    const fields = messageFields(extensions);
+    return fields ? text + this.close('completed', fields) : text;
+  }
+
+  /**
+   * A piece of an upstream item no canonical part models (a built-in tool's): its `output_item.added`
+   * opens it at the next output index, its own events are relayed under that index, the item whole
+   * (`item: true`) ends it.
+   */
+  private opaque(part: Extract<StreamPart, { type: 'opaque' }>): string {
+    const own = responsesExtension<ResponsesOpaqueExtension>(part.extensions);
+    if (!own) return '';
+    const event = own.event;
+    if (part.item && own.item) {
+      let text = '';
+      if (this.open?.kind !== 'opaque') text += this.openOpaque(own.item);
+      (this.open as Extract<OpenItem, { kind: 'opaque' }>).item = own.item;
+      return text + this.close();
+    }
+    if (!event || typeof event.type !== 'string') return '';
+    if (event.type === 'response.output_item.added') {
+      const item = event.item as JsonObject | undefined;
+      return item ? this.openOpaque(item) : '';
+    }
+    const open = this.open;
+    if (open?.kind !== 'opaque') {
+      log('an upstream %s event outside its item dropped', event.type);
+      return '';
+    }
+    const { type, ...payload } = event;
+    return this.event(type, { ...payload, output_index: open.index });
+  }
+
+  private openOpaque(item: JsonObject): string {
+    const text = this.close();
+    return text + this.startItem({ kind: 'opaque', index: this.nextIndex(), item }, item);
   }
 
   private reasoningDelta(delta: string): string {
@@ -207,6 +259,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       signature: part.signature,
       redactedData: part.redactedData,
       providerMetadata: part.providerMetadata,
+      extensions: part.extensions,
     };
     this.reasoning.push({ index: open.index, part: ended });
     const item = reasoningItem(ended, open.id, this.includeEncrypted);
@@ -271,6 +324,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
           usage: null,
         };
         this.stem = idStem(part.id);
+        this.fields = responsesExtension(part.extensions);
+        if (this.fields) this.state.fields = this.fields;
         return (
           this.event('response.created', { response: this.snapshot() }) +
           this.event('response.in_progress', { response: this.snapshot() })
@@ -285,13 +340,13 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         return this.event('response.output_text.delta', {
           item_id: open.id,
           output_index: open.index,
-          content_index: open.texts.length,
+          content_index: open.parts.length,
           delta: part.delta,
           logprobs: [],
         });
       }
       case 'text-end':
-        return this.textEnd();
+        return this.textEnd(part.extensions);
       case 'reasoning-start': {
         const text = this.close();
         const index = this.nextIndex();
@@ -313,9 +368,13 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       case 'tool-call-delta':
         return this.callDelta(part.delta);
       case 'tool-call-end':
-        if (this.open?.kind === 'call' && part.providerMetadata)
-          this.open.metadata = { ...this.open.metadata, ...part.providerMetadata };
+        if (this.open?.kind === 'call') {
+          if (part.providerMetadata) this.open.metadata = { ...this.open.metadata, ...part.providerMetadata };
+          if (part.extensions) this.open.extensions = part.extensions;
+        }
         return this.close();
+      case 'opaque':
+        return this.opaque(part);
       case 'finish': {
         const finish = finishStatus(part.finishReason);
         const text = this.close(finish.status);
@@ -323,6 +382,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         this.state.status = finish.status;
         this.state.usage = encodeUsage(part.usage);
         this.state.incompleteDetails = finish.incomplete_details;
+        const fields = responsesExtension(part.extensions);
+        if (fields) this.state.fields = { ...this.fields, ...fields };
         if (finish.status === 'completed')
           this.state.completedAt = Math.max(this.state.createdAt, Math.floor(Date.now() / 1000));
         return (

@@ -24,7 +24,7 @@ import { openAIRateLimitHeaders } from '../shared/openai-rate-limit-headers';
 /** `POST /v1/responses`. */
 const RESPONSES: GenerateRoute = {
   operation: 'generate',
-  decode: (http, _params, warn) => decodeResponsesRequest(http.body, warn),
+  decode: (http) => decodeResponsesRequest(http.body),
   encode: (response, request, call) => ({
     status: 200,
     body: encodeResponsesResponse(response, request, previousIdOf(call.http)),
@@ -33,11 +33,15 @@ const RESPONSES: GenerateRoute = {
   state: RESPONSES_STATE,
 };
 
-/** `POST /v1/responses/input_tokens`: the body of a create call, its input counted. */
+/**
+ * `POST /v1/responses/input_tokens`: the body of a create call, its input counted as that call would
+ * run (its `item_reference` items and its `previous_response_id` conversation from the store).
+ */
 const INPUT_TOKENS: CountTokensRoute = {
   operation: 'count-tokens',
   decode: (http) => decodeResponsesRequest(http.body),
   encode: (inputTokens) => ({ status: 200, body: { object: 'response.input_tokens', input_tokens: inputTokens } }),
+  state: RESPONSES_STATE,
 };
 
 const ROUTES: ReadonlyMap<string, RouteMatch> = new Map(

@@ -64,6 +64,14 @@ function prepare(request: GenerateRequest, previous: StoredResponse | undefined,
   return prepared;
 }
 
+/** The answer as the conversation's next turn: its parts and the opaque items (built-in tools' calls) among them. */
+function answerMessage(answer: GenerateResponse): Message {
+  const choice = answer.choices[0];
+  const message: Message = { role: 'assistant', content: choice?.content ?? [] };
+  if (choice?.opaque) message.opaque = choice.opaque;
+  return message;
+}
+
 /**
  * The record of an answer: the Response object as sent, the conversation so far, the input items listed by
  * `input_items`.
@@ -85,7 +93,7 @@ function record(
     id,
     record: {
       response,
-      messages: [...request.messages, { role: 'assistant', content: answer.choices[0]?.content ?? [] }],
+      messages: [...request.messages, answerMessage(answer)],
       inputItems: [...earlier, ...ownInputItems(input, idStem(id))],
       createdAt: typeof response.created_at === 'number' ? response.created_at : answer.created,
     },

@@ -2,7 +2,7 @@
  * What the OpenAI Responses API carries under `extensions['openai-responses']`: the shapes its codec writes and a
  * Responses upstream reads.
  */
-import type { Extensions, ToolDefinition } from '../../canonical';
+import type { Extensions, OpaqueItem, ToolDefinition } from '../../canonical';
 import { isJsonObject, type JsonObject } from '../../json';
 
 /** The extension key of the Responses protocol. */
@@ -19,6 +19,9 @@ export const RESPONSES = 'openai-responses';
  * - `reasoning`: `reasoning` without `effort` (which is `reasoning.effort`), e.g. `{summary}`. Default: none.
  * `tool_choice` is here only when the canonical `toolChoice` cannot say it (`allowed_tools`, a
  * built-in's choice object); then `toolChoice` is the nearest canonical choice.
+ * Every call a Responses caller makes to `POST /v1/responses` has this extension (its `store` is
+ * always set, as the gateway honours it): a Responses upstream tells by it whether its caller is
+ * shown the answer's built-in tool items.
  */
 export interface ResponsesRequestExtension extends JsonObject {
   tools?: JsonObject[];
@@ -53,6 +56,68 @@ export interface ResponsesToolExtension extends JsonObject {
   namespace?: string;
   namespace_description?: string;
   name?: string;
+}
+
+/**
+ * The extension of an {@link OpaqueItem}: an item of the Responses API that no canonical part models
+ * — a built-in tool's call or output (`web_search_call`, `file_search_call`, `code_interpreter_call`,
+ * `image_generation_call`, `mcp_call`, `mcp_list_tools`, `mcp_approval_request`,
+ * `mcp_approval_response`, `local_shell_call`, `computer_call`, their outputs, a newer API's own …).
+ * - `item`: the wire item whole, as the caller or the upstream sent it (its own `id` kept). On every
+ *   opaque item of a request or an answer, and on a stream's `opaque` part with `item: true` (the
+ *   item done).
+ * - `event`: in a stream, one upstream event of the item before it is done (its
+ *   `response.output_item.added`, its own progress events such as `response.web_search_call.searching`),
+ *   as sent, without its `sequence_number`; the Responses codec relays it with its own sequence
+ *   number and output index.
+ */
+export interface ResponsesOpaqueExtension extends JsonObject {
+  item?: JsonObject;
+  event?: JsonObject;
+}
+
+/**
+ * The extension of a text part of an answer: the keys of its `output_text` (or `refusal`) part that
+ * the canonical part does not model (`annotations`, `logprobs`: left out when empty), `type:
+ * 'refusal'` for a refusal, and `item`: the unmodelled keys of the `message` item the part begins
+ * (`phase`, a server's own). A part with `item` starts a new message item; adjacent text parts
+ * without it belong to one. Default: none of these.
+ */
+export interface ResponsesTextExtension extends JsonObject {
+  type?: 'refusal';
+  item?: JsonObject;
+}
+
+/** The opaque item that holds the Responses item `item`, before content part `at`. */
+export function opaqueItem(at: number, item: JsonObject): OpaqueItem {
+  return { at, extensions: { [RESPONSES]: { item } } };
+}
+
+/** The Responses item an opaque item holds, if it holds one. */
+export function opaqueWireItem(opaque: Pick<OpaqueItem, 'extensions'>): JsonObject | undefined {
+  const item = responsesExtension<ResponsesOpaqueExtension>(opaque.extensions)?.item;
+  return isJsonObject(item) ? item : undefined;
+}
+
+/** The Responses items of `opaque` that stood before content part `at` (for the last part: also after it). */
+export function opaqueItemsAt(opaque: readonly OpaqueItem[] | undefined, at: number, last: boolean): JsonObject[] {
+  if (!opaque) return [];
+  const items: JsonObject[] = [];
+  for (const entry of opaque) {
+    if (entry.at !== at && !(last && entry.at > at)) continue;
+    const item = opaqueWireItem(entry);
+    if (item) items.push(item);
+  }
+  return items;
+}
+
+/** Copies onto an encoded wire object the keys of `fields` it does not already have (the encoder's own values win). */
+export function mergeFields<T extends JsonObject>(encoded: T, fields: JsonObject | undefined): T {
+  if (fields === undefined) return encoded;
+  for (const key in fields) {
+    if (!Object.hasOwn(encoded, key) && Object.hasOwn(fields, key)) (encoded as JsonObject)[key] = fields[key];
+  }
+  return encoded;
 }
 
 /** The separator between a namespace and a tool's name in a flattened canonical tool name. */

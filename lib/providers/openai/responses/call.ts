@@ -9,9 +9,15 @@ import { decodeEventStream } from '../../../upstream/sse';
 import type { UpstreamClient } from '../../../upstream/upstream-client';
 import { callSignal } from '../../cancellation';
 import type { ProviderCallContext, ProviderGenerateResponse } from '../../types';
+import createDebug from 'debug';
+import type { JsonObject } from '../../../json';
+import { RESPONSES } from '../../../wire/openai/responses-extensions';
+import { answerItemDrops } from './decode-output';
 import { decodeResponsesResponse } from './decode-response';
 import { ResponsesStreamDecoder } from './decode-stream';
 import { encodeResponsesRequest } from './encode-request';
+
+const log = createDebug('rosetta:provider');
 
 /** Which upstream models are called through `/responses`: a list of ids, or a test of one. Default: none. */
 export type ResponsesModels = readonly string[] | ((upstreamModel: string) => boolean);
@@ -59,7 +65,13 @@ export async function generateViaResponses(
     signal: callSignal(context),
     headers,
   });
-  return decodeResponsesResponse(response, context.upstreamModel, call.name);
+  const answer = decodeResponsesResponse(response, context.upstreamModel, call.name);
+  const opaque = answer.choices[0]?.opaque;
+  if (opaque) {
+    const dropped = answerItemDrops(request, log, context.warn);
+    if (dropped) for (const item of opaque) dropped(item.extensions[RESPONSES]?.item as JsonObject);
+  }
+  return answer;
 }
 
 /** A streamed call to `POST /responses`. */
@@ -81,5 +93,6 @@ export function streamViaResponses(
     );
     return call.client.stream({ path: '/responses', body, signal, headers }, sink);
   };
-  return decodeEventStream(open, new ResponsesStreamDecoder(call.name), call.name, signal, call.client.redactor);
+  const decoder = new ResponsesStreamDecoder(call.name, answerItemDrops(request, log, context.warn));
+  return decodeEventStream(open, decoder, call.name, signal, call.client.redactor);
 }

@@ -2,16 +2,25 @@
  * What the Responses answer and stream decoders share: usage, finish, reasoning metadata, tool-call names, a failed
  * response's error.
  */
-import type { FinishReason, ProviderMetadata, Usage } from '../../../canonical';
+import type {
+  ContentPart,
+  Extensions,
+  FinishReason,
+  GenerateRequest,
+  ProviderMetadata,
+  Usage,
+} from '../../../canonical';
 import type { GatewayError } from '../../../errors';
-import { isJsonObject, type JsonObject } from '../../../json';
+import { isJsonObject, unmodelledFields, type JsonObject } from '../../../json';
 import {
   OPENAI_CARRIED_REASONING,
   packReasoning,
   type CarriedReasoningItem,
 } from '../../../wire/openai/carried-reasoning';
-import { customToolArguments, namespacedName } from '../../../wire/openai/responses-extensions';
+import { customToolArguments, namespacedName, RESPONSES } from '../../../wire/openai/responses-extensions';
 import { chatStreamError } from '../stream-error';
+import { reportDrop, type Warn } from '../../../warnings';
+import type { Debugger } from 'debug';
 
 /** The usage block of a Response. */
 export interface ResponsesUsage {
@@ -114,4 +123,75 @@ export function callArguments(item: JsonObject): string {
 /** Whether an output item is a tool call the canonical response models. */
 export function isCallItem(item: JsonObject): boolean {
   return item.type === 'function_call' || item.type === 'custom_tool_call';
+}
+
+/** Keys of a `message` output item the canonical parts say (or the codec rebuilds: its id, its status). */
+export const MESSAGE_ITEM_FIELDS: ReadonlySet<string> = new Set(['type', 'id', 'role', 'status', 'content']);
+/** Keys of a `reasoning` output item the canonical part says, or the codec rebuilds. */
+export const REASONING_ITEM_FIELDS: ReadonlySet<string> = new Set([
+  'type',
+  'id',
+  'summary',
+  'content',
+  'encrypted_content',
+  'status',
+]);
+/** Keys of a `function_call` / `custom_tool_call` output item the canonical part says, or the codec rebuilds. */
+export const CALL_ITEM_FIELDS: ReadonlySet<string> = new Set([
+  'type',
+  'id',
+  'call_id',
+  'name',
+  'namespace',
+  'arguments',
+  'input',
+  'status',
+]);
+const TEXT_PART_FIELDS: ReadonlySet<string> = new Set(['type', 'text', 'refusal']);
+
+/**
+ * A message's text part's extension (`ResponsesTextExtension`): the part's unmodelled keys
+ * (`annotations` and `logprobs` when not empty), `type: 'refusal'` for a refusal, and `item`, the
+ * unmodelled keys of the message item when this part begins it.
+ */
+export function textPartFields(
+  part: JsonObject,
+  type: 'refusal' | undefined,
+  item: JsonObject | undefined,
+): JsonObject | undefined {
+  let fields = unmodelledFields(part, TEXT_PART_FIELDS);
+  if (fields) {
+    for (const name of ['annotations', 'logprobs'])
+      if (Array.isArray(fields[name]) && (fields[name] as unknown[]).length === 0) delete fields[name];
+    if (Object.keys(fields).length === 0) fields = undefined;
+  }
+  if (type) (fields ??= {}).type = type;
+  if (item) (fields ??= {}).item = item;
+  return fields;
+}
+
+/** `part` with `fields` as its `extensions['openai-responses']` (the part itself when there are none). */
+export function withExtension<T extends ContentPart>(part: T, fields: JsonObject | undefined): T {
+  if (fields) part.extensions = { [RESPONSES]: fields } as Extensions;
+  return part;
+}
+
+/**
+ * Where the answer's items that no canonical part models (built-in tools' calls) are reported as
+ * dropped: the call's `warn` when its caller did not speak the Responses API (its request has no
+ * Responses extension, which the Responses codec always sets), so its codec shows them to no one;
+ * undefined for a Responses caller, who gets them.
+ */
+export function answerItemDrops(
+  request: GenerateRequest,
+  log: Debugger,
+  warn: Warn | undefined,
+): ((item: JsonObject) => void) | undefined {
+  if (request.extensions?.[RESPONSES] !== undefined) return undefined;
+  return (item) =>
+    reportDrop(log, warn, {
+      type: 'unsupported-tool',
+      tool: typeof item.type === 'string' ? item.type : 'unknown',
+      details: "a built-in tool's output item, which only a Responses caller is shown",
+    });
 }

@@ -1,24 +1,26 @@
 /** A Responses API `Response` object → canonical GenerateResponse. */
-import createDebug from 'debug';
-import type { ContentPart, ReasoningPart, ToolCallPart } from '../../../canonical';
+import type { ContentPart, OpaqueItem, ReasoningPart, TextPart, ToolCallPart } from '../../../canonical';
 import { isJsonObject, unmodelledFields, type JsonObject } from '../../../json';
 import { malformedUpstream } from '../../../upstream/malformed';
 import type { CarriedReasoningItem } from '../../../wire/openai/carried-reasoning';
-import { RESPONSES } from '../../../wire/openai/responses-extensions';
+import { opaqueItem, RESPONSES } from '../../../wire/openai/responses-extensions';
 import type { ProviderGenerateResponse } from '../../types';
 import {
   callArguments,
   callName,
+  CALL_ITEM_FIELDS,
   carriedItem,
   isCallItem,
+  MESSAGE_ITEM_FIELDS,
+  REASONING_ITEM_FIELDS,
+  textPartFields,
+  withExtension,
   reasoningItemText,
   reasoningMetadata,
   reportedUsage,
   responsesFailure,
   responsesFinishReason,
 } from './decode-output';
-
-const log = createDebug('rosetta:provider');
 
 /**
  * Fields of a Response the canonical response says, or the Responses codec rebuilds from the
@@ -64,14 +66,18 @@ export const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set([
  * The parts of a Response's output items, in order: `message` → text parts (a `refusal` as text),
  * `reasoning` → a reasoning part (its summaries, its id and `encrypted_content` as OpenAI metadata),
  * `function_call` / `custom_tool_call` → tool calls under their `call_id`, the first after reasoning
- * also carrying that reasoning (a chat-completions caller sends back only the call). Items of
- * built-in tools (`web_search_call`, …) are dropped (a debug line).
+ * also carrying that reasoning (a chat-completions caller sends back only the call). The keys of an
+ * item (or of a message's text part) that the canonical part does not model ride in its
+ * `extensions['openai-responses']` (a message's own in `item` on its first text part); every other
+ * item (a built-in tool's `web_search_call`, `mcp_call`, …) is an opaque item at its place, for a
+ * Responses caller.
  */
 export function decodeOutputItems(
   output: readonly unknown[],
   upstream: string,
-): { content: ContentPart[]; refusalOnly: boolean } {
+): { content: ContentPart[]; opaque?: OpaqueItem[]; refusalOnly: boolean } {
   const content: ContentPart[] = [];
+  let opaque: OpaqueItem[] | undefined;
   let pending: CarriedReasoningItem[] = [];
   let refusal = false;
   let text = false;
@@ -79,15 +85,20 @@ export function decodeOutputItems(
     if (!isJsonObject(raw)) throw malformedUpstream(upstream, 'a response output item that is not an object');
     if (raw.type === 'message') {
       if (!Array.isArray(raw.content)) throw malformedUpstream(upstream, 'a message output item without content');
+      let item = unmodelledFields(raw, MESSAGE_ITEM_FIELDS);
       for (const part of raw.content as unknown[]) {
         if (!isJsonObject(part)) continue;
+        let decoded: TextPart | undefined;
         if (part.type === 'output_text' && typeof part.text === 'string') {
           text = true;
-          content.push({ type: 'text', text: part.text });
+          decoded = withExtension({ type: 'text', text: part.text }, textPartFields(part, undefined, item));
         } else if (part.type === 'refusal' && typeof part.refusal === 'string') {
           refusal = true;
-          content.push({ type: 'text', text: part.refusal, extensions: { [RESPONSES]: { type: 'refusal' } } });
+          decoded = withExtension({ type: 'text', text: part.refusal }, textPartFields(part, 'refusal', item));
         }
+        if (!decoded) continue;
+        item = undefined;
+        content.push(decoded);
       }
     } else if (raw.type === 'reasoning') {
       const item = carriedItem(raw);
@@ -95,7 +106,7 @@ export function decodeOutputItems(
       const part: ReasoningPart = { type: 'reasoning', text: reasoningItemText(raw) };
       const metadata = reasoningMetadata([item]);
       if (metadata) part.providerMetadata = metadata;
-      content.push(part);
+      content.push(withExtension(part, unmodelledFields(raw, REASONING_ITEM_FIELDS)));
     } else if (isCallItem(raw)) {
       if (typeof raw.call_id !== 'string' || raw.call_id.length === 0)
         throw malformedUpstream(upstream, 'a call output item without a call_id');
@@ -108,12 +119,12 @@ export function decodeOutputItems(
       const metadata = reasoningMetadata(pending);
       if (metadata) part.providerMetadata = metadata;
       pending = [];
-      content.push(part);
+      content.push(withExtension(part, unmodelledFields(raw, CALL_ITEM_FIELDS)));
     } else {
-      log('upstream %s: output item %s dropped (no canonical form)', upstream, String(raw.type));
+      (opaque ??= []).push(opaqueItem(content.length, raw));
     }
   }
-  return { content, refusalOnly: refusal && !text };
+  return opaque ? { content, opaque, refusalOnly: refusal && !text } : { content, refusalOnly: refusal && !text };
 }
 
 /**
@@ -129,7 +140,7 @@ export function decodeResponsesResponse(
   if (!isJsonObject(body) || !Array.isArray(body.output))
     throw malformedUpstream(upstream, 'a response without an output array');
   if (body.status === 'failed') throw responsesFailure(body.error, upstream);
-  const { content, refusalOnly } = decodeOutputItems(body.output, upstream);
+  const { content, opaque, refusalOnly } = decodeOutputItems(body.output, upstream);
   const calls = content.some((part) => part.type === 'tool-call');
   const finishReason =
     refusalOnly && body.status !== 'incomplete'
@@ -139,7 +150,7 @@ export function decodeResponsesResponse(
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : fallbackModel,
     created: typeof body.created_at === 'number' ? body.created_at : Math.floor(Date.now() / 1000),
-    choices: [{ index: 0, content, finishReason }],
+    choices: [opaque ? { index: 0, content, finishReason, opaque } : { index: 0, content, finishReason }],
   };
   const usage = reportedUsage(body.usage);
   if (usage) response.usage = usage;

@@ -1,6 +1,5 @@
 /** Responses API server-sent events → the canonical stream. */
-import createDebug from 'debug';
-import type { ProviderMetadata, ProviderStreamPart } from '../../../canonical';
+import type { Extensions, ProviderFinishPart, ProviderMetadata, ProviderStreamPart } from '../../../canonical';
 import { GatewayError } from '../../../errors';
 import { isJsonObject, unmodelledFields, type JsonObject } from '../../../json';
 import { malformedUpstream, parseEventObject } from '../../../upstream/malformed';
@@ -11,8 +10,12 @@ import { RESPONSES } from '../../../wire/openai/responses-extensions';
 import {
   callArguments,
   callName,
+  CALL_ITEM_FIELDS,
   carriedItem,
   isCallItem,
+  MESSAGE_ITEM_FIELDS,
+  REASONING_ITEM_FIELDS,
+  textPartFields,
   reasoningMetadata,
   reportedUsage,
   responsesFailure,
@@ -20,10 +23,9 @@ import {
 } from './decode-output';
 import { MODELLED_RESPONSE_FIELDS } from './decode-response';
 
-const log = createDebug('rosetta:provider');
-
 type Open =
   | { kind: 'text'; id: string; itemId: string }
+  | { kind: 'opaque'; itemId: string; outputIndex: unknown }
   | { kind: 'reasoning'; id: string; itemId: string; summaries: number; delta: boolean }
   | { kind: 'call'; id: string; itemId: string; custom: boolean; sentArguments: boolean };
 
@@ -36,8 +38,12 @@ type Open =
  * `response-start` part waits for the first part after it. A
  * `response.failed` or an `error` event throws the error it reports; an event that is not a JSON
  * object with a `type`, or a lifecycle event without its `response`, is a 502
- * `upstream_malformed`; a body that ends before a terminal event is a cut stream. Events of other
- * types (built-in tools' progress, annotations) are skipped.
+ * `upstream_malformed`; a body that ends before a terminal event is a cut stream. An item no
+ * canonical block models (a built-in tool's `web_search_call`, …) is relayed as `opaque` parts: its
+ * `output_item.added` and its own events (`response.web_search_call.searching`, …) as they come, the
+ * item whole when done. A block's `*-end` carries its item's unmodelled keys, `finish` the finished
+ * response's. Other events (annotations as they are added, lifecycle events) are skipped: what they
+ * say is in the items and the response when done.
  */
 export class ResponsesStreamDecoder implements StreamEventDecoder {
   done = false;
@@ -51,7 +57,11 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   /** The `response-start` part, until the first part after it. */
   private startPart: ProviderStreamPart | undefined;
 
-  constructor(private readonly upstream: string) {}
+  /** `dropped`: where an item no canonical part models is reported, when the caller is not shown it. */
+  constructor(
+    private readonly upstream: string,
+    private readonly dropped?: (item: JsonObject) => void,
+  ) {}
 
   accept(event: SseEvent, out: ProviderStreamPart[]): void {
     const data = parseEventObject(event.data, this.upstream);
@@ -73,7 +83,7 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   private decode(type: string, data: JsonObject, out: ProviderStreamPart[]): void {
     switch (type) {
       case 'response.output_item.added':
-        this.itemAdded(this.item(data), out);
+        this.itemAdded(this.item(data), data, out);
         return;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
@@ -98,6 +108,7 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
         throw responsesFailure(response.error ?? 'the response failed', this.upstream);
       }
       default:
+        this.opaqueEvent(data, out);
         return;
     }
   }
@@ -137,7 +148,7 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
     return data.response;
   }
 
-  private itemAdded(item: JsonObject, out: ProviderStreamPart[]): void {
+  private itemAdded(item: JsonObject, event: JsonObject, out: ProviderStreamPart[]): void {
     this.close(out);
     const itemId = typeof item.id === 'string' ? item.id : '';
     const id = `${this.blocks++}`;
@@ -165,8 +176,19 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
       this.open = { kind: 'text', id, itemId };
       out.push({ type: 'text-start', id });
     } else {
-      log('upstream %s: output item %s skipped (no canonical form)', this.upstream, String(item.type));
+      this.open = { kind: 'opaque', itemId, outputIndex: event.output_index };
+      out.push({ type: 'opaque', extensions: { [RESPONSES]: { event: withoutSequence(event) } } });
     }
+  }
+
+  /** An event of the open opaque item (one naming it by `item_id` or `output_index`), relayed; any other skipped. */
+  private opaqueEvent(data: JsonObject, out: ProviderStreamPart[]): void {
+    const open = this.open;
+    if (open?.kind !== 'opaque') return;
+    const mine =
+      (open.itemId !== '' && data.item_id === open.itemId) ||
+      (data.output_index !== undefined && data.output_index === open.outputIndex);
+    if (mine) out.push({ type: 'opaque', extensions: { [RESPONSES]: { event: withoutSequence(data) } } });
   }
 
   private takePending(): ProviderMetadata | undefined {
@@ -211,23 +233,32 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
     const open = this.open;
     if (!open || (open.itemId !== '' && item.id !== undefined && item.id !== open.itemId)) return;
     this.open = undefined;
-    if (open.kind === 'text') out.push({ type: 'text-end', id: open.id });
-    else if (open.kind === 'reasoning') {
+    if (open.kind === 'opaque') {
+      this.dropped?.(item);
+      out.push({ type: 'opaque', extensions: { [RESPONSES]: { item } }, item: true });
+      return;
+    }
+    if (open.kind === 'text') {
+      const first = Array.isArray(item.content) ? (item.content as unknown[]).find(isJsonObject) : undefined;
+      const fields = textPartFields(first ?? {}, undefined, unmodelledFields(item, MESSAGE_ITEM_FIELDS));
+      out.push(withEnd<ProviderStreamPart>({ type: 'text-end', id: open.id }, fields));
+    } else if (open.kind === 'reasoning') {
       const carried = carriedItem(item);
       this.pending.push(carried);
       const metadata = reasoningMetadata([carried]);
-      out.push(
-        metadata
-          ? { type: 'reasoning-end', id: open.id, providerMetadata: metadata }
-          : { type: 'reasoning-end', id: open.id },
-      );
+      const end: Extract<ProviderStreamPart, { type: 'reasoning-end' }> = metadata
+        ? { type: 'reasoning-end', id: open.id, providerMetadata: metadata }
+        : { type: 'reasoning-end', id: open.id };
+      out.push(withEnd(end, unmodelledFields(item, REASONING_ITEM_FIELDS)));
     } else {
       // A call sent whole (or a custom tool's input): its arguments as one delta.
       if (!open.sentArguments) {
         const args = callArguments(item);
         if (args.length > 0) out.push({ type: 'tool-call-delta', id: open.id, delta: args });
       }
-      out.push({ type: 'tool-call-end', id: open.id });
+      out.push(
+        withEnd<ProviderStreamPart>({ type: 'tool-call-end', id: open.id }, unmodelledFields(item, CALL_ITEM_FIELDS)),
+      );
     }
   }
 
@@ -238,7 +269,7 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
     this.open = undefined;
     if (open.kind === 'text') out.push({ type: 'text-end', id: open.id });
     else if (open.kind === 'reasoning') out.push({ type: 'reasoning-end', id: open.id });
-    else out.push({ type: 'tool-call-end', id: open.id });
+    else if (open.kind === 'call') out.push({ type: 'tool-call-end', id: open.id });
   }
 
   private finish(response: JsonObject, out: ProviderStreamPart[]): void {
@@ -247,8 +278,24 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
       this.refused && !this.answered && response.status !== 'incomplete'
         ? { unified: 'content-filter' as const, raw: 'refusal' }
         : responsesFinishReason(response, this.sawCalls);
+    const finish: ProviderFinishPart = { type: 'finish', finishReason };
     const usage = reportedUsage(response.usage);
-    out.push(usage ? { type: 'finish', usage, finishReason } : { type: 'finish', finishReason });
+    if (usage) finish.usage = usage;
+    const fields = unmodelledFields(response, MODELLED_RESPONSE_FIELDS);
+    if (fields) finish.extensions = { [RESPONSES]: fields };
+    out.push(finish);
     this.done = true;
   }
+}
+
+/** An upstream event as relayed: without its `sequence_number` (the caller's stream numbers its own). */
+function withoutSequence(event: JsonObject): JsonObject {
+  const { sequence_number: _sequence, ...rest } = event;
+  return rest;
+}
+
+/** An end part with the item's unmodelled keys as its extension, when there are any. */
+function withEnd<T extends ProviderStreamPart>(part: T, fields: JsonObject | undefined): T {
+  if (fields) (part as { extensions?: Extensions }).extensions = { [RESPONSES]: fields };
+  return part;
 }

@@ -20,6 +20,7 @@ import {
 } from '../../../wire/openai/carried-reasoning';
 import {
   customToolInput,
+  opaqueItemsAt,
   responsesExtension,
   toolExtension,
   type ResponsesMessageExtension,
@@ -179,17 +180,23 @@ function assistantItems(
   const fields = own(message.extensions, ['instructions', 'role']);
   message.content.forEach((part, index) => {
     const where = `${at}[${index}]`;
+    const before = opaqueItemsAt(message.opaque, index, false);
+    if (before.length > 0) {
+      content = undefined;
+      items.push(...before);
+    }
     if (part.type === 'text') {
       if (part.text.length === 0) return;
-      const partFields = own(part.extensions);
+      const { item, ...partFields } = own(part.extensions);
       const encoded =
         partFields.type === 'refusal'
           ? { ...partFields, type: 'refusal', refusal: part.text }
           : { ...partFields, type: 'output_text', text: part.text };
-      if (content) content.push(encoded);
+      // A part that began a message item of its own in an answer (its `item` keys) begins one here too.
+      if (content && item === undefined) content.push(encoded);
       else {
         content = [encoded];
-        items.push({ ...fields, type: 'message', role: 'assistant', content });
+        items.push({ ...fields, ...(item as JsonObject | undefined), type: 'message', role: 'assistant', content });
       }
       return;
     }
@@ -201,6 +208,7 @@ function assistantItems(
       items.push(...encoded);
     } else log('%s: a %s part in an assistant turn dropped', where, part.type);
   });
+  items.push(...opaqueItemsAt(message.opaque, message.content.length, true));
   return items;
 }
 
@@ -240,7 +248,8 @@ function outputItem(part: ToolResultPart, at: string, customCalls: Set<string>):
  * - assistant turns as `message` (output_text), `reasoning` and `function_call` items in order;
  * - tool results as `function_call_output` items;
  * - a Responses caller's unmodelled item and part fields (`extensions['openai-responses']`) back
- *   on each.
+ *   on each, and the items no canonical part models (built-in tools' calls: the messages' opaque
+ *   items) where they stood.
  */
 export function encodeResponsesInput(request: GenerateRequest): EncodedInput {
   const instructions: string[] = [];
@@ -261,24 +270,31 @@ export function encodeResponsesInput(request: GenerateRequest): EncodedInput {
       const content = message.content.flatMap((part) =>
         part.type === 'text' ? [{ ...own(part.extensions), type: 'input_text', text: part.text }] : [],
       );
+      input.push(...opaqueItemsAt(message.opaque, 0, message.content.length === 0));
       input.push({
         ...own(message.extensions, ['instructions', 'role']),
         type: 'message',
         role: extension?.role ?? 'developer',
         content,
       });
+      if (message.content.length > 0) input.push(...opaqueItemsAt(message.opaque, 1, true));
       return;
     }
     leading = false;
     if (message.role === 'assistant') input.push(...assistantItems(message, at, request, sent, customCalls));
     else if (message.role === 'tool') {
       message.content.forEach((part, position) => {
+        input.push(...opaqueItemsAt(message.opaque, position, false));
         if (part.type === 'tool-result') input.push(outputItem(part, `${at}[${position}]`, customCalls));
       });
+      input.push(...opaqueItemsAt(message.opaque, message.content.length, true));
     } else {
       const content = message.content.flatMap((part, position) => userPart(part, `${at}[${position}]`));
+      // A user turn is one item: what stood before its first part goes before it, the rest after it.
+      input.push(...opaqueItemsAt(message.opaque, 0, content.length === 0));
       if (content.length === 0 && !extension) return;
       input.push({ ...own(message.extensions, ['instructions', 'role']), type: 'message', role: 'user', content });
+      if (content.length > 0) input.push(...opaqueItemsAt(message.opaque, 1, true));
     }
   });
   return instructions.length > 0 ? { instructions: instructions.join('\n\n'), input } : { input };
