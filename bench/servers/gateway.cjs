@@ -5,7 +5,8 @@
  * OpenAI-compatible upstream: the mock. DEBUG is unset by the parent. With BENCH_OPERATED=1 (the
  * `gateway-operated` target) the gateway also has what a host that sells access runs: a usage sink (a
  * MemoryUsageLog) and a rate limit on the key, high enough never to refuse, so every call is admitted and
- * settled in the limiter and its record delivered.
+ * settled in the limiter and its record delivered. For finding where a cost is: BENCH_OPERATED=sink (the sink
+ * only) or =limits (the rate limit only), and BENCH_METRICS=off (the gateway's metrics off).
  */
 const http = require('node:http');
 const express = require('express');
@@ -18,12 +19,15 @@ if (!upstream)
 const connections = process.env.BENCH_UPSTREAM_CONNECTIONS ? Number(process.env.BENCH_UPSTREAM_CONNECTIONS) : undefined;
 
 const operated = process.env.BENCH_OPERATED === '1';
+const sinkOnly = process.env.BENCH_OPERATED === 'sink';
+const limitsOnly = process.env.BENCH_OPERATED === 'limits';
 const rateLimits = { requestsPerMinute: 1_000_000_000, tokensPerMinute: 1_000_000_000_000, concurrent: 1_000_000 };
 
 const gateway = createGateway({
   // No balance: unmetered (the MemoryQuotaStore still reserves and settles on every call).
-  keys: [{ key: 'sk-bench-key', id: 'bench', ...(operated ? { rateLimits } : {}) }],
-  ...(operated ? { usageSink: new MemoryUsageLog() } : {}),
+  keys: [{ key: 'sk-bench-key', id: 'bench', ...(operated || limitsOnly ? { rateLimits } : {}) }],
+  ...(operated || sinkOnly ? { usageSink: new MemoryUsageLog() } : {}),
+  ...(process.env.BENCH_METRICS === 'off' ? { metrics: false } : {}),
   providers: [
     new OpenAIProvider({ baseUrl: upstream, apiKey: 'sk-upstream-bench', ...(connections ? { connections } : {}) }),
   ],
