@@ -4,7 +4,7 @@ import { GatewayMetrics, type LiveFigures } from '../../lib/metrics/gateway-metr
 import { type MetricsOptions, resolveMetricsOptions } from '../../lib/metrics/options';
 import { sampleValue, samples } from '../helpers/prometheus';
 import express from 'express';
-import { Registry } from 'prom-client';
+import { type OpenMetricsContentType, Registry } from 'prom-client';
 import { listen } from '../helpers/app';
 
 const SCOPE = {
@@ -238,7 +238,8 @@ describe('the exposition after usage records', () => {
       [],
     );
     metrics.observe(answered);
-    metrics.registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+    // A host's registry may be switched to OpenMetrics (its type is bound to the default content type).
+    (metrics.registry as unknown as Registry<OpenMetricsContentType>).setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
     const open = await metrics.registry.metrics();
     expect(open).toContain('# TYPE rosetta_calls counter');
     expect(open).toContain('# TYPE rosetta_call_duration_seconds histogram');
