@@ -4,6 +4,7 @@ import { GatewayMetrics, type LiveFigures } from '../../lib/metrics/gateway-metr
 import { type MetricsOptions, resolveMetricsOptions } from '../../lib/metrics/options';
 import { sampleValue, samples } from '../helpers/prometheus';
 import express from 'express';
+import { type OpenMetricsContentType, Registry } from 'prom-client';
 import { listen } from '../helpers/app';
 
 const SCOPE = {
@@ -170,6 +171,80 @@ describe('the exposition after usage records', () => {
     expect(sampleValue(text, 'llm_time_to_first_token_seconds_bucket', { ...first, le: '0.2' })).toBe(0);
     expect(sampleValue(text, 'llm_time_to_first_token_seconds_bucket', { ...first, le: '0.3' })).toBe(1);
     expect(samples(text).some((sample) => sample.name.startsWith('rosetta_'))).toBe(false);
+  });
+
+  it('writes each histogram series cumulatively: increasing buckets, a bound counts its own value, +Inf = _count', async () => {
+    const metrics = metricsOf({ buckets: { duration: [1, 2, 4] } });
+    // Durations 0.5 s, 1 s (on a bound), 3 s, 3 s and 9 s (past the last bound).
+    for (const seconds of [0.5, 1, 3, 3, 9])
+      metrics.observe({ ...limited, timings: { received: 10_000, ended: 10_000 + seconds * 1000 } });
+    metrics.observe({ ...answered, timings: { received: 0, firstByte: 30, ended: 500 } });
+    const { text } = await scrape(metrics);
+    const all = samples(text);
+    const refused = {
+      protocol: 'openai-chat',
+      operation: 'generate',
+      model: 'gpt-4o-mini',
+      provider: 'openai',
+      stream: 'false',
+      outcome: 'error',
+    };
+    const bucket = (le: string) => sampleValue(text, 'rosetta_call_duration_seconds_bucket', { ...refused, le });
+    expect([bucket('1'), bucket('2'), bucket('4'), bucket('+Inf')]).toEqual([2, 2, 4, 5]);
+    expect(sampleValue(text, 'rosetta_call_duration_seconds_sum', refused)).toBe(16.5);
+    expect(sampleValue(text, 'rosetta_call_duration_seconds_count', refused)).toBe(5);
+    // Every series of both histograms: its buckets never decrease, in the order written, and end with +Inf = _count.
+    for (const name of ['rosetta_call_duration_seconds', 'rosetta_time_to_first_token_seconds']) {
+      const series = new Map<string, { le: string; value: number }[]>();
+      for (const sample of all.filter((found) => found.name === `${name}_bucket`)) {
+        const { le, ...labels } = sample.labels;
+        const key = JSON.stringify(labels);
+        series.set(key, [...(series.get(key) ?? []), { le: le!, value: sample.value }]);
+      }
+      expect(series.size).toBeGreaterThan(0);
+      for (const [key, buckets] of series) {
+        const values = buckets.map((found) => found.value);
+        expect(values).toEqual([...values].sort((a, b) => a - b));
+        expect(buckets.map((found) => found.le).at(-1)).toBe('+Inf');
+        const bounds = buckets.slice(0, -1).map((found) => Number(found.le));
+        expect(bounds).toEqual([...bounds].sort((a, b) => a - b));
+        expect(sampleValue(text, `${name}_count`, JSON.parse(key))).toBe(values.at(-1));
+      }
+    }
+  });
+
+  it("answers prom-client's registry calls: JSON, a reset, and OpenMetrics", async () => {
+    const metrics = metricsOf();
+    metrics.observe(answered);
+    const json = await metrics.registry.getMetricsAsJSON();
+    const calls = json.find((metric) => metric.name === 'rosetta_calls_total');
+    expect(calls).toMatchObject({ type: 'counter', help: 'Model calls, by how they ended.', aggregator: 'sum' });
+    expect(calls!.values).toEqual([
+      {
+        labels: {
+          protocol: 'openai-chat',
+          operation: 'generate',
+          model: 'gpt-4o-mini',
+          provider: 'openai',
+          outcome: 'ok',
+          status_class: '2xx',
+        },
+        value: 1,
+      },
+    ]);
+    metrics.registry.resetMetrics();
+    const reset = await scrape(metrics);
+    expect(samples(reset.text).filter((sample) => sample.name.startsWith('rosetta_') && sample.value !== 0)).toEqual(
+      [],
+    );
+    metrics.observe(answered);
+    // A host's registry may be switched to OpenMetrics (its type is bound to the default content type).
+    (metrics.registry as unknown as Registry<OpenMetricsContentType>).setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+    const open = await metrics.registry.metrics();
+    expect(open).toContain('# TYPE rosetta_calls counter');
+    expect(open).toContain('# TYPE rosetta_call_duration_seconds histogram');
+    expect(sampleValue(open, 'rosetta_credits_charged_total', { model: 'gpt-4o-mini' })).toBe(123);
+    expect(open.endsWith('# EOF\n')).toBe(true);
   });
 });
 

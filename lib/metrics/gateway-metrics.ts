@@ -4,12 +4,13 @@
  * handler that answers a scrape. docs/operations.md, "Metrics", lists every metric and its labels.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import { type ErrorKind, GatewayConfigError } from '../errors';
 import type { ModelConfig } from '../models';
 import { logRequest } from '../pipeline/log';
 import { type UpstreamRetryMessage, upstreamRetries } from '../upstream/retry-channel';
 import type { UsageRecord } from '../usage/record';
+import { CounterFamily, HistogramFamily, TokenFamily } from './families';
 import { LabelValues, statusClass, UNKNOWN } from './labels';
 import type { ResolvedMetricsOptions } from './options';
 
@@ -36,9 +37,6 @@ export type MetricsHandler = (request: IncomingMessage, response: ServerResponse
 /** The error kinds counted as refusals: the caller was over its rate limit or out of credits. */
 const REFUSALS: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['rate_limit', 'insufficient_quota']);
 
-/** Token kinds of `tokens_total`: input is the uncached part, so input + cache_read + cache_write is every input token. */
-type TokenKind = 'input' | 'cache_read' | 'cache_write' | 'output' | 'reasoning';
-
 /** The gateway's metrics, registered in one registry; `observe` takes each usage record. */
 export class GatewayMetrics {
   readonly registry: Registry;
@@ -46,17 +44,17 @@ export class GatewayMetrics {
   readonly handler: MetricsHandler;
   private readonly labels: LabelValues;
   private readonly keyLabels: boolean;
-  private readonly calls: Counter;
-  private readonly callErrors: Counter;
-  private readonly refusals: Counter;
-  private readonly tokens: Counter;
-  private readonly images: Counter;
-  private readonly credits: Counter;
-  private readonly duration: Histogram;
-  private readonly firstToken: Histogram;
-  private readonly upstreamErrors: Counter;
-  private readonly fallbacks: Counter;
-  private readonly retries: Counter;
+  private readonly calls: CounterFamily;
+  private readonly callErrors: CounterFamily;
+  private readonly refusals: CounterFamily;
+  private readonly tokens: TokenFamily;
+  private readonly images: CounterFamily;
+  private readonly credits: CounterFamily;
+  private readonly duration: HistogramFamily;
+  private readonly firstToken: HistogramFamily;
+  private readonly upstreamErrors: CounterFamily;
+  private readonly fallbacks: CounterFamily;
+  private readonly retries: CounterFamily;
   private readonly onRetry: (message: unknown) => void;
 
   /** @throws GatewayConfigError when the registry already holds a metric of one of these names. */
@@ -78,7 +76,7 @@ export class GatewayMetrics {
         'Calls refused for a rate limit or a lack of credits.',
         keyed(['protocol', 'model', 'reason']),
       ],
-      tokens: ['counter', 'Tokens charged, by kind.', keyed(['model', 'provider', 'kind'])],
+      tokens: ['counter', 'Tokens charged, by kind.', keyed(['model', 'provider'])],
       images: ['counter', 'Images generated.', keyed(['model', 'provider'])],
       credits_charged: ['counter', 'Credits charged.', keyed(['model'])],
       upstream_errors: ['counter', 'Failed upstream attempts, by error kind.', ['provider', 'model', 'kind']],
@@ -101,34 +99,36 @@ export class GatewayMetrics {
         );
       }
     }
-    const registers = [registry];
     const counter = (name: keyof typeof definitions) => {
       const [, help, labelNames] = definitions[name];
-      return new Counter({ name: `${prefix}${name}_total`, help, labelNames, registers });
+      return new CounterFamily(registry, `${prefix}${name}_total`, help, labelNames);
     };
     this.calls = counter('calls');
     this.callErrors = counter('call_errors');
     this.refusals = counter('refusals');
-    this.tokens = counter('tokens');
+    // One series per model, provider (and key), holding every kind: `kind` goes after provider.
+    this.tokens = new TokenFamily(registry, `${prefix}tokens_total`, definitions.tokens[1], definitions.tokens[2], 2);
     this.images = counter('images');
     this.credits = counter('credits_charged');
     this.upstreamErrors = counter('upstream_errors');
     this.fallbacks = counter('fallbacks');
     this.retries = counter('upstream_retries');
-    this.duration = new Histogram({
-      name: `${prefix}call_duration_seconds`,
-      help: 'From the request received to the answer ended.',
-      labelNames: ['protocol', 'operation', 'model', 'provider', 'stream', 'outcome'],
-      buckets: [...buckets.duration],
-      registers,
-    });
-    this.firstToken = new Histogram({
-      name: `${prefix}time_to_first_token_seconds`,
-      help: "A streamed call's time from the request received to the first byte of its answer sent.",
-      labelNames: ['protocol', 'model', 'provider'],
-      buckets: [...buckets.firstToken],
-      registers,
-    });
+    this.duration = new HistogramFamily(
+      registry,
+      `${prefix}call_duration_seconds`,
+      'From the request received to the answer ended.',
+      ['protocol', 'operation', 'model', 'provider', 'stream', 'outcome'],
+      buckets.duration,
+    );
+    this.firstToken = new HistogramFamily(
+      registry,
+      `${prefix}time_to_first_token_seconds`,
+      "A streamed call's time from the request received to the first byte of its answer sent.",
+      ['protocol', 'model', 'provider'],
+      buckets.firstToken,
+    );
+    // The gauges are read from the gateway at scrape time only: prom-client's own are fine.
+    const registers = [registry];
     const openStreams: Gauge = new Gauge({
       name: `${prefix}open_streams`,
       help: 'Streamed answers being written.',
@@ -143,7 +143,11 @@ export class GatewayMetrics {
     });
     this.onRetry = (message) => {
       const { upstream, signal, kind } = message as UpstreamRetryMessage;
-      if (live.serves(signal)) this.retries.inc({ provider: this.labels.provider(upstream), kind });
+      if (!live.serves(signal)) return;
+      const path = this.retries.path;
+      path[0] = this.labels.provider(upstream);
+      path[1] = kind;
+      this.retries.add(1);
     };
     upstreamRetries.subscribe(this.onRetry);
     this.handler = (_request, response) => void this.answer(response);
@@ -163,54 +167,109 @@ export class GatewayMetrics {
     upstreamRetries.unsubscribe(this.onRetry);
   }
 
+  /**
+   * The hot path: each family's label values are written into its reusable path and its series found through
+   * nested Maps, so a call is counted with lookups and additions only (./families.ts).
+   */
   private count(record: UsageRecord): void {
     const labels = this.labels;
     const protocol = labels.protocol(record.protocol);
     const { operation, outcome, usage } = record;
     const model = labels.model(record.model);
     const provider = labels.provider(record.provider);
-    const key = this.keyLabels ? { key: record.keyId ?? UNKNOWN } : undefined;
-    const status_class = statusClass(record.status);
-    this.calls.inc({ protocol, operation, model, provider, outcome, status_class, ...key });
+    const key = this.keyLabels ? (record.keyId ?? UNKNOWN) : undefined;
+
+    const calls = this.calls.path;
+    calls[0] = protocol;
+    calls[1] = operation;
+    calls[2] = model;
+    calls[3] = provider;
+    calls[4] = outcome;
+    calls[5] = statusClass(record.status);
+    if (key !== undefined) calls[6] = key;
+    this.calls.add(1);
+
     if (record.error) {
       const kind = record.error.kind;
-      this.callErrors.inc({ protocol, operation, kind });
-      if (REFUSALS.has(kind)) this.refusals.inc({ protocol, model, reason: kind, ...key });
+      const errors = this.callErrors.path;
+      errors[0] = protocol;
+      errors[1] = operation;
+      errors[2] = kind;
+      this.callErrors.add(1);
+      if (REFUSALS.has(kind)) {
+        const refusals = this.refusals.path;
+        refusals[0] = protocol;
+        refusals[1] = model;
+        refusals[2] = kind;
+        if (key !== undefined) refusals[3] = key;
+        this.refusals.add(1);
+      }
     }
+
     if (usage) {
       const cacheRead = usage.cacheReadTokens ?? 0;
       const cacheWrite = usage.cacheWriteTokens ?? 0;
-      this.addTokens(model, provider, 'input', usage.inputTokens - cacheRead - cacheWrite, key);
-      this.addTokens(model, provider, 'cache_read', cacheRead, key);
-      this.addTokens(model, provider, 'cache_write', cacheWrite, key);
-      this.addTokens(model, provider, 'output', usage.outputTokens, key);
-      this.addTokens(model, provider, 'reasoning', usage.reasoningTokens ?? 0, key);
+      const path = this.tokens.path;
+      path[0] = model;
+      path[1] = provider;
+      if (key !== undefined) path[2] = key;
+      // Indexed like TOKEN_KINDS; a kind is counted only above zero (a counter never goes down).
+      const counts = this.tokens.series().counts;
+      addPositive(counts, 0, usage.inputTokens - cacheRead - cacheWrite);
+      addPositive(counts, 1, cacheRead);
+      addPositive(counts, 2, cacheWrite);
+      addPositive(counts, 3, usage.outputTokens);
+      addPositive(counts, 4, usage.reasoningTokens ?? 0);
     }
-    if (record.images) this.images.inc({ model, provider, ...key }, record.images);
-    if (record.credits.charged > 0) this.credits.inc({ model, ...key }, record.credits.charged);
+    if (record.images) {
+      const images = this.images.path;
+      images[0] = model;
+      images[1] = provider;
+      if (key !== undefined) images[2] = key;
+      this.images.add(record.images);
+    }
+    if (record.credits.charged > 0) {
+      const credits = this.credits.path;
+      credits[0] = model;
+      if (key !== undefined) credits[1] = key;
+      this.credits.add(record.credits.charged);
+    }
+
     const { received, firstByte, ended } = record.timings;
-    const stream = record.stream ? 'true' : 'false';
-    this.duration.observe({ protocol, operation, model, provider, stream, outcome }, (ended - received) / 1000);
-    if (record.stream && firstByte !== undefined)
-      this.firstToken.observe({ protocol, model, provider }, (firstByte - received) / 1000);
+    const duration = this.duration.path;
+    duration[0] = protocol;
+    duration[1] = operation;
+    duration[2] = model;
+    duration[3] = provider;
+    duration[4] = record.stream ? 'true' : 'false';
+    duration[5] = outcome;
+    this.duration.observe((ended - received) / 1000);
+    if (record.stream && firstByte !== undefined) {
+      const first = this.firstToken.path;
+      first[0] = protocol;
+      first[1] = model;
+      first[2] = provider;
+      this.firstToken.observe((firstByte - received) / 1000);
+    }
+
     const attempts = record.attempts;
     for (let index = 0; index < attempts.length; index++) {
       const attempt = attempts[index]!;
       if (!attempt.error) continue;
-      const failed = { provider: labels.provider(attempt.provider), model: labels.model(attempt.model) };
-      this.upstreamErrors.inc({ ...failed, kind: attempt.error.kind });
-      if (index < attempts.length - 1) this.fallbacks.inc(failed);
+      const failedProvider = labels.provider(attempt.provider);
+      const failedModel = labels.model(attempt.model);
+      const errors = this.upstreamErrors.path;
+      errors[0] = failedProvider;
+      errors[1] = failedModel;
+      errors[2] = attempt.error.kind;
+      this.upstreamErrors.add(1);
+      if (index < attempts.length - 1) {
+        const fallbacks = this.fallbacks.path;
+        fallbacks[0] = failedProvider;
+        fallbacks[1] = failedModel;
+        this.fallbacks.add(1);
+      }
     }
-  }
-
-  private addTokens(
-    model: string,
-    provider: string,
-    kind: TokenKind,
-    tokens: number,
-    key: { key: string } | undefined,
-  ): void {
-    if (tokens > 0) this.tokens.inc({ model, provider, kind, ...key }, tokens);
   }
 
   private async answer(response: ServerResponse): Promise<void> {
@@ -230,6 +289,11 @@ export class GatewayMetrics {
     });
     response.end(text);
   }
+}
+
+/** Adds `amount` to `counts[index]` when it is above zero. */
+function addPositive(counts: Float64Array, index: number, amount: number): void {
+  if (amount > 0) counts[index]! += amount;
 }
 
 /** Labels of `calls_total` (plus `key` with `keyLabels`). */

@@ -12,11 +12,14 @@ export class LabelValues {
   private readonly models: ReadonlySet<string>;
   private readonly providers: ReadonlySet<string>;
   private readonly protocols: ReadonlySet<string>;
+  /** `provider/*` of each provider, made once rather than per call. */
+  private readonly wildcards: ReadonlyMap<string, string>;
 
   constructor(models: readonly ModelConfig[], providers: Iterable<string>, protocols: Iterable<string>) {
     this.models = new Set(models.map((model) => model.id));
     this.providers = new Set(providers);
     this.protocols = new Set(protocols);
+    this.wildcards = new Map([...this.providers].map((provider) => [provider, `${provider}/*`]));
   }
 
   /**
@@ -27,8 +30,7 @@ export class LabelValues {
     if (id === undefined) return UNKNOWN;
     if (this.models.has(id)) return id;
     const slash = id.indexOf('/');
-    const provider = slash > 0 ? id.slice(0, slash) : undefined;
-    return provider !== undefined && this.providers.has(provider) ? `${provider}/*` : UNKNOWN;
+    return (slash > 0 && this.wildcards.get(id.slice(0, slash))) || UNKNOWN;
   }
 
   /** A configured provider's name, else `unknown`. */
@@ -42,7 +44,9 @@ export class LabelValues {
   }
 }
 
-/** `2xx`, `4xx`, `5xx`… of an HTTP status. */
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
+
+/** `2xx`, `4xx`, `5xx`… of an HTTP status: one of five constant strings, none built per call. */
 export function statusClass(status: number): string {
-  return status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : UNKNOWN;
+  return status >= 100 && status < 600 ? STATUS_CLASSES[Math.floor(status / 100) - 1]! : UNKNOWN;
 }
