@@ -88,7 +88,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (state.tokens) state.tokens.level -= tokens;
       state.inFlight += 1;
     }
-    const lease: RateLimitLease = { id: `l${(++this.sequence).toString(36)}`, scopes, tokens };
+    const lease: RateLimitLease = { id: `l${++this.sequence}`, scopes, tokens };
     this.open.add(lease.id);
     if (this.sequence % SWEEP_EVERY === 0) this.sweep(now);
     return { ok: true, lease, state: this.stateOf(scopes, states) };

@@ -25,10 +25,19 @@ class ResetClock {
 const requestsReset = new ResetClock();
 const tokensReset = new ResetClock();
 
-/** The headers of a call's rate-limit state, for each kind of limit that counts it. */
+/** The headers of a call's rate-limit state, for each kind of limit that counts it (both: one object literal). */
 export function anthropicRateLimitHeaders(state: RateLimitState): Record<string, string> {
-  const headers: Record<string, string> = {};
   const { requests, tokens } = state;
+  if (requests && tokens)
+    return {
+      'anthropic-ratelimit-requests-limit': String(requests.limit),
+      'anthropic-ratelimit-requests-remaining': String(requests.remaining),
+      'anthropic-ratelimit-requests-reset': requestsReset.at(requests.resetMs),
+      'anthropic-ratelimit-tokens-limit': String(tokens.limit),
+      'anthropic-ratelimit-tokens-remaining': String(tokens.remaining),
+      'anthropic-ratelimit-tokens-reset': tokensReset.at(tokens.resetMs),
+    };
+  const headers: Record<string, string> = {};
   if (requests) {
     headers['anthropic-ratelimit-requests-limit'] = String(requests.limit);
     headers['anthropic-ratelimit-requests-remaining'] = String(requests.remaining);
