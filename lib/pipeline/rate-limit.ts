@@ -5,12 +5,14 @@
 import type { GenerateRequest, Usage } from '../canonical';
 import { GatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
-import type { ProtocolCodec, StreamEncoder } from '../protocols/types';
+import type { ProtocolCodec } from '../protocols/types';
 import { mergeKeyLimits } from '../stores/rate-limits';
 import type {
   KeyRateLimits,
+  MaybePromise,
   Principal,
   RateLimitLease,
+  RateLimitResult,
   RateLimits,
   RateLimitScope,
   RateLimitStore,
@@ -21,6 +23,11 @@ import { logRequest } from './log';
 
 /** The codec method that turns a call's rate-limit state into its protocol's headers. */
 export type RateLimitHeaders = ProtocolCodec['rateLimitHeaders'];
+
+type Scopes = readonly RateLimitScope[];
+
+/** The most keys whose scopes are kept per limits object (past it the cache starts again). */
+const MAX_CACHED_KEYS = 10_000;
 
 const REFUSED_BY = {
   requests: 'requests per minute',
@@ -40,6 +47,29 @@ function scopeOf(id: string, limits: RateLimits): RateLimitScope | undefined {
   };
 }
 
+/** The scopes of a key's call to `model` (asked for as `requested`): the key's, then the key × model's; null if none. */
+function scopesOf(keyId: string, limits: KeyRateLimits, model: ResolvedModel, requested: string): Scopes | null {
+  const scopes: RateLimitScope[] = [];
+  const own = scopeOf(keyId, limits);
+  if (own) scopes.push(own);
+  const perModel = limits.models?.[model.id] ?? limits.models?.[requested];
+  const modelScope = perModel && scopeOf(`${keyId}\n${model.id}`, perModel);
+  if (modelScope) scopes.push(modelScope);
+  return scopes.length > 0 ? scopes : null;
+}
+
+/** A store that failed (threw or rejected): the call is refused as unavailable, to be retried. */
+function storeUnavailable(error: unknown): GatewayError {
+  return new GatewayError('unavailable', 'The rate-limit store is unavailable; try again later.', {
+    cause: error,
+    retryAfter: 1,
+  });
+}
+
+function isPromiseLike<T>(value: MaybePromise<T> | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | undefined)?.then === 'function';
+}
+
 /**
  * One gateway's rate limiting: the default limits, a key's own merged over them (each merge made once per limits
  * object), and the store. A principal without limits under a gateway without a default costs one check and nothing
@@ -47,6 +77,8 @@ function scopeOf(id: string, limits: RateLimits): RateLimitScope | undefined {
  */
 export class RateLimiter {
   private readonly merged = new WeakMap<KeyRateLimits, KeyRateLimits>();
+  /** The scopes of the calls seen, by limits object, key id and model (null: no limit counts such a call). */
+  private readonly scopes = new WeakMap<KeyRateLimits, Map<string, Map<string, Scopes | null>>>();
 
   constructor(
     readonly store: RateLimitStore,
@@ -60,61 +92,92 @@ export class RateLimiter {
 
   /**
    * Admits a call of `tokens` (estimated) to `model` (asked for as `requested`), or throws a 429 `rate_limit` with
-   * `Retry-After` and the protocol's headers. Undefined when no limit counts the call.
+   * `Retry-After` and the protocol's headers. Undefined when no limit counts the call. Synchronous when the store is
+   * (the memory store): a promise only when the store answers with one.
    */
-  async admit(
+  admit(
     principal: Principal,
     model: ResolvedModel,
     requested: string,
     tokens: number,
     requestId: string,
     headersOf: RateLimitHeaders,
-  ): Promise<RateSlot | undefined> {
+  ): MaybePromise<RateSlot | undefined> {
     const scopes = this.scopesFor(principal, model, requested);
     if (scopes === undefined) return undefined;
-    let outcome: Awaited<ReturnType<RateLimitStore['acquire']>>;
+    let outcome: MaybePromise<RateLimitResult>;
     try {
-      outcome = await this.store.acquire({ scopes, tokens, requestId });
+      outcome = this.store.acquire({ scopes, tokens, requestId });
     } catch (error) {
-      throw new GatewayError('unavailable', 'The rate-limit store is unavailable; try again later.', {
-        cause: error,
-        retryAfter: 1,
-      });
+      throw storeUnavailable(error);
     }
-    const headers = headersOf?.(outcome.state);
-    if (!outcome.ok) {
-      const seconds = Math.max(1, Math.ceil(outcome.retryAfterMs / 1000));
-      logRequest(
-        '%s rate limited (%s) for %s; retry in %d ms',
-        requestId,
-        outcome.reason,
-        principal.id,
-        outcome.retryAfterMs,
-      );
-      throw new GatewayError(
-        'rate_limit',
-        `Rate limit reached for this key on ${REFUSED_BY[outcome.reason]}; try again in ${seconds} s.`,
-        {
-          code: 'rate_limit_exceeded',
-          retryAfter: seconds,
-          headers: { ...headers, 'retry-after-ms': String(Math.max(1, outcome.retryAfterMs)) },
-        },
-      );
-    }
-    return new RateSlot(this.store, outcome.lease, headers, requestId);
+    if (!isPromiseLike(outcome)) return this.slotFor(outcome, principal, requestId, headersOf);
+    return Promise.resolve(outcome).then(
+      (result) => this.slotFor(result, principal, requestId, headersOf),
+      (error: unknown) => {
+        throw storeUnavailable(error);
+      },
+    );
   }
 
-  /** The scopes of a call: the key's, then the key × model's; undefined when none has a limit. */
-  private scopesFor(principal: Principal, model: ResolvedModel, requested: string): RateLimitScope[] | undefined {
+  /** The slot of an admitted call, or the 429 of a refused one (thrown). */
+  private slotFor(
+    outcome: RateLimitResult,
+    principal: Principal,
+    requestId: string,
+    headersOf: RateLimitHeaders,
+  ): RateSlot {
+    const headers = headersOf?.(outcome.state);
+    if (outcome.ok) return new RateSlot(this.store, outcome.lease, headers, requestId);
+    const seconds = Math.max(1, Math.ceil(outcome.retryAfterMs / 1000));
+    logRequest(
+      '%s rate limited (%s) for %s; retry in %d ms',
+      requestId,
+      outcome.reason,
+      principal.id,
+      outcome.retryAfterMs,
+    );
+    throw new GatewayError(
+      'rate_limit',
+      `Rate limit reached for this key on ${REFUSED_BY[outcome.reason]}; try again in ${seconds} s.`,
+      {
+        code: 'rate_limit_exceeded',
+        retryAfter: seconds,
+        headers: { ...headers, 'retry-after-ms': String(Math.max(1, outcome.retryAfterMs)) },
+      },
+    );
+  }
+
+  /**
+   * The scopes of a call: the key's, then the key × model's; undefined when none has a limit. Made once per limits
+   * object, key and model, and handed to the store as they are (the store keeps them in the lease, never changes them).
+   */
+  private scopesFor(principal: Principal, model: ResolvedModel, requested: string): Scopes | undefined {
     const limits = this.limitsOf(principal);
     if (limits === undefined) return undefined;
-    const scopes: RateLimitScope[] = [];
-    const own = scopeOf(principal.id, limits);
-    if (own) scopes.push(own);
-    const perModel = limits.models?.[model.id] ?? limits.models?.[requested];
-    const modelScope = perModel && scopeOf(`${principal.id}\n${model.id}`, perModel);
-    if (modelScope) scopes.push(modelScope);
-    return scopes.length > 0 ? scopes : undefined;
+    let byKey = this.scopes.get(limits);
+    if (!byKey) {
+      byKey = new Map();
+      this.scopes.set(limits, byKey);
+    }
+    let byModel = byKey.get(principal.id);
+    if (!byModel) {
+      // A default shared by many keys: the cache follows the keys in use, not every key ever seen.
+      if (byKey.size >= MAX_CACHED_KEYS) byKey.clear();
+      byModel = new Map();
+      byKey.set(principal.id, byModel);
+    }
+    // The key × model limits are the resolved model's, else those of the name the caller asked for: that name is part
+    // of the cache key only when it has limits of its own.
+    const models = limits.models;
+    const byName = models !== undefined && models[model.id] === undefined && models[requested] !== undefined;
+    const modelKey = byName ? `${model.id}\n${requested}` : model.id;
+    let scopes = byModel.get(modelKey);
+    if (scopes === undefined) {
+      scopes = scopesOf(principal.id, limits, model, requested);
+      byModel.set(modelKey, scopes);
+    }
+    return scopes ?? undefined;
   }
 
   private limitsOf(principal: Principal): KeyRateLimits | undefined {
@@ -145,17 +208,24 @@ export class RateSlot {
     private readonly requestId: string,
   ) {}
 
-  async settle(usedTokens: number): Promise<void> {
+  /** Settles the lease: synchronous when the store is, a promise (that never rejects) when it answers with one. */
+  settle(usedTokens: number): MaybePromise<void> {
     if (this.finished) return;
     this.finished = true;
+    let settled: MaybePromise<void>;
     try {
-      await this.store.settle(this.lease, usedTokens);
+      settled = this.store.settle(this.lease, usedTokens);
     } catch (error) {
       logRequest('%s rate-limit settle failed: %O', this.requestId, error);
+      return;
     }
+    if (isPromiseLike(settled))
+      return Promise.resolve(settled).then(undefined, (error: unknown) => {
+        logRequest('%s rate-limit settle failed: %O', this.requestId, error);
+      });
   }
 
-  release(): Promise<void> {
+  release(): MaybePromise<void> {
     return this.settle(0);
   }
 }
@@ -188,11 +258,6 @@ export async function admitText(
 ): Promise<AdmittedText> {
   const bound = await boundInput(request, model, call.requestId);
   const tokens = estimatedTokens(request, model, bound.bound);
-  const slot = await limiter.admit(call.caller, model, request.model, tokens, call.requestId, call.rateLimitHeaders);
-  return { slot, bound };
-}
-
-/** A stream encoder that also sends the rate-limit headers with the stream's first byte. */
-export function withRateLimitHeaders(encoder: StreamEncoder, headers: Record<string, string>): StreamEncoder {
-  return { headers: { ...encoder.headers, ...headers }, encode: (part) => encoder.encode(part) };
+  const admitted = limiter.admit(call.caller, model, request.model, tokens, call.requestId, call.rateLimitHeaders);
+  return { slot: isPromiseLike(admitted) ? await admitted : admitted, bound };
 }

@@ -34,8 +34,8 @@ const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
  * which go out in the `x-rosetta-warnings` header), nothing sent yet. From
  * here the hold is this function's: settled however the stream ends, a finished or cancelled
  * stream charged what was produced, one the upstream broke only with `chargeFailedStreams`.
- * `beforeFinish` runs once the `finish` part is encoded, before it is written (it must not throw). `rateSlot` is
- * settled with the tokens the stream used, however it ended.
+ * `beforeFinish` runs once the `finish` part is encoded, before it is written (it must not throw). `rateSlot`'s
+ * headers go out with the stream's first byte, and it is settled with the tokens the stream used, however it ended.
  */
 export async function streamResponse(
   encoder: StreamEncoder,
@@ -58,7 +58,12 @@ export async function streamResponse(
   let part: ProviderStreamPart = first.type === 'response-start' ? { ...first, model: model.id } : first;
   lifecycle.openStreams++;
   try {
-    const headers: Record<string, string> = Object.assign({ 'x-request-id': requestId }, SSE_HEADERS, encoder.headers);
+    const headers: Record<string, string> = Object.assign(
+      { 'x-request-id': requestId },
+      SSE_HEADERS,
+      encoder.headers,
+      rateSlot?.headers,
+    );
     // The warnings known before the first byte: the codec's and the provider's (which encoded its body to open the
     // stream).
     const warned = warningsHeader(opened.warnings);

@@ -22,6 +22,9 @@ interface ScopeState {
 /** How many admissions pass between sweeps of idle scopes (full buckets, nothing in flight). */
 const SWEEP_EVERY = 1024;
 
+/** The wait a call refused for want of a concurrency slot is told (a guess: until a slot might free). */
+const CONCURRENT_RETRY_MS = 1000;
+
 /**
  * Rate limits in memory, for one gateway process. Every method runs to completion without awaiting, so on Node's
  * single thread no interleaving of concurrent calls can pass a limit. Scopes whose buckets are full again and that
@@ -50,37 +53,45 @@ export class MemoryRateLimitStore implements RateLimitStore {
   acquire(request: { scopes: readonly RateLimitScope[]; tokens: number }): RateLimitResult {
     const now = this.now();
     const windowMs = this.windowMs;
-    const states = request.scopes.map((scope) => this.refilled(scope, now));
-    let refusal: { reason: 'requests' | 'tokens' | 'concurrent'; retryAfterMs: number } | undefined;
-    request.scopes.forEach((scope, index) => {
-      const state = states[index]!;
-      const checks: Array<['requests' | 'tokens' | 'concurrent', number]> = [];
-      if (scope.requestsPerMinute !== undefined)
-        checks.push(['requests', waitFor(state.requests!, 1, scope.requestsPerMinute, windowMs)]);
+    const { scopes, tokens } = request;
+    const states: ScopeState[] = new Array(scopes.length);
+    // The refusal is the limit with the longest wait (the first of equal ones), so a retry then is not refused again.
+    let reason: 'requests' | 'tokens' | 'concurrent' | undefined;
+    let retryAfterMs = 0;
+    for (let index = 0; index < scopes.length; index++) {
+      const scope = scopes[index]!;
+      const state = this.refilled(scope, now);
+      states[index] = state;
+      if (scope.requestsPerMinute !== undefined) {
+        const wait = waitFor(state.requests!, 1, scope.requestsPerMinute, windowMs);
+        if (wait > retryAfterMs) {
+          reason = 'requests';
+          retryAfterMs = wait;
+        }
+      }
       if (scope.tokensPerMinute !== undefined) {
-        const needed = Math.min(request.tokens, scope.tokensPerMinute);
-        checks.push(['tokens', waitFor(state.tokens!, needed, scope.tokensPerMinute, windowMs)]);
+        const needed = Math.min(tokens, scope.tokensPerMinute);
+        const wait = waitFor(state.tokens!, needed, scope.tokensPerMinute, windowMs);
+        if (wait > retryAfterMs) {
+          reason = 'tokens';
+          retryAfterMs = wait;
+        }
       }
-      if (scope.concurrent !== undefined && state.inFlight >= scope.concurrent) checks.push(['concurrent', 1000]);
-      for (const [reason, wait] of checks) {
-        if (wait > 0 && (refusal === undefined || wait > refusal.retryAfterMs))
-          refusal = { reason, retryAfterMs: wait };
+      if (scope.concurrent !== undefined && state.inFlight >= scope.concurrent && CONCURRENT_RETRY_MS > retryAfterMs) {
+        reason = 'concurrent';
+        retryAfterMs = CONCURRENT_RETRY_MS;
       }
-    });
-    if (refusal) return { ok: false, ...refusal, state: this.stateOf(request.scopes, states) };
+    }
+    if (reason !== undefined) return { ok: false, reason, retryAfterMs, state: this.stateOf(scopes, states) };
     for (const state of states) {
       if (state.requests) state.requests.level -= 1;
-      if (state.tokens) state.tokens.level -= request.tokens;
+      if (state.tokens) state.tokens.level -= tokens;
       state.inFlight += 1;
     }
-    const lease: RateLimitLease = {
-      id: `l${(++this.sequence).toString(36)}`,
-      scopes: request.scopes,
-      tokens: request.tokens,
-    };
+    const lease: RateLimitLease = { id: `l${++this.sequence}`, scopes, tokens };
     this.open.add(lease.id);
     if (this.sequence % SWEEP_EVERY === 0) this.sweep(now);
-    return { ok: true, lease, state: this.stateOf(request.scopes, states) };
+    return { ok: true, lease, state: this.stateOf(scopes, states) };
   }
 
   settle(lease: RateLimitLease, usedTokens: number): void {
@@ -120,13 +131,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   private stateOf(scopes: readonly RateLimitScope[], states: readonly ScopeState[]): RateLimitState {
     const result: RateLimitState = {};
-    scopes.forEach((scope, index) => {
+    for (let index = 0; index < scopes.length; index++) {
+      const scope = scopes[index]!;
       const state = states[index]!;
       if (scope.requestsPerMinute !== undefined)
         result.requests = tighter(result.requests, counterOf(state.requests!, scope.requestsPerMinute, this.windowMs));
       if (scope.tokensPerMinute !== undefined)
         result.tokens = tighter(result.tokens, counterOf(state.tokens!, scope.tokensPerMinute, this.windowMs));
-    });
+    }
     return result;
   }
 

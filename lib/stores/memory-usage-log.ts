@@ -1,7 +1,9 @@
 /** The in-memory usage log: a ring of the last N usage records, queried by key and time window. */
 import { GatewayConfigError } from '../errors';
-import type { UsageRecord } from '../usage/record';
+import type { Usage } from '../canonical';
+import type { CreditSplit, UsageRecord } from '../usage/record';
 import type { UsageSink } from '../usage/sink';
+import type { Settlement } from './types';
 
 /** A query of a usage log: records newest first, each filter optional. */
 export interface UsageQuery {
@@ -28,7 +30,8 @@ const DEFAULT_CAPACITY = 10_000;
 /**
  * A usage sink that keeps the last `capacity` records in this process's memory (a restart loses
  * them; gateways behind a load balancer each keep their own: use `RedisUsageStream` from
- * `rosetta-gateway/redis` there). `query` answers newest first, by key and by when the call ended.
+ * `rosetta-gateway/redis` there). `query` answers newest first, by key and by when the call ended,
+ * each record a copy of the one recorded (changing it changes nothing kept).
  *
  * @example
  * ```ts
@@ -40,8 +43,10 @@ const DEFAULT_CAPACITY = 10_000;
 export class MemoryUsageLog implements UsageSink {
   /** The most records kept. */
   readonly capacity: number;
-  private readonly ring: UsageRecord[] = [];
-  /** Where the next record goes once the ring is full. */
+  private readonly ring: PackedRing;
+  /** The records kept. */
+  private kept = 0;
+  /** Where the next record goes (once the ring is full, the oldest). */
   private next = 0;
 
   constructor(options: MemoryUsageLogOptions = {}) {
@@ -54,37 +59,367 @@ export class MemoryUsageLog implements UsageSink {
       );
     }
     this.capacity = capacity;
+    this.ring = new PackedRing(capacity);
   }
 
   /** Keeps a record, overwriting the oldest once `capacity` are kept. */
   record(record: UsageRecord): void {
-    if (this.ring.length < this.capacity) this.ring.push(record);
-    else {
-      this.ring[this.next] = record;
-      this.next = (this.next + 1) % this.capacity;
-    }
+    this.ring.write(this.next, record);
+    this.next = (this.next + 1) % this.capacity;
+    if (this.kept < this.capacity) this.kept++;
   }
 
   /** The records kept. */
   get size(): number {
-    return this.ring.length;
+    return this.kept;
   }
 
   /** The records that match, newest first (in the order they were recorded), at most `limit`. */
   query(query: UsageQuery = {}): UsageRecord[] {
     const { keyId, since, until } = query;
     const limit = query.limit ?? DEFAULT_USAGE_QUERY_LIMIT;
-    const ring = this.ring;
+    const { ring, capacity } = this;
     const found: UsageRecord[] = [];
     // The newest record is just before `next` (the ring's oldest, once it is full).
-    for (let back = 1; back <= ring.length && found.length < limit; back++) {
-      const record = ring[(this.next - back + ring.length) % ring.length]!;
-      const ended = record.timings.ended;
-      if (keyId !== undefined && record.keyId !== keyId) continue;
+    for (let back = 1; back <= this.kept && found.length < limit; back++) {
+      const slot = (this.next - back + capacity) % capacity;
+      const ended = ring.ended(slot);
+      if (keyId !== undefined && ring.keyId(slot) !== keyId) continue;
       if (until !== undefined && ended > until) continue;
       if (since !== undefined && ended < since) continue;
-      found.push(record);
+      found.push(ring.read(slot));
     }
     return found;
   }
+}
+
+/*
+ * The ring keeps records in columns, not as objects: a record kept as an object graph (the record, its credits,
+ * timings, usage, attempts) is promoted to the old generation and traced by every major GC, which at thousands of
+ * calls a second cost the gateway several per cent of its throughput. A record of the usual shape is written into a
+ * Float64Array (its numbers) and one array of strings (mostly the same few interned model and key names), and made
+ * again when queried; any other (an error, a fallback's attempts, a field this ring does not know) is kept whole.
+ */
+
+/** The number columns of a slot: NaN is "absent". */
+const STATUS = 0;
+const STREAM = 1;
+const HELD = 2;
+const CHARGED = 3;
+const RECEIVED = 4;
+const ENDED = 5;
+const FIRST_BYTE = 6;
+const IMAGES = 7;
+const ATTEMPTS = 8;
+/** The usage fields, from column USAGE on, in this order (the first two required when there is usage). */
+const USAGE = 9;
+const USAGE_FIELDS = [
+  'inputTokens',
+  'outputTokens',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'cacheWriteLongTokens',
+  'reasoningTokens',
+] as const satisfies readonly (keyof Usage)[];
+/** The credit split's fields, from column SPLIT on, all required when there is a split. */
+const SPLIT = USAGE + USAGE_FIELDS.length;
+const SPLIT_FIELDS = [
+  'input',
+  'cacheRead',
+  'cacheWrite',
+  'output',
+  'image',
+  'total',
+] as const satisfies readonly (keyof CreditSplit)[];
+const NUMBERS = SPLIT + SPLIT_FIELDS.length;
+
+/** The string columns of a slot (undefined is "absent"). */
+const REQUEST_ID = 0;
+const KEY_ID = 1;
+const PROTOCOL = 2;
+const OPERATION = 3;
+const OUTCOME = 4;
+const REQUESTED_MODEL = 5;
+const MODEL = 6;
+const PROVIDER = 7;
+const UPSTREAM_MODEL = 8;
+const USAGE_SOURCE = 9;
+const SETTLEMENT = 10;
+const ATTEMPT_MODEL = 11;
+const ATTEMPT_PROVIDER = 12;
+const ATTEMPT_UPSTREAM_MODEL = 13;
+const STRINGS = 14;
+
+/** The optional string fields of a record, by column. */
+const OPTIONAL_STRINGS = [
+  [KEY_ID, 'keyId'],
+  [REQUESTED_MODEL, 'requestedModel'],
+  [MODEL, 'model'],
+  [PROVIDER, 'provider'],
+  [UPSTREAM_MODEL, 'upstreamModel'],
+] as const;
+
+class PackedRing {
+  private readonly numbers: Float64Array;
+  private readonly strings: (string | undefined)[];
+  /** The records kept as they are (a shape the columns do not hold); undefined where the slot is packed. */
+  private readonly whole: (UsageRecord | undefined)[];
+
+  constructor(capacity: number) {
+    this.numbers = new Float64Array(capacity * NUMBERS);
+    this.strings = new Array<string | undefined>(capacity * STRINGS).fill(undefined);
+    this.whole = new Array<UsageRecord | undefined>(capacity).fill(undefined);
+  }
+
+  write(slot: number, record: UsageRecord): void {
+    this.whole[slot] = this.pack(slot, record) ? undefined : record;
+  }
+
+  keyId(slot: number): string | undefined {
+    const kept = this.whole[slot];
+    return kept ? kept.keyId : this.strings[slot * STRINGS + KEY_ID];
+  }
+
+  ended(slot: number): number {
+    const kept = this.whole[slot];
+    return kept ? kept.timings.ended : this.numbers[slot * NUMBERS + ENDED]!;
+  }
+
+  /** The record in a slot: a copy (of a record kept whole, a deep one, as JSON would). */
+  read(slot: number): UsageRecord {
+    const kept = this.whole[slot];
+    if (kept) return structuredClone(kept);
+    const n = this.numbers;
+    const s = this.strings;
+    const at = slot * NUMBERS;
+    const on = slot * STRINGS;
+    const record: UsageRecord = {
+      requestId: s[on + REQUEST_ID]!,
+      protocol: s[on + PROTOCOL]!,
+      operation: s[on + OPERATION] as UsageRecord['operation'],
+      stream: n[at + STREAM] === 1,
+      attempts:
+        n[at + ATTEMPTS] === 1
+          ? [
+              {
+                model: s[on + ATTEMPT_MODEL]!,
+                provider: s[on + ATTEMPT_PROVIDER]!,
+                upstreamModel: s[on + ATTEMPT_UPSTREAM_MODEL]!,
+              },
+            ]
+          : [],
+      outcome: s[on + OUTCOME] as UsageRecord['outcome'],
+      status: n[at + STATUS]!,
+      credits: { held: n[at + HELD]!, charged: n[at + CHARGED]! },
+      timings: { received: n[at + RECEIVED]!, ended: n[at + ENDED]! },
+    };
+    for (const [column, field] of OPTIONAL_STRINGS) {
+      const value = s[on + column];
+      if (value !== undefined) record[field] = value;
+    }
+    if (!Number.isNaN(n[at + USAGE]!)) {
+      const usage = {} as Usage;
+      USAGE_FIELDS.forEach((field, index) => {
+        const value = n[at + USAGE + index]!;
+        if (!Number.isNaN(value)) usage[field] = value;
+      });
+      record.usage = usage;
+    }
+    const source = s[on + USAGE_SOURCE];
+    if (source !== undefined) record.usageSource = source as UsageRecord['usageSource'];
+    if (!Number.isNaN(n[at + IMAGES]!)) record.images = n[at + IMAGES]!;
+    if (!Number.isNaN(n[at + SPLIT]!)) {
+      const split = {} as CreditSplit;
+      SPLIT_FIELDS.forEach((field, index) => {
+        split[field] = n[at + SPLIT + index]!;
+      });
+      record.credits.split = split;
+    }
+    const settlement = s[on + SETTLEMENT];
+    if (settlement !== undefined) record.credits.settlement = settlement as Settlement;
+    if (!Number.isNaN(n[at + FIRST_BYTE]!)) record.timings.firstByte = n[at + FIRST_BYTE]!;
+    return record;
+  }
+
+  /**
+   * Writes a record of the usual shape into the slot's columns; false (the columns half written, unread) for any
+   * other: a field it does not know, a value of another type or undefined, an error, several attempts or a failed one.
+   */
+  private pack(slot: number, record: UsageRecord): boolean {
+    const n = this.numbers;
+    const s = this.strings;
+    const at = slot * NUMBERS;
+    const on = slot * STRINGS;
+    n.fill(Number.NaN, at, at + NUMBERS);
+    s.fill(undefined, on, on + STRINGS);
+    for (const field in record) {
+      const value: unknown = record[field as keyof UsageRecord];
+      switch (field) {
+        case 'requestId':
+          if (!setString(s, on + REQUEST_ID, value)) return false;
+          break;
+        case 'keyId':
+          if (!setString(s, on + KEY_ID, value)) return false;
+          break;
+        case 'protocol':
+          if (!setString(s, on + PROTOCOL, value)) return false;
+          break;
+        case 'operation':
+          if (!setString(s, on + OPERATION, value)) return false;
+          break;
+        case 'outcome':
+          if (!setString(s, on + OUTCOME, value)) return false;
+          break;
+        case 'requestedModel':
+          if (!setString(s, on + REQUESTED_MODEL, value)) return false;
+          break;
+        case 'model':
+          if (!setString(s, on + MODEL, value)) return false;
+          break;
+        case 'provider':
+          if (!setString(s, on + PROVIDER, value)) return false;
+          break;
+        case 'upstreamModel':
+          if (!setString(s, on + UPSTREAM_MODEL, value)) return false;
+          break;
+        case 'usageSource':
+          if (!setString(s, on + USAGE_SOURCE, value)) return false;
+          break;
+        case 'stream':
+          if (typeof value !== 'boolean') return false;
+          n[at + STREAM] = value ? 1 : 0;
+          break;
+        case 'status':
+          if (!setNumber(n, at + STATUS, value)) return false;
+          break;
+        case 'images':
+          if (!setNumber(n, at + IMAGES, value)) return false;
+          break;
+        case 'attempts':
+          if (!packAttempts(n, s, at, on, value)) return false;
+          break;
+        case 'usage':
+          if (!packFields(n, at + USAGE, value, USAGE_FIELDS, 2)) return false;
+          break;
+        case 'credits':
+          if (!packCredits(n, s, at, on, value)) return false;
+          break;
+        case 'timings':
+          if (!packTimings(n, at, value)) return false;
+          break;
+        default:
+          return false;
+      }
+    }
+    // The fields every record has.
+    return (
+      s[on + REQUEST_ID] !== undefined &&
+      s[on + PROTOCOL] !== undefined &&
+      s[on + OPERATION] !== undefined &&
+      s[on + OUTCOME] !== undefined &&
+      !Number.isNaN(n[at + STREAM]!) &&
+      !Number.isNaN(n[at + STATUS]!) &&
+      !Number.isNaN(n[at + ATTEMPTS]!) &&
+      !Number.isNaN(n[at + HELD]!) &&
+      !Number.isNaN(n[at + RECEIVED]!)
+    );
+  }
+}
+
+function setString(strings: (string | undefined)[], index: number, value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  strings[index] = value;
+  return true;
+}
+
+/** A number that is not NaN (NaN marks an absent field). */
+function setNumber(numbers: Float64Array, index: number, value: unknown): boolean {
+  if (typeof value !== 'number' || Number.isNaN(value)) return false;
+  numbers[index] = value;
+  return true;
+}
+
+/** An object of only `fields`, each a number, the first `required` of them present, into columns from `from`. */
+function packFields(
+  numbers: Float64Array,
+  from: number,
+  value: unknown,
+  fields: readonly string[],
+  required: number,
+): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const field in value) {
+    const index = fields.indexOf(field);
+    if (index === -1 || !setNumber(numbers, from + index, (value as Record<string, unknown>)[field])) return false;
+  }
+  for (let index = 0; index < required; index++) if (Number.isNaN(numbers[from + index]!)) return false;
+  return true;
+}
+
+/** No attempt, or one that did not fail. */
+function packAttempts(
+  numbers: Float64Array,
+  strings: (string | undefined)[],
+  at: number,
+  on: number,
+  value: unknown,
+): boolean {
+  if (!Array.isArray(value) || value.length > 1) return false;
+  numbers[at + ATTEMPTS] = value.length;
+  if (value.length === 0) return true;
+  const attempt: unknown = value[0];
+  if (typeof attempt !== 'object' || attempt === null) return false;
+  let fields = 0;
+  for (const field in attempt) {
+    const text = (attempt as Record<string, unknown>)[field];
+    fields++;
+    if (field === 'model') {
+      if (!setString(strings, on + ATTEMPT_MODEL, text)) return false;
+    } else if (field === 'provider') {
+      if (!setString(strings, on + ATTEMPT_PROVIDER, text)) return false;
+    } else if (field === 'upstreamModel') {
+      if (!setString(strings, on + ATTEMPT_UPSTREAM_MODEL, text)) return false;
+    } else return false;
+  }
+  return fields === 3;
+}
+
+function packCredits(
+  numbers: Float64Array,
+  strings: (string | undefined)[],
+  at: number,
+  on: number,
+  value: unknown,
+): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const credits = value as Record<string, unknown>;
+  for (const field in credits) {
+    const item = credits[field];
+    if (field === 'held') {
+      if (!setNumber(numbers, at + HELD, item)) return false;
+    } else if (field === 'charged') {
+      if (!setNumber(numbers, at + CHARGED, item)) return false;
+    } else if (field === 'split') {
+      if (!packFields(numbers, at + SPLIT, item, SPLIT_FIELDS, SPLIT_FIELDS.length)) return false;
+    } else if (field === 'settlement') {
+      if (!setString(strings, on + SETTLEMENT, item)) return false;
+    } else return false;
+  }
+  return !Number.isNaN(numbers[at + CHARGED]!);
+}
+
+function packTimings(numbers: Float64Array, at: number, value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const timings = value as Record<string, unknown>;
+  for (const field in timings) {
+    const item = timings[field];
+    if (field === 'received') {
+      if (!setNumber(numbers, at + RECEIVED, item)) return false;
+    } else if (field === 'ended') {
+      if (!setNumber(numbers, at + ENDED, item)) return false;
+    } else if (field === 'firstByte') {
+      if (!setNumber(numbers, at + FIRST_BYTE, item)) return false;
+    } else return false;
+  }
+  return !Number.isNaN(numbers[at + ENDED]!);
 }

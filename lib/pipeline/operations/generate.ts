@@ -9,7 +9,7 @@ import type { GatewayParts } from '../parts';
 import { type AnswerKeeper, continueConversation, resolveItemReferences } from '../response-state';
 import { generate, openStream } from '../provider-call';
 import { TextHold } from '../quota-hold';
-import { type AdmittedText, admitText, usedTokens, withRateLimitHeaders } from '../rate-limit';
+import { type AdmittedText, admitText, usedTokens } from '../rate-limit';
 import { streamResponse } from '../stream-response';
 import { CallWarnings, mergeWarnings, WARNINGS_HEADER, warningsHeader } from '../../warnings';
 
@@ -48,8 +48,9 @@ export async function runGenerate(
   const encoded = route.encode(answer, request, call);
   const warned = warningsHeader(answer.warnings);
   if (warned !== undefined) encoded.headers = { ...encoded.headers, [WARNINGS_HEADER]: warned };
+  // The slot's headers are this call's own: sent as they are when the answer has no headers of its own.
   const limited = admitted?.slot?.headers;
-  if (limited) encoded.headers = { ...encoded.headers, ...limited };
+  if (limited) encoded.headers = encoded.headers ? { ...encoded.headers, ...limited } : limited;
   await continued?.keeper?.keep(answer, encoded.body);
   return encoded;
 }
@@ -84,8 +85,7 @@ export async function serveGenerate(
   try {
     if (request.stream) {
       // The encoder first: one that cannot start fails the call before the upstream is called.
-      let encoder = route.encodeStream!(request, call);
-      if (slot?.headers) encoder = withRateLimitHeaders(encoder, slot.headers);
+      const encoder = route.encodeStream!(request, call);
       const opened = await openStream(hold.request, model, call);
       if (decodeWarnings) opened.warnings = mergeWarnings(decodeWarnings, opened.warnings);
       // A kept answer is gathered while it streams and stored before the stream's last event.

@@ -13,10 +13,19 @@ export function openAIDuration(ms: number): string {
   return `${hours > 0 ? `${hours}h` : ''}${hours > 0 || minutes > 0 ? `${minutes}m` : ''}${seconds}s`;
 }
 
-/** The headers of a call's rate-limit state, for each kind of limit that counts it. */
+/** The headers of a call's rate-limit state, for each kind of limit that counts it (both: one object literal). */
 export function openAIRateLimitHeaders(state: RateLimitState): Record<string, string> {
-  const headers: Record<string, string> = {};
   const { requests, tokens } = state;
+  if (requests && tokens)
+    return {
+      'x-ratelimit-limit-requests': String(requests.limit),
+      'x-ratelimit-remaining-requests': String(requests.remaining),
+      'x-ratelimit-reset-requests': openAIDuration(requests.resetMs),
+      'x-ratelimit-limit-tokens': String(tokens.limit),
+      'x-ratelimit-remaining-tokens': String(tokens.remaining),
+      'x-ratelimit-reset-tokens': openAIDuration(tokens.resetMs),
+    };
+  const headers: Record<string, string> = {};
   if (requests) {
     headers['x-ratelimit-limit-requests'] = String(requests.limit);
     headers['x-ratelimit-remaining-requests'] = String(requests.remaining);
