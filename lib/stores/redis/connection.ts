@@ -88,6 +88,20 @@ export function invalidOption(
   throw new GatewayConfigError(code, `${store}: option '${option}' ${message}`, option);
 }
 
+/** An option that must be a positive integer: its value, `fallback` when absent, else the adapters' option error. */
+export function positiveIntegerOption<Options extends object>(
+  store: string,
+  options: Options,
+  name: keyof Options & string,
+  fallback: number,
+): number {
+  const value = options[name] as unknown;
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
+    invalidOption(store, name, `must be a positive integer, not ${String(value)}.`);
+  return value;
+}
+
 /** Checks that `options` is an object naming only known options ("did you mean …" for typos). */
 export function checkOptionNames(store: string, options: unknown, names: readonly string[]): void {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {

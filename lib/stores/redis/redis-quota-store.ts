@@ -11,6 +11,7 @@ import {
   RedisLink,
   resolvePrefix,
   type RedisConnectionOptions,
+  positiveIntegerOption,
 } from './connection';
 import { QUOTA_SCRIPTS } from './scripts';
 
@@ -76,18 +77,6 @@ const OPTION_NAMES = [
   'sweepLimit',
 ] as const;
 
-function positiveInteger(
-  options: RedisQuotaStoreOptions,
-  name: 'reservationTtlMs' | 'lateSettleWindowMs' | 'unitsPerCredit' | 'sweepLimit',
-  fallback: number,
-): number {
-  const value = options[name];
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0)
-    invalidOption(STORE, name, `must be a positive integer, not ${String(value)}.`);
-  return value;
-}
-
 function keyIdOf(keyId: unknown): string {
   if (typeof keyId !== 'string' || keyId.length === 0)
     throw new TypeError(`${STORE}: a key id must be a non-empty string.`);
@@ -135,10 +124,10 @@ export class RedisQuotaStore implements QuotaStore {
   constructor(options: RedisQuotaStoreOptions = {}) {
     checkOptionNames(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
-    this.ttlMs = positiveInteger(options, 'reservationTtlMs', 600_000);
-    this.lateWindowMs = positiveInteger(options, 'lateSettleWindowMs', 86_400_000);
-    this.unitsPerCredit = positiveInteger(options, 'unitsPerCredit', 1_000_000);
-    this.sweepLimit = positiveInteger(options, 'sweepLimit', 100);
+    this.ttlMs = positiveIntegerOption(STORE, options, 'reservationTtlMs', 600_000);
+    this.lateWindowMs = positiveIntegerOption(STORE, options, 'lateSettleWindowMs', 86_400_000);
+    this.unitsPerCredit = positiveIntegerOption(STORE, options, 'unitsPerCredit', 1_000_000);
+    this.sweepLimit = positiveIntegerOption(STORE, options, 'sweepLimit', 100);
     const defaultBalance = options.defaultBalance ?? 0;
     if (typeof defaultBalance !== 'number' || !(defaultBalance >= 0))
       invalidOption(

@@ -13,10 +13,10 @@ import type {
 import {
   checkOptionNames,
   CONNECTION_OPTION_NAMES,
-  invalidOption,
   RedisLink,
   resolvePrefix,
   type RedisConnectionOptions,
+  positiveIntegerOption,
 } from './connection';
 import { RATE_LIMIT_SCRIPTS } from './scripts';
 
@@ -36,18 +36,6 @@ export interface RedisRateLimitStoreOptions extends RedisConnectionOptions {
 }
 
 const OPTION_NAMES = [...CONNECTION_OPTION_NAMES, 'leaseTtlMs', 'windowMs'] as const;
-
-function positiveInteger(
-  options: RedisRateLimitStoreOptions,
-  name: 'leaseTtlMs' | 'windowMs',
-  fallback: number,
-): number {
-  const value = options[name];
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0)
-    invalidOption(STORE, name, `must be a positive integer, not ${String(value)}.`);
-  return value;
-}
 
 function limitArgs(scope: RateLimitScope): number[] {
   return [scope.requestsPerMinute ?? -1, scope.tokensPerMinute ?? -1, scope.concurrent ?? -1];
@@ -83,8 +71,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(options: RedisRateLimitStoreOptions = {}) {
     checkOptionNames(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
-    this.leaseTtlMs = positiveInteger(options, 'leaseTtlMs', 600_000);
-    this.windowMs = positiveInteger(options, 'windowMs', RATE_LIMIT_WINDOW_MS);
+    this.leaseTtlMs = positiveIntegerOption(STORE, options, 'leaseTtlMs', 600_000);
+    this.windowMs = positiveIntegerOption(STORE, options, 'windowMs', RATE_LIMIT_WINDOW_MS);
     this.link = new RedisLink(STORE, options, Object.values(RATE_LIMIT_SCRIPTS));
     this.client = this.link.client;
   }

@@ -10,10 +10,10 @@ import type { UsageSink } from '../../usage/sink';
 import {
   checkOptionNames,
   CONNECTION_OPTION_NAMES,
-  invalidOption,
   RedisLink,
   resolvePrefix,
   type RedisConnectionOptions,
+  positiveIntegerOption,
 } from './connection';
 
 const STORE = 'RedisUsageStream';
@@ -61,10 +61,7 @@ export class RedisUsageStream implements UsageSink {
   constructor(options: RedisUsageStreamOptions = {}) {
     checkOptionNames(STORE, options, OPTION_NAMES);
     this.key = `${resolvePrefix(STORE, options.prefix)}usage`;
-    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
-    if (!Number.isSafeInteger(maxLength) || maxLength <= 0)
-      invalidOption(STORE, 'maxLength', `must be a positive integer, not ${String(maxLength)}.`);
-    this.maxLength = maxLength;
+    this.maxLength = positiveIntegerOption(STORE, options, 'maxLength', DEFAULT_MAX_LENGTH);
     this.link = new RedisLink(STORE, options, []);
     this.client = this.link.client;
   }
