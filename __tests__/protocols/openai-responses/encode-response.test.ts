@@ -5,41 +5,7 @@
 import type { ContentPart, FinishReason, GenerateResponse } from '../../../lib/canonical';
 import { decodeResponsesRequest } from '../../../lib/protocols/openai-responses/decode-request';
 import { encodeResponsesResponse } from '../../../lib/protocols/openai-responses/encode-response';
-
-/** The fields the Open Responses schema requires of a response object. */
-const REQUIRED_FIELDS = [
-  'id',
-  'object',
-  'created_at',
-  'completed_at',
-  'status',
-  'incomplete_details',
-  'model',
-  'previous_response_id',
-  'instructions',
-  'output',
-  'error',
-  'tools',
-  'tool_choice',
-  'truncation',
-  'parallel_tool_calls',
-  'text',
-  'top_p',
-  'presence_penalty',
-  'frequency_penalty',
-  'top_logprobs',
-  'temperature',
-  'reasoning',
-  'usage',
-  'max_output_tokens',
-  'max_tool_calls',
-  'store',
-  'background',
-  'service_tier',
-  'metadata',
-  'safety_identifier',
-  'prompt_cache_key',
-];
+import { OPEN_RESPONSES_REQUIRED_FIELDS } from '../../helpers/open-responses';
 
 function answer(content: ContentPart[], finishReason: FinishReason = { unified: 'stop' }): GenerateResponse {
   return {
@@ -84,7 +50,7 @@ describe('encodeResponsesResponse', () => {
       ]),
       request,
     );
-    for (const field of REQUIRED_FIELDS) expect(body).toHaveProperty(field);
+    for (const field of OPEN_RESPONSES_REQUIRED_FIELDS) expect(body).toHaveProperty(field);
     expect(body).toMatchObject({
       id: 'resp_abc123',
       object: 'response',

@@ -7,6 +7,7 @@
 import { LocalProvider, MemoryKeyStore, MemoryQuotaStore, OpenAIProvider } from '../../../lib';
 import { buildApp, listen, type Json, type RunningServer } from '../../helpers/app';
 import { startMockOpenAIResponses, type MockOpenAIResponses } from '../../helpers/mock-openai-responses';
+import { OPEN_RESPONSES_REQUIRED_FIELDS } from '../../helpers/open-responses';
 
 const KEY = 'sk-open-responses-0123456789';
 let mock: MockOpenAIResponses;
@@ -33,41 +34,6 @@ afterAll(async () => {
   await server.close();
   await mock.close();
 });
-
-/** The fields the Open Responses schema requires of a response object, all present. */
-const RESPONSE_FIELDS = [
-  'id',
-  'object',
-  'created_at',
-  'completed_at',
-  'status',
-  'incomplete_details',
-  'model',
-  'previous_response_id',
-  'instructions',
-  'output',
-  'error',
-  'tools',
-  'tool_choice',
-  'truncation',
-  'parallel_tool_calls',
-  'text',
-  'top_p',
-  'presence_penalty',
-  'frequency_penalty',
-  'top_logprobs',
-  'temperature',
-  'reasoning',
-  'usage',
-  'max_output_tokens',
-  'max_tool_calls',
-  'store',
-  'background',
-  'service_tier',
-  'metadata',
-  'safety_identifier',
-  'prompt_cache_key',
-];
 
 const WEATHER = {
   type: 'function',
@@ -150,7 +116,7 @@ function post(body: Json): Promise<Response> {
 
 /** What the schema asks of a response object and its items. */
 function expectResponseShape(response: Json, status: string): void {
-  for (const field of RESPONSE_FIELDS) expect(response).toHaveProperty(field);
+  for (const field of OPEN_RESPONSES_REQUIRED_FIELDS) expect(response).toHaveProperty(field);
   expect(response).toMatchObject({ object: 'response', status });
   expect(response.id).toMatch(/^resp_/);
   for (const field of ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty'])
