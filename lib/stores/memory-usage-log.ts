@@ -109,6 +109,8 @@ const CHARGED = 3;
 const RECEIVED = 4;
 const ENDED = 5;
 const FIRST_BYTE = 6;
+/** `timings`' fields in their column order from {@link RECEIVED}: `received` and `ended` required. */
+const TIMING_FIELDS = ['received', 'ended', 'firstByte'] as const;
 const IMAGES = 7;
 const ATTEMPTS = 8;
 /** The usage fields, from column USAGE on, in this order (the first two required when there is usage). */
@@ -305,7 +307,7 @@ class PackedRing {
           if (!packCredits(n, s, at, on, value)) return false;
           break;
         case 'timings':
-          if (!packTimings(n, at, value)) return false;
+          if (!packFields(n, at + RECEIVED, value, TIMING_FIELDS, 2)) return false;
           break;
         default:
           return false;
@@ -406,20 +408,4 @@ function packCredits(
     } else return false;
   }
   return !Number.isNaN(numbers[at + CHARGED]!);
-}
-
-function packTimings(numbers: Float64Array, at: number, value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const timings = value as Record<string, unknown>;
-  for (const field in timings) {
-    const item = timings[field];
-    if (field === 'received') {
-      if (!setNumber(numbers, at + RECEIVED, item)) return false;
-    } else if (field === 'ended') {
-      if (!setNumber(numbers, at + ENDED, item)) return false;
-    } else if (field === 'firstByte') {
-      if (!setNumber(numbers, at + FIRST_BYTE, item)) return false;
-    } else return false;
-  }
-  return !Number.isNaN(numbers[at + ENDED]!);
 }
