@@ -18,6 +18,7 @@ import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { decodeImageResponse, encodeImageRequest } from './images';
 import { openAIMaxImageTokens } from './image-token-bound';
+import { answerCapExhaustedStream, capExhaustedAnswer, isCapExhausted } from './output-cap';
 import {
   generateViaResponses,
   responsesModelTest,
@@ -133,12 +134,19 @@ export class OpenAIProvider implements Provider {
     if (responses) return generateViaResponses(responses, request, context);
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, false));
     const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
-    const response = await this.client.requestJson<OpenAIChatResponse>({
-      path: '/chat/completions',
-      body,
-      signal: callSignal(context),
-      headers,
-    });
+    let response: OpenAIChatResponse;
+    try {
+      response = await this.client.requestJson<OpenAIChatResponse>({
+        path: '/chat/completions',
+        body,
+        signal: callSignal(context),
+        headers,
+      });
+    } catch (error) {
+      // A reasoning model refuses a cap it used up before writing anything (Claude Code's max_tokens: 1 probe).
+      if (isCapExhausted(error)) return capExhaustedAnswer(request, context.upstreamModel);
+      throw error;
+    }
     const decoded = decodeChatResponse(response, context.upstreamModel, this.name);
     // Figures the upstream left out (some compatible servers send no usage, or only part of it) are left out for the
     // gateway to count, not charged as 0.
@@ -163,7 +171,8 @@ export class OpenAIProvider implements Provider {
       );
       return this.client.stream({ path: '/chat/completions', body, signal, headers }, sink);
     };
-    return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal, this.client.redactor);
+    const parts = decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal, this.client.redactor);
+    return answerCapExhaustedStream(parts, request, context.upstreamModel);
   }
 
   async generateImage(request: ImageRequest, context: ProviderCallContext): Promise<ImageResponse> {

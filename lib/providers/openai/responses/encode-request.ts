@@ -5,6 +5,7 @@ import type { JsonObject } from '../../../json';
 import { responsesExtension, type ResponsesRequestExtension } from '../../../wire/openai/responses-extensions';
 import { openAIUserId } from '../end-user-id';
 import { setSampling, upstreamEffort } from '../sampling';
+import { responsesOutputCap } from '../output-cap';
 import { encodeResponsesInput } from './encode-input';
 import { encodeResponsesToolChoice, encodeResponsesTools } from './encode-tools';
 import { reportForeignTools } from '../../../wire/vendor-tools';
@@ -112,7 +113,7 @@ export function encodeResponsesRequest(
   if (instructions !== undefined) body.instructions = instructions;
   body.input = input;
   body.stream = options.stream;
-  if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
+  if (request.maxOutputTokens !== undefined) body.max_output_tokens = responsesOutputCap(request.maxOutputTokens);
   const reasoningModel = options.reasoningModel ?? false;
   const warn = options.warn;
   setReasoningAndSampling(body, request, extension?.reasoning, reasoningModel, warn);
