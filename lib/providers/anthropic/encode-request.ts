@@ -11,6 +11,7 @@ import {
   type AnthropicRequestExtension,
   type AnthropicToolExtension,
 } from '../../wire/anthropic/extensions';
+import { pairToolResults } from './clean-tool-results';
 import { encodeConversation } from './encode-messages';
 import { encodeThinking } from './encode-thinking';
 import { toolLoopWithoutThinking, withoutThinkingEdits } from './thinking-replay';
@@ -176,7 +177,7 @@ export function encodeMessagesRequest(
   const extension = anthropicExtension<AnthropicRequestExtension>(request.extensions);
   const conversation = encodeConversation(request.messages);
   const controlled = controlledFields(request, upstreamModel, options);
-  const body: Record<string, unknown> = { ...controlled, messages: conversation.messages };
+  const body: Record<string, unknown> = { ...controlled, messages: pairToolResults(conversation.messages) };
   if (conversation.system.length > 0) body.system = conversation.system;
   if (request.stopSequences?.length) body.stop_sequences = request.stopSequences;
   const tools = request.tools ?? [];
