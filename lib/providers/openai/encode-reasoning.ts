@@ -25,12 +25,12 @@ function isUnsigned(part: ReasoningPart): boolean {
   return part.providerMetadata === undefined || Object.keys(part.providerMetadata).length === 0;
 }
 
-/** The unsigned reasoning text of a turn, its parts a blank line apart, or undefined when it has none. */
+/** The unsigned reasoning text of a turn (its parts joined as they were streamed), or undefined when it has none. */
 function unsignedText(parts: readonly ContentPart[]): string | undefined {
   const texts = parts.flatMap((part) =>
     part.type === 'reasoning' && isUnsigned(part) && part.text.length > 0 ? [part.text] : [],
   );
-  return texts.length > 0 ? texts.join('\n\n') : undefined;
+  return texts.length > 0 ? texts.join('') : undefined;
 }
 
 /**
