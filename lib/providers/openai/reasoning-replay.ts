@@ -10,7 +10,7 @@ import { GatewayConfigError } from '../../errors';
  * - `reasoning_content`: the reasoning text on the assistant message (DeepSeek thinking mode, Kimi, Qwen); an assistant
  *   turn with tool calls and no reasoning of this upstream's gets `reasoning_content: ""`, since DeepSeek and Kimi
  *   refuse a thinking-mode tool-call turn without the field;
- * - `reasoning`: the same text in `reasoning` (vLLM, Ollama, and servers that answer in that field);
+ * - `reasoning`: the same text in `reasoning` (for a server that reads it there);
  * - `reasoning_details`: OpenRouter's `reasoning_details` array, exactly as the upstream gave it (or, for reasoning it
  *   did not make, the unsigned text as `reasoning`);
  * - `google`: Google's OpenAI-compatible endpoint: each tool call's Gemini thought signature in
@@ -46,7 +46,7 @@ export function detectReasoningReplay(baseUrl: string): ReasoningReplay {
 
 /**
  * The `reasoningReplay` option resolved once, at creation, into a test of the upstream model id: a dialect for every
- * model, a function choosing one per model (its answer checked on each call's first use), or, absent, the host's.
+ * model, a function choosing one per model (an answer outside the list counts as `none`), or, absent, the host's.
  */
 export function reasoningReplayFor(option: unknown, baseUrl: string): (upstreamModel: string) => ReasoningReplay {
   if (option === undefined) {
