@@ -70,7 +70,7 @@ export function startMockOpenRouter(): Promise<MockDialect> {
       });
       return;
     }
-    const [text, encrypted] = OPENROUTER_DETAILS as [Record<string, unknown>, Record<string, unknown>];
+    const [text, encrypted] = OPENROUTER_DETAILS as unknown as [Record<string, unknown>, Record<string, unknown>];
     const half = OPENROUTER_THOUGHT.length >> 1;
     const call = {
       index: 0,
