@@ -67,6 +67,7 @@ export {
   type AnthropicProviderOptions,
 } from './providers/anthropic';
 export type { MaxTokensField } from './providers/openai/encode-request';
+export type { ReasoningReplay } from './providers/openai/reasoning-replay';
 export type { UpstreamTimeouts, UpstreamRetries } from './upstream/upstream-client';
 export { MediaFetcher, type MediaFetchOptions } from './upstream/fetch-media';
 export type { UpstreamProviderOptions } from './upstream/provider-options';

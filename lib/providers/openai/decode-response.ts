@@ -13,6 +13,7 @@ import {
 } from '../../wire/openai/extensions';
 import { malformedUpstream } from '../../upstream/malformed';
 import { mapOpenAIFinishReason } from './map-finish-reason';
+import { detailItems, detailsMetadata, detailsText, mergeMetadata, toolCallMetadata } from './decode-reasoning';
 import { argumentsText } from './tool-call-stream';
 
 /** The usage block of chat completions (response or final stream chunk). */
@@ -26,6 +27,7 @@ export interface OpenAIUsage {
 interface OpenAIToolCall {
   id?: string;
   function?: { name?: string; arguments?: unknown };
+  extra_content?: unknown;
 }
 
 interface OpenAIChoice {
@@ -35,6 +37,7 @@ interface OpenAIChoice {
     refusal?: string | null;
     reasoning_content?: unknown;
     reasoning?: unknown;
+    reasoning_details?: unknown;
     tool_calls?: OpenAIToolCall[] | null;
   };
   finish_reason?: string | null;
@@ -77,19 +80,33 @@ export function decodeOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage 
   return result;
 }
 
+/**
+ * The message's parts. OpenRouter's `reasoning_details` ride on the reasoning part (made from their readable text when
+ * the message has no other) and on the first tool call; a tool call's Gemini thought signature on that call.
+ */
 function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
   const content: ContentPart[] = [];
-  const reasoning = reasoningText(message);
-  if (reasoning) content.push({ type: 'reasoning', text: reasoning });
+  const details = detailItems(message?.reasoning_details);
+  const blocks = detailsMetadata(details);
+  const reasoning = reasoningText(message) ?? (blocks ? detailsText(details) : undefined);
+  if (reasoning !== undefined)
+    content.push(
+      blocks
+        ? { type: 'reasoning', text: reasoning, providerMetadata: blocks }
+        : { type: 'reasoning', text: reasoning },
+    );
   if (message?.content) content.push({ type: 'text', text: message.content });
   else if (message?.refusal) content.push({ type: 'text', text: message.refusal });
   for (const [index, call] of (message?.tool_calls ?? []).entries()) {
-    content.push({
+    const part: ContentPart = {
       type: 'tool-call',
       id: call.id ?? `call_${index}`,
       name: call.function?.name ?? '',
       arguments: argumentsText(call.function?.arguments),
-    });
+    };
+    const metadata = mergeMetadata(toolCallMetadata(call), index === 0 ? blocks : undefined);
+    if (metadata) part.providerMetadata = metadata;
+    content.push(part);
   }
   return content;
 }

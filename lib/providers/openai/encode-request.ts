@@ -6,6 +6,7 @@ import type { GenerateRequest, ResponseFormat, ToolChoice } from '../../canonica
 import { chatExtension, type ChatRequestExtension, type ChatToolExtension } from '../../wire/openai/extensions';
 import { openAIUserId } from './end-user-id';
 import { encodeChatMessages } from './encode-messages';
+import type { ReasoningReplay } from './reasoning-replay';
 import { setSampling, upstreamEffort } from './sampling';
 import { reportForeignTools } from '../../wire/vendor-tools';
 import { reportDrop, type Warn } from '../../warnings';
@@ -27,6 +28,8 @@ export interface EncodeChatOptions {
    * o-series and gpt-5 family) refuses `temperature`/`top_p` other than the defaults. Default false.
    */
   reasoningModel?: boolean;
+  /** How the model's earlier reasoning goes back on assistant turns (see {@link ReasoningReplay}). Default `none`. */
+  reasoningReplay?: ReasoningReplay;
   /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
   warn?: Warn;
 }
@@ -111,7 +114,7 @@ export function encodeChatRequest(
   const body: Record<string, unknown> = extension?.fields ? { ...extension.fields } : {};
   // Assigned one by one: a computed key in an object literal is defined through the V8 runtime on every call.
   body.model = upstreamModel;
-  body.messages = encodeChatMessages(request.messages);
+  body.messages = encodeChatMessages(request.messages, options.reasoningReplay);
   body.stream = options.stream;
   if (options.stream) body.stream_options = { include_usage: true };
   if (request.maxOutputTokens !== undefined)
