@@ -27,10 +27,10 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 beforeEach(() => mock.reset());
 
-function providers(): OpenAIProvider[] {
+/** The three accounts' providers; without their own retries unless `retries` says otherwise. */
+function providers(retries: { max?: number; baseDelayMs?: number } = { max: 0 }): OpenAIProvider[] {
   return (['a', 'b', 'c'] as const).map(
-    (account) =>
-      new OpenAIProvider({ name: `acct-${account}`, apiKey: KEYS[account], baseUrl: mock.url, retries: { max: 0 } }),
+    (account) => new OpenAIProvider({ name: `acct-${account}`, apiKey: KEYS[account], baseUrl: mock.url, retries }),
   );
 }
 
@@ -356,6 +356,86 @@ describe('health and cooldown', () => {
     expect(typeof view[0]!.cooldownUntil).toBe('string');
     expect(view[1]).toMatchObject({ state: 'healthy', weight: 2 });
     expect(JSON.stringify(response.body)).not.toContain('sk-account');
+    await gateway.close();
+  });
+});
+
+describe('provider retries and deployments', () => {
+  /** Accounts a and b (b a tier below, so the order is known) with the providers' own retries on: 2, 1 ms apart. */
+  const retrying = (deployments = ['a', 'b']) =>
+    harness({
+      providers: providers({ max: 2, baseDelayMs: 1 }),
+      models: [
+        {
+          id: 'pool',
+          deployments: deployments.map((name, priority) => ({
+            provider: `acct-${name}`,
+            upstreamModel: `up-${name}`,
+            name,
+            priority,
+          })),
+        },
+      ],
+    });
+
+  it.each([false, true])('a 500 from A: A is called once, B answers (stream %s)', async (stream) => {
+    const { gateway, records } = await retrying();
+    mock.setMode(KEYS.a, { status: 500 });
+    const answer = await chat(gateway, 'q', { stream });
+    expect(answer.status).toBe(200);
+    expect(callsOf(KEYS.a)).toBe(1);
+    expect(callsOf(KEYS.b)).toBe(1);
+    await settled(records, 1);
+    expect(records[0]!.attempts.map((attempt) => [attempt.deployment, attempt.error?.status])).toEqual([
+      ['a', 502],
+      ['b', undefined],
+    ]);
+    await gateway.close();
+  });
+
+  it('the last deployment keeps the provider’s retries', async () => {
+    const { gateway } = await retrying();
+    mock.setMode(KEYS.a, { status: 500 });
+    mock.setMode(KEYS.b, { status: 503 });
+    expect((await chat(gateway, 'q')).status).toBe(503);
+    expect(callsOf(KEYS.a)).toBe(1);
+    expect(callsOf(KEYS.b)).toBe(3);
+    await gateway.close();
+  });
+
+  it('a deployment whose only alternative is cooling down keeps the provider’s retries', async () => {
+    const { gateway } = await retrying();
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      // a fails once (not retried: b would take the call), b rejects its key and is out for the auth cooldown.
+      mock.setMode(KEYS.a, { status: 500 });
+      mock.setMode(KEYS.b, { status: 401 });
+      await chat(gateway, 'q');
+      expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([1, 1]);
+      // b is out: a is the last deployment and retries as its provider does.
+      expect((await chat(gateway, 'r')).status).toBe(502);
+      expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([4, 1]);
+    } finally {
+      warn.mockRestore();
+    }
+    await gateway.close();
+  });
+
+  it('a model with one deployment under limits keeps the provider’s retries', async () => {
+    const { gateway } = await harness({
+      providers: providers({ max: 2, baseDelayMs: 1 }),
+      models: [
+        {
+          id: 'pool',
+          deployments: [
+            { provider: 'acct-a', upstreamModel: 'up-a', name: 'a', rateLimits: { requestsPerMinute: 60 } },
+          ],
+        },
+      ],
+    });
+    mock.setMode(KEYS.a, { status: 500 });
+    expect((await chat(gateway, 'q')).status).toBe(502);
+    expect(callsOf(KEYS.a)).toBe(3);
     await gateway.close();
   });
 });

@@ -47,9 +47,16 @@ export function generate(
   call: Call,
 ): Promise<Served<GenerateResponse>> {
   const { cancellation, requestId, upstreamHeaders } = call;
-  return withFallbacks(request, requested, call, async (candidate, target, warnings) => {
+  return withFallbacks(request, requested, call, async (candidate, target, warnings, retries) => {
     const provider = target.provider;
-    const context = providerCallContext(cancellation, target.upstreamModel, requestId, upstreamHeaders, warnings);
+    const context = providerCallContext(
+      cancellation,
+      target.upstreamModel,
+      requestId,
+      upstreamHeaders,
+      warnings,
+      retries,
+    );
     const call = { ...request, model: candidate.id };
     logProvider('%s → %s/%s max_output=%d', requestId, provider.name, target.upstreamModel, call.maxOutputTokens);
     return provider.generate(call, context);
@@ -67,9 +74,16 @@ export function openStream(
   gatewayCall: Call,
 ): Promise<Served<OpenedStream>> {
   const { cancellation, requestId, upstreamHeaders } = gatewayCall;
-  return withFallbacks(request, requested, gatewayCall, async (candidate, target, warnings) => {
+  return withFallbacks(request, requested, gatewayCall, async (candidate, target, warnings, retries) => {
     const call = { ...request, model: candidate.id };
-    const context = providerCallContext(cancellation, target.upstreamModel, requestId, upstreamHeaders, warnings);
+    const context = providerCallContext(
+      cancellation,
+      target.upstreamModel,
+      requestId,
+      upstreamHeaders,
+      warnings,
+      retries,
+    );
     const provider = target.provider;
     logProvider(
       '%s → %s/%s stream max_output=%d',
@@ -92,8 +106,16 @@ export function openStream(
   });
 }
 
-/** One attempt of a call: `candidate` (the chain's model) called at `target`, with a warning collector of its own. */
-type Attempt<T> = (candidate: ResolvedModel, target: Target, warnings: CallWarnings) => Promise<T>;
+/**
+ * One attempt of a call: `candidate` (the chain's model) called at `target`, with a warning collector of its own and
+ * the provider's retry hint (0 while another deployment would take the call; undefined: the provider's own policy).
+ */
+type Attempt<T> = (
+  candidate: ResolvedModel,
+  target: Target,
+  warnings: CallWarnings,
+  retries: number | undefined,
+) => Promise<T>;
 
 /**
  * Runs `attempt` on a model (on its deployments when it has a router), then on each of its fallbacks while the
@@ -120,7 +142,7 @@ async function withFallbacks<T>(
       };
       call.attempts.push(tried);
       try {
-        const value = await attempt(candidate, candidate, warnings);
+        const value = await attempt(candidate, candidate, warnings, undefined);
         return { value, model: candidate, warnings: warnings.list };
       } catch (error) {
         const failure = toGatewayError(error);
@@ -182,7 +204,8 @@ async function withDeployments<T>(
     };
     call.attempts.push(tried);
     try {
-      const value = await attempt(model, deployment, warnings);
+      // Another deployment would take the call: it is the retry, not this account again (docs/routing.md, *Retries*).
+      const value = await attempt(model, deployment, warnings, chosen.alternative ? 0 : undefined);
       router.succeeded(chosen, session);
       call.deployment = chosen;
       return { value, model, warnings: warnings.list };

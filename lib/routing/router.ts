@@ -64,6 +64,11 @@ export class ChosenDeployment {
     readonly state: DeploymentState,
     private readonly slot: RateSlot | undefined,
     readonly affinity: AffinityOutcome | undefined,
+    /**
+     * Whether another deployment of the model would take the call if this one failed (one not tried, not cooling
+     * down, not being probed, not found at its limit): then the provider does not retry inside the attempt.
+     */
+    readonly alternative: boolean,
   ) {}
 
   /** Gives back its rate-limit slot (settled with the tokens used) and its place among the calls in flight. */
@@ -118,6 +123,8 @@ export class DeploymentRouter {
     const previous = session === undefined ? undefined : await this.previous(session);
     let wait = Number.POSITIVE_INFINITY;
     let limited = false;
+    // Deployments found unable to take the call in this choice (at their limit, or probed by another caller).
+    let refused: number[] | undefined;
     const skip = (deployment: ResolvedDeployment, reason: SkipReason, waitMs: number) => {
       if (waitMs < wait) wait = waitMs;
       if (reason === 'rate_limit') limited = true;
@@ -148,6 +155,7 @@ export class DeploymentRouter {
           const admitted = await this.admit(deployment, tokens, call.requestId);
           if (!admitted.ok) {
             skip(deployment, 'rate_limit', admitted.retryAfterMs);
+            (refused ??= []).push(chosenIndex);
             continue;
           }
           slot = new RateSlot(this.rateLimitStore, admitted.lease, undefined, call.requestId);
@@ -155,13 +163,15 @@ export class DeploymentRouter {
         if (state.probation && !(await this.claimProbe(deployment))) {
           slot?.release();
           skip(deployment, 'probe', PROBE_WAIT_MS);
+          (refused ??= []).push(chosenIndex);
           continue;
         }
         if (state.probation) logProvider('%s probes %s after its cooldown', call.requestId, deployment.name);
         const affinity =
           session === undefined ? undefined : previous === deployment.name ? 'held' : previous ? 'moved' : 'new';
         this.entered(deployment);
-        return new ChosenDeployment(this, deployment, state, slot, affinity);
+        const alternative = hasAlternative(deployments, states, chosenIndex, excluded, refused);
+        return new ChosenDeployment(this, deployment, state, slot, affinity, alternative);
       }
     }
     throw allOut(model, limited, wait);
@@ -372,6 +382,26 @@ export interface DeploymentView {
   served: number;
   /** Its last few failures in this process, oldest first (`at` in ISO 8601). */
   recentFailures: Array<Omit<RecentFailure, 'at'> & { at: string }>;
+}
+
+/**
+ * Whether a deployment other than the one at `chosen` could take the call if that one fails: not tried in this call,
+ * not cooling down, not being probed by another caller, not found at its limit in this choice (`refused`).
+ */
+function hasAlternative(
+  deployments: readonly ResolvedDeployment[],
+  states: readonly DeploymentState[],
+  chosen: number,
+  excluded: ReadonlySet<string> | undefined,
+  refused: readonly number[] | undefined,
+): boolean {
+  for (let index = 0; index < deployments.length; index++) {
+    if (index === chosen || refused?.includes(index) || excluded?.has(deployments[index]!.name)) continue;
+    const state = states[index]!;
+    if (state.coolingMs > 0 || (state.probation && state.probing)) continue;
+    return true;
+  }
+  return false;
 }
 
 function skipped(model: ResolvedModel, deployment: ResolvedDeployment, reason: SkipReason): UsageAttempt {

@@ -122,6 +122,7 @@ export class GeminiProvider implements Provider {
         body,
         signal,
         headers: context.upstreamHeaders,
+        retries: context.retries,
       });
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
@@ -149,6 +150,7 @@ export class GeminiProvider implements Provider {
             body,
             signal,
             headers: Object.assign({ accept: 'text/event-stream' }, context.upstreamHeaders),
+            retries: context.retries,
           },
           sink,
         );
