@@ -439,3 +439,61 @@ describe('provider retries and deployments', () => {
     await gateway.close();
   });
 });
+
+describe('streams that break after their first byte', () => {
+  it('count toward the deployment’s health: never retried, cooled down after the configured failures', async () => {
+    const { gateway, records } = await harness({
+      models: [
+        {
+          id: 'pool',
+          deployments: [
+            { provider: 'acct-a', upstreamModel: 'up-a', name: 'a' },
+            { provider: 'acct-b', upstreamModel: 'up-b', name: 'b', priority: 1 },
+          ],
+        },
+      ],
+      routing: { affinity: false, failures: 2 },
+    });
+    mock.setMode(KEYS.a, 'break');
+    for (let call = 0; call < 2; call++) {
+      const broken = await chat(gateway, `cut ${call}`, { stream: true });
+      expect(broken.status).toBe(200);
+      expect(String(broken.body)).toContain('served by up-a');
+    }
+    // The caller had bytes: no other deployment was called.
+    expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([2, 0]);
+    await settled(records, 2);
+    expect(records[1]).toMatchObject({ deployment: 'a', outcome: 'error', error: { kind: 'upstream' } });
+    // Two breaks in the window: a is cooling down, b takes the calls.
+    for (let call = 0; call < 3; call++)
+      expect((await chat(gateway, `after ${call}`, { stream: true })).status).toBe(200);
+    expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([2, 3]);
+    await gateway.close();
+  });
+
+  it('a stream that finishes forgets the deployment’s failures', async () => {
+    const { gateway } = await harness({
+      models: [
+        {
+          id: 'pool',
+          deployments: [
+            { provider: 'acct-a', upstreamModel: 'up-a', name: 'a' },
+            { provider: 'acct-b', upstreamModel: 'up-b', name: 'b', priority: 1 },
+          ],
+        },
+      ],
+      routing: { affinity: false, failures: 2 },
+    });
+    mock.setMode(KEYS.a, 'break');
+    await chat(gateway, 'cut', { stream: true });
+    mock.setMode(KEYS.a, 'ok');
+    await chat(gateway, 'whole', { stream: true });
+    mock.setMode(KEYS.a, 'break');
+    await chat(gateway, 'cut again', { stream: true });
+    // One failure since the last whole answer: a still takes the calls.
+    mock.setMode(KEYS.a, 'ok');
+    await chat(gateway, 'next', { stream: true });
+    expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([4, 0]);
+    await gateway.close();
+  });
+});

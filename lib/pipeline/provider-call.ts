@@ -47,7 +47,7 @@ export function generate(
   call: Call,
 ): Promise<Served<GenerateResponse>> {
   const { cancellation, requestId, upstreamHeaders } = call;
-  return withFallbacks(request, requested, call, async (candidate, target, warnings, retries) => {
+  return withFallbacks(request, requested, call, false, async (candidate, target, warnings, retries) => {
     const provider = target.provider;
     const context = providerCallContext(
       cancellation,
@@ -74,7 +74,7 @@ export function openStream(
   gatewayCall: Call,
 ): Promise<Served<OpenedStream>> {
   const { cancellation, requestId, upstreamHeaders } = gatewayCall;
-  return withFallbacks(request, requested, gatewayCall, async (candidate, target, warnings, retries) => {
+  return withFallbacks(request, requested, gatewayCall, true, async (candidate, target, warnings, retries) => {
     const call = { ...request, model: candidate.id };
     const context = providerCallContext(
       cancellation,
@@ -118,7 +118,8 @@ type Attempt<T> = (
 ) => Promise<T>;
 
 /**
- * Runs `attempt` on a model (on its deployments when it has a router), then on each of its fallbacks while the
+ * Runs `attempt` on a model (on its deployments when it has a router; `streamed`: the attempt opens a stream, whose
+ * deployment's health is settled when it ends), then on each of its fallbacks while the
  * failure is one a fallback may cure (5xx, timeout, connection failure, no deployment able to take the call) and the
  * caller is still there. Each model and deployment tried is listed in the call's `attempts`, with why it failed.
  */
@@ -126,6 +127,7 @@ async function withFallbacks<T>(
   request: GenerateRequest,
   requested: ResolvedModel,
   call: Call,
+  streamed: boolean,
   attempt: Attempt<T>,
 ): Promise<Served<T>> {
   const chain = requested.chain;
@@ -133,7 +135,7 @@ async function withFallbacks<T>(
   for (let index = 0; index < chain.length; index++) {
     const candidate = chain[index]!;
     try {
-      if (candidate.router) return await withDeployments(request, candidate, call, attempt);
+      if (candidate.router) return await withDeployments(request, candidate, call, streamed, attempt);
       const warnings = new CallWarnings();
       const tried: UsageAttempt = {
         model: candidate.id,
@@ -178,6 +180,7 @@ async function withDeployments<T>(
   request: GenerateRequest,
   model: ResolvedModel,
   call: Call,
+  streamed: boolean,
   attempt: Attempt<T>,
 ): Promise<Served<T>> {
   const router = model.router!;
@@ -206,7 +209,9 @@ async function withDeployments<T>(
     try {
       // Another deployment would take the call: it is the retry, not this account again (docs/routing.md, *Retries*).
       const value = await attempt(model, deployment, warnings, chosen.alternative ? 0 : undefined);
-      router.succeeded(chosen, session);
+      // A stream's health is known when it ends (streamResponse): one that breaks after its first byte is a failure.
+      router.served(chosen, session);
+      if (!streamed) router.healthy(chosen);
       call.deployment = chosen;
       return { value, model, warnings: warnings.list };
     } catch (error) {

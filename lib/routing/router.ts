@@ -19,7 +19,13 @@ import type {
 } from '../stores/types';
 import type { UsageAttempt } from '../usage/record';
 import type { ResolvedDeployment } from './deployments';
-import { failureOf, type HealthSettings, LocalDeploymentFacts, type RecentFailure } from './health';
+import {
+  DEPLOYMENT_FAILURE_KINDS,
+  failureOf,
+  type HealthSettings,
+  LocalDeploymentFacts,
+  type RecentFailure,
+} from './health';
 import { type DeploymentStrategy, pickLeastBusy, pickWeighted } from './select';
 
 /** The `routing` option resolved: every default filled in. */
@@ -70,6 +76,17 @@ export class ChosenDeployment {
      */
     readonly alternative: boolean,
   ) {}
+
+  /**
+   * Its stream ended after the first byte reached the caller: a break that is the deployment's fault
+   * (`DEPLOYMENT_FAILURE_KINDS`) counts against its health (nothing is retried: the caller has bytes); any other end
+   * (finished, the caller left, the gateway's own failure) is a success.
+   */
+  streamEnded(failure: GatewayError | undefined, requestId: string): void {
+    if (failure !== undefined && DEPLOYMENT_FAILURE_KINDS.has(failure.kind))
+      void this.router.failed(this, failure, requestId);
+    else this.router.healthy(this);
+  }
 
   /** Gives back its rate-limit slot (settled with the tokens used) and its place among the calls in flight. */
   end(usage: Usage | undefined): void {
@@ -177,14 +194,22 @@ export class DeploymentRouter {
     throw allOut(model, limited, wait);
   }
 
-  /** The chosen deployment answered: its failures are forgotten (a probe that passed ends its probation). */
-  succeeded(chosen: ChosenDeployment, session: string | undefined): void {
-    const { deployment, state } = chosen;
+  /** The chosen deployment answered (a stream: opened): the call's session is kept on it. */
+  served(chosen: ChosenDeployment, session: string | undefined): void {
+    const { deployment } = chosen;
     this.factsOf(deployment.name).served += 1;
-    if (state.failures > 0 || state.probation) this.quietly(this.settings.store.succeed(deployment.name));
     const idleMs = this.settings.affinityIdleMs;
     if (session !== undefined && idleMs !== undefined)
       this.quietly(this.settings.store.setAffinity(session, deployment.name, idleMs));
+  }
+
+  /**
+   * The chosen deployment's answer is whole (a stream: ended other than by its own failure): its failures are
+   * forgotten (a probe that passed ends its probation).
+   */
+  healthy(chosen: ChosenDeployment): void {
+    const { deployment, state } = chosen;
+    if (state.failures > 0 || state.probation) this.quietly(this.settings.store.succeed(deployment.name));
   }
 
   /** The chosen deployment failed in a way that counts against it (`DEPLOYMENT_FAILURE_KINDS`). */
