@@ -10,7 +10,9 @@ import {
   OpenAIProvider,
   type UsageRecord,
 } from '../../lib';
+import { Registry } from 'prom-client';
 import { pickLeastBusy, pickWeighted } from '../../lib/routing/select';
+import { sampleValue } from '../helpers/prometheus';
 import { type Json, type RunningGateway, serveGateway, TEST_KEY, testOptions } from '../helpers/app';
 import { type MockAccounts, seededRandom, startMockAccounts } from '../helpers/mock-accounts';
 
@@ -494,6 +496,56 @@ describe('streams that break after their first byte', () => {
     mock.setMode(KEYS.a, 'ok');
     await chat(gateway, 'next', { stream: true });
     expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([4, 0]);
+    await gateway.close();
+  });
+});
+
+describe('metrics', () => {
+  it('count each deployment’s calls, failures and skips, the sessions’ affinity, and the cooldowns', async () => {
+    const registry = new Registry();
+    const { gateway, records } = await harness({
+      models: [
+        {
+          id: 'pool',
+          deployments: ['a', 'b', 'c'].map((name, priority) => ({
+            provider: `acct-${name}`,
+            upstreamModel: `up-${name}`,
+            name,
+            priority,
+          })),
+        },
+      ],
+      routing: { failures: 1 },
+      metrics: { registry },
+    });
+    const session = { headers: { 'x-session-id': 'one' } };
+    mock.setMode(KEYS.a, { status: 500 });
+    // a fails and cools down, b answers (a new session); then b twice, the session held, a passed over.
+    for (let call = 0; call < 3; call++) expect((await chat(gateway, `turn ${call}`, session)).status).toBe(200);
+    // b's stream breaks after its first byte: its failure too.
+    mock.setMode(KEYS.b, 'break');
+    expect((await chat(gateway, 'cut', { ...session, stream: true })).status).toBe(200);
+    await settled(records, 4);
+    const text = await registry.metrics();
+    const attempts = (deployment: string, outcome: string) =>
+      sampleValue(text, 'rosetta_deployment_attempts_total', { model: 'pool', deployment, outcome });
+    expect(attempts('a', 'upstream')).toBe(1);
+    expect(attempts('b', 'ok')).toBe(3);
+    expect(attempts('b', 'upstream')).toBe(1);
+    const skips = sampleValue(text, 'rosetta_deployment_skips_total', {
+      model: 'pool',
+      deployment: 'a',
+      reason: 'cooldown',
+    });
+    expect(skips).toBe(3);
+    const affinity = (outcome: string) => sampleValue(text, 'rosetta_affinity_total', { model: 'pool', outcome });
+    expect([affinity('new'), affinity('held'), affinity('moved')]).toEqual([1, 3, undefined]);
+    // Another deployment of the same model is not a fallback to another model.
+    expect(sampleValue(text, 'rosetta_fallbacks_total', { provider: 'acct-a', model: 'pool' })).toBeUndefined();
+    const cooldown = (deployment: string) => sampleValue(text, 'rosetta_deployment_cooldown_seconds', { deployment });
+    expect(cooldown('a')).toBeGreaterThan(0);
+    expect(cooldown('b')).toBeGreaterThan(0);
+    expect(cooldown('c')).toBe(0);
     await gateway.close();
   });
 });

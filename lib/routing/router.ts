@@ -242,6 +242,19 @@ export class DeploymentRouter {
     if (this.settings.strategy === 'least-busy') this.quietly(this.settings.store.leave(deployment.name));
   }
 
+  /** Each deployment of these models (named once) and how long it is still cooling down (0: it is not). */
+  async cooling(models: readonly ResolvedModel[]): Promise<DeploymentCooling[]> {
+    const seen = new Map<string, number>();
+    for (const model of models) {
+      if (!model.router) continue;
+      const states = await this.read(model);
+      model.deployments.forEach((deployment, index) => {
+        if (!seen.has(deployment.name)) seen.set(deployment.name, states[index]!.coolingMs);
+      });
+    }
+    return Array.from(seen, ([name, coolingMs]) => ({ name, coolingMs }));
+  }
+
   /** What the health view shows of each deployment of these models (each named once). */
   async view(models: readonly ResolvedModel[]): Promise<DeploymentView[]> {
     const seen = new Map<string, DeploymentView>();
@@ -385,6 +398,13 @@ export function deploymentsHandler(
       },
     );
   };
+}
+
+/** A deployment's cooldown as the metrics read it at scrape time. */
+export interface DeploymentCooling {
+  name: string;
+  /** Milliseconds of cooldown left; 0 when it is not cooling down. */
+  coolingMs: number;
 }
 
 /** What the health view shows of one deployment. */
