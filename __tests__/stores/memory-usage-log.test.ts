@@ -50,6 +50,21 @@ describe('MemoryUsageLog', () => {
         ],
       }),
       { ...sampleUsageRecord('frank'), note: 'extra' } as UsageRecord,
+      // Packed: a call served by a deployment, its session held.
+      sampleUsageRecord('grace', {
+        deployment: 'acct-a',
+        affinity: 'held',
+        attempts: [{ model: 'pool', provider: 'acct-a', upstreamModel: 'up-a', deployment: 'acct-a' }],
+      }),
+      // Kept whole: a deployment passed over on the way.
+      sampleUsageRecord('heidi', {
+        deployment: 'acct-b',
+        affinity: 'moved',
+        attempts: [
+          { model: 'pool', provider: 'acct-a', upstreamModel: 'up-a', deployment: 'acct-a', skipped: 'cooldown' },
+          { model: 'pool', provider: 'acct-b', upstreamModel: 'up-b', deployment: 'acct-b' },
+        ],
+      }),
     ];
     // Fields a record leaves out are absent, not undefined.
     for (const record of records)
@@ -68,6 +83,20 @@ describe('MemoryUsageLog', () => {
       if (record.usage) record.usage.inputTokens = -1;
     }
     expect(log.query()).toStrictEqual(expected);
+  });
+
+  it('packs a call served by a deployment, with its session’s affinity, into its columns', () => {
+    const log = new MemoryUsageLog({ capacity: 2 });
+    const record = sampleUsageRecord('alice', {
+      deployment: 'acct-a',
+      affinity: 'new',
+      attempts: [{ model: 'pool', provider: 'acct-a', upstreamModel: 'up-a', deployment: 'acct-a' }],
+    });
+    log.record(record);
+    log.record(sampleUsageRecord('bob', { deployment: 'acct-b' }));
+    const ring = (log as unknown as { ring: { whole: unknown[] } }).ring;
+    expect(ring.whole).toEqual([undefined, undefined]);
+    expect(log.query({ keyId: 'alice' })).toStrictEqual([record]);
   });
 
   it('filters records kept whole and packed alike', () => {

@@ -1,7 +1,7 @@
 /** The in-memory usage log: a ring of the last N usage records, queried by key and time window. */
 import { GatewayConfigError } from '../errors';
 import type { Usage } from '../canonical';
-import type { CreditSplit, UsageRecord } from '../usage/record';
+import type { CreditSplit, UsageAttempt, UsageRecord } from '../usage/record';
 import type { UsageSink } from '../usage/sink';
 import type { Settlement } from './types';
 
@@ -98,7 +98,8 @@ export class MemoryUsageLog implements UsageSink {
  * timings, usage, attempts) is promoted to the old generation and traced by every major GC, which at thousands of
  * calls a second cost the gateway several per cent of its throughput. A record of the usual shape is written into a
  * Float64Array (its numbers) and one array of strings (mostly the same few interned model and key names), and made
- * again when queried; any other (an error, a fallback's attempts, a field this ring does not know) is kept whole.
+ * again when queried (a deployment's name and affinity included); any other (an error, a fallback's attempts, a
+ * deployment passed over on the way, a field this ring does not know) is kept whole.
  */
 
 /** The number columns of a slot: NaN is "absent". */
@@ -150,7 +151,10 @@ const SETTLEMENT = 10;
 const ATTEMPT_MODEL = 11;
 const ATTEMPT_PROVIDER = 12;
 const ATTEMPT_UPSTREAM_MODEL = 13;
-const STRINGS = 14;
+const DEPLOYMENT = 14;
+const AFFINITY = 15;
+const ATTEMPT_DEPLOYMENT = 16;
+const STRINGS = 17;
 
 /** The optional string fields of a record, by column. */
 const OPTIONAL_STRINGS = [
@@ -159,6 +163,7 @@ const OPTIONAL_STRINGS = [
   [MODEL, 'model'],
   [PROVIDER, 'provider'],
   [UPSTREAM_MODEL, 'upstreamModel'],
+  [DEPLOYMENT, 'deployment'],
 ] as const;
 
 class PackedRing {
@@ -200,16 +205,7 @@ class PackedRing {
       protocol: s[on + PROTOCOL]!,
       operation: s[on + OPERATION] as UsageRecord['operation'],
       stream: n[at + STREAM] === 1,
-      attempts:
-        n[at + ATTEMPTS] === 1
-          ? [
-              {
-                model: s[on + ATTEMPT_MODEL]!,
-                provider: s[on + ATTEMPT_PROVIDER]!,
-                upstreamModel: s[on + ATTEMPT_UPSTREAM_MODEL]!,
-              },
-            ]
-          : [],
+      attempts: n[at + ATTEMPTS] === 1 ? [attemptOf(s, on)] : [],
       outcome: s[on + OUTCOME] as UsageRecord['outcome'],
       status: n[at + STATUS]!,
       credits: { held: n[at + HELD]!, charged: n[at + CHARGED]! },
@@ -227,6 +223,8 @@ class PackedRing {
       });
       record.usage = usage;
     }
+    const affinity = s[on + AFFINITY];
+    if (affinity !== undefined) record.affinity = affinity as UsageRecord['affinity'];
     const source = s[on + USAGE_SOURCE];
     if (source !== undefined) record.usageSource = source as UsageRecord['usageSource'];
     if (!Number.isNaN(n[at + IMAGES]!)) record.images = n[at + IMAGES]!;
@@ -283,6 +281,12 @@ class PackedRing {
           break;
         case 'upstreamModel':
           if (!setString(s, on + UPSTREAM_MODEL, value)) return false;
+          break;
+        case 'deployment':
+          if (!setString(s, on + DEPLOYMENT, value)) return false;
+          break;
+        case 'affinity':
+          if (!setString(s, on + AFFINITY, value)) return false;
           break;
         case 'usageSource':
           if (!setString(s, on + USAGE_SOURCE, value)) return false;
@@ -358,7 +362,19 @@ function packFields(
   return true;
 }
 
-/** No attempt, or one that did not fail. */
+/** The one attempt of a packed slot. */
+function attemptOf(strings: readonly (string | undefined)[], on: number): UsageAttempt {
+  const attempt: UsageAttempt = {
+    model: strings[on + ATTEMPT_MODEL]!,
+    provider: strings[on + ATTEMPT_PROVIDER]!,
+    upstreamModel: strings[on + ATTEMPT_UPSTREAM_MODEL]!,
+  };
+  const deployment = strings[on + ATTEMPT_DEPLOYMENT];
+  if (deployment !== undefined) attempt.deployment = deployment;
+  return attempt;
+}
+
+/** No attempt, or one that did not fail and was not passed over (a deployment's name kept). */
 function packAttempts(
   numbers: Float64Array,
   strings: (string | undefined)[],
@@ -381,9 +397,11 @@ function packAttempts(
       if (!setString(strings, on + ATTEMPT_PROVIDER, text)) return false;
     } else if (field === 'upstreamModel') {
       if (!setString(strings, on + ATTEMPT_UPSTREAM_MODEL, text)) return false;
+    } else if (field === 'deployment') {
+      if (!setString(strings, on + ATTEMPT_DEPLOYMENT, text)) return false;
     } else return false;
   }
-  return fields === 3;
+  return fields === (strings[on + ATTEMPT_DEPLOYMENT] === undefined ? 3 : 4);
 }
 
 function packCredits(
