@@ -1,5 +1,6 @@
 /**
- * The real Claude Code CLI (`claude -p`) against the gateway's local model, offline: one tool turn.
+ * The real Claude Code CLI (`claude -p`) against the gateway's local model, offline: one tool turn, and the same
+ * tool loop through a model of three deployments (docs/routing.md), which keeps Claude Code's session on one.
  * Claude Code is not a project dependency: `scripts/install-clients.sh` installs it into
  * `.tmp/clients` (CI runs it and sets REQUIRE_CLIENTS=1, which turns a missing client into a
  * failure); `CLAUDE_CODE_BIN` points at another copy. Without it this file prints one line and skips.
@@ -9,7 +10,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalProvider, type GenerateRequest, type ProviderCallContext, type StreamPart } from '../../lib';
+import {
+  LocalProvider,
+  type GenerateRequest,
+  type ProviderCallContext,
+  type StreamPart,
+  type UsageRecord,
+} from '../../lib';
 import { serveGateway, TEST_KEY, testOptions, type RunningGateway } from '../helpers/app';
 
 const CLAUDE =
@@ -38,8 +45,8 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `claude -p PROMPT` in `cwd` with a clean environment pointed at the gateway. */
-function claude(prompt: string, cwd: string, home: string, baseUrl: string): Promise<Run> {
+/** Runs `claude -p PROMPT --model MODEL` in `cwd` with a clean environment pointed at the gateway. */
+function claude(prompt: string, cwd: string, home: string, baseUrl: string, model = 'rosetta-echo'): Promise<Run> {
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
@@ -50,7 +57,7 @@ function claude(prompt: string, cwd: string, home: string, baseUrl: string): Pro
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(CLAUDE, ['-p', prompt, '--model', 'rosetta-echo'], {
+    const child = spawn(CLAUDE, ['-p', prompt, '--model', model], {
       cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -112,5 +119,67 @@ function claude(prompt: string, cwd: string, home: string, baseUrl: string): Pro
       .filter((part) => part.type === 'tool-result');
     expect(results).toHaveLength(1);
     expect(JSON.stringify(results[0])).toContain(token);
+  }, 120_000);
+});
+
+(installed || required ? describe : describe.skip)('Claude Code CLI through a model of three deployments', () => {
+  let accounts: RecordingLocalProvider[];
+  let records: UsageRecord[];
+  let server: RunningGateway;
+  let dir: string;
+
+  beforeAll(async () => {
+    accounts = ['acct-a', 'acct-b', 'acct-c'].map((name) => new RecordingLocalProvider({ name }));
+    records = [];
+    server = await serveGateway(
+      testOptions({
+        providers: accounts,
+        models: [
+          {
+            id: 'pool',
+            upstreamModel: 'rosetta-echo',
+            deployments: accounts.map((account) => ({ provider: account.name, name: account.name })),
+          },
+        ],
+        usageSink: (record) => {
+          records.push(record);
+        },
+      }),
+    );
+    dir = mkdtempSync(join(tmpdir(), 'rg-claude-code-deployments-'));
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every turn of the tool loop is served by the deployment that served the first', async () => {
+    if (!installed)
+      throw new Error(
+        `REQUIRE_CLIENTS=1 but Claude Code is not installed at ${CLAUDE}: run scripts/install-clients.sh`,
+      );
+    const token = `token-${randomBytes(8).toString('hex')}`;
+    const work = join(dir, 'work');
+    const home = join(dir, 'home');
+    mkdirSync(work);
+    mkdirSync(home);
+    const file = join(work, 'token.txt');
+    writeFileSync(file, `${token}\n`);
+
+    const run = await claude(`Read the file ${file}`, work, home, server.url, 'pool');
+
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toContain(token);
+    // Both turns of the loop (the Read call and its result) reached one account, whichever was drawn first.
+    const looped = accounts.map(
+      (account) => account.requests.filter((request) => request.tools?.some((tool) => tool.name === 'Read')).length,
+    );
+    expect(looped.reduce((sum, count) => sum + count, 0)).toBe(2);
+    expect(looped.filter((count) => count > 0)).toEqual([2]);
+    // The usage records say so: the session held its deployment (the loop's second turn at least).
+    for (let tries = 0; records.length < 2 && tries < 100; tries++) await new Promise((r) => setTimeout(r, 10));
+    const pooled = records.filter((record) => record.model === 'pool' && record.deployment !== undefined);
+    expect(pooled.map((record) => record.affinity)).toContain('held');
+    expect(pooled.map((record) => record.affinity)).not.toContain('moved');
   }, 120_000);
 });
