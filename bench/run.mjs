@@ -138,6 +138,11 @@ const TARGETS_WANTED = {
   rssWithStreamsMB: 150,
   /** The gateway with a usage sink and a rate limit, against the same gateway without them (issue 22: within 5 %). */
   operatedRatio: 0.95,
+  /**
+   * A model written as one deployment, and one over three deployments with session affinity, against the plain
+   * gateway (issue 25: one deployment within noise, three within 5 %).
+   */
+  deploymentsRatio: 0.95,
 };
 
 /**
@@ -304,6 +309,22 @@ async function main() {
       protocol: 'openai',
       script: 'gateway.cjs',
       env: { BENCH_OPERATED: '1' },
+    },
+    {
+      id: 'gateway-one-deployment',
+      label: 'gateway: OpenAI chat → OpenAI, the model written as one deployment',
+      kind: 'gateway-deployments',
+      protocol: 'openai',
+      script: 'gateway.cjs',
+      env: { BENCH_DEPLOYMENTS: '1' },
+    },
+    {
+      id: 'gateway-deployments',
+      label: 'gateway: OpenAI chat → OpenAI, three deployments weighted 1:2:1, session affinity on',
+      kind: 'gateway-deployments',
+      protocol: 'openai',
+      script: 'gateway.cjs',
+      env: { BENCH_DEPLOYMENTS: '3' },
     },
     {
       id: 'gateway-anthropic',
@@ -868,6 +889,18 @@ async function main() {
         'higher',
         '%',
       );
+  }
+  // Deployments cost little: a model over one or three deployments against the plain gateway, same protocol.
+  for (const row of rows.filter((candidate) => candidate.kind === 'gateway-deployments')) {
+    const plain = rows.find((candidate) => candidate.target === 'gateway-openai' && candidate.mode === row.mode);
+    if (!plain) continue;
+    verdict(
+      `deployments, ${row.mode} (${row.target} / gateway-openai)`,
+      row.rps / plain.rps,
+      TARGETS_WANTED.deploymentsRatio,
+      'higher',
+      '%',
+    );
   }
   for (const row of sequentialRows) {
     if (!row.kind.startsWith('gateway')) continue;

@@ -6,7 +6,11 @@
  * `gateway-operated` target) the gateway also has what a host that sells access runs: a usage sink (a
  * MemoryUsageLog) and a rate limit on the key, high enough never to refuse, so every call is admitted and
  * settled in the limiter and its record delivered. For finding where a cost is: BENCH_OPERATED=sink (the sink
- * only) or =limits (the rate limit only), and BENCH_METRICS=off (the gateway's metrics off).
+ * only) or =limits (the rate limit only), and BENCH_METRICS=off (the gateway's metrics off). With BENCH_DEPLOYMENTS=1
+ * (`gateway-one-deployment`) `mock-model` is written as a list of one deployment (the same path as the shorthand: no
+ * router); with =3 (`gateway-deployments`) it has three deployments, three providers (upstream accounts) on the mock
+ * with keys of their own, weighted 1:2:1 with session affinity on (the default): every call is chosen by the router,
+ * its session read and written in the MemoryDeploymentStore.
  */
 const http = require('node:http');
 const express = require('express');
@@ -23,6 +27,31 @@ const sinkOnly = process.env.BENCH_OPERATED === 'sink';
 const limitsOnly = process.env.BENCH_OPERATED === 'limits';
 const rateLimits = { requestsPerMinute: 1_000_000_000, tokensPerMinute: 1_000_000_000_000, concurrent: 1_000_000 };
 
+const deploymentCount = Number(process.env.BENCH_DEPLOYMENTS ?? 0);
+const accounts = deploymentCount > 1 ? ['a', 'b', 'c'].slice(0, deploymentCount) : [];
+const accountProviders = accounts.map(
+  (account) =>
+    new OpenAIProvider({
+      name: `account-${account}`,
+      baseUrl: upstream,
+      apiKey: `sk-upstream-bench-${account}`,
+      ...(connections ? { connections } : {}),
+    }),
+);
+const mockModel =
+  deploymentCount === 1
+    ? { id: 'mock-model', deployments: [{ provider: 'openai', upstreamModel: 'mock-model' }] }
+    : deploymentCount > 1
+      ? {
+          id: 'mock-model',
+          upstreamModel: 'mock-model',
+          deployments: accounts.map((account, index) => ({
+            provider: `account-${account}`,
+            weight: index === 1 ? 2 : 1,
+          })),
+        }
+      : { id: 'mock-model', provider: 'openai', upstreamModel: 'mock-model' };
+
 const gateway = createGateway({
   // No balance: unmetered (the MemoryQuotaStore still reserves and settles on every call).
   keys: [{ key: 'sk-bench-key', id: 'bench', ...(operated || limitsOnly ? { rateLimits } : {}) }],
@@ -30,11 +59,9 @@ const gateway = createGateway({
   ...(process.env.BENCH_METRICS === 'off' ? { metrics: false } : {}),
   providers: [
     new OpenAIProvider({ baseUrl: upstream, apiKey: 'sk-upstream-bench', ...(connections ? { connections } : {}) }),
+    ...accountProviders,
   ],
-  models: [
-    { id: 'mock-model', provider: 'openai', upstreamModel: 'mock-model' },
-    { id: 'mock-slow', provider: 'openai', upstreamModel: 'mock-slow' },
-  ],
+  models: [mockModel, { id: 'mock-slow', provider: 'openai', upstreamModel: 'mock-slow' }],
 });
 
 const app = express();

@@ -136,8 +136,11 @@ export class DeploymentRouter {
     noteSkips: boolean,
   ): Promise<ChosenDeployment> {
     const deployments = model.deployments;
-    const states = await this.read(model);
-    const previous = session === undefined ? undefined : await this.previous(session);
+    // Awaited only when the store answers with a promise (the memory store answers at once).
+    const read = this.read(model);
+    const states = isPromiseLike(read) ? await read : read;
+    const held = session === undefined ? undefined : this.previous(session);
+    const previous = isPromiseLike(held) ? await held : held;
     let wait = Number.POSITIVE_INFINITY;
     let limited = false;
     // Deployments found unable to take the call in this choice (at their limit, or probed by another caller).
@@ -312,23 +315,22 @@ export class DeploymentRouter {
   }
 
   /** The deployments' states; all healthy when the store fails (routing goes on by weight alone). */
-  private async read(model: ResolvedModel): Promise<readonly DeploymentState[]> {
+  private read(model: ResolvedModel): MaybePromise<readonly DeploymentState[]> {
     try {
       const states = this.settings.store.read(model.deploymentNames);
-      return isPromiseLike(states) ? await states : states;
+      return isPromiseLike(states) ? states.catch((error: unknown) => allHealthy(model, error)) : states;
     } catch (error) {
-      logProvider('the deployment store could not be read; routing by weight alone: %O', error);
-      return model.deploymentNames.map(() => HEALTHY);
+      return allHealthy(model, error);
     }
   }
 
-  private async previous(session: string): Promise<string | undefined> {
+  /** The deployment a session was last served by; undefined when the store fails. */
+  private previous(session: string): MaybePromise<string | undefined> {
     try {
       const name = this.settings.store.affinity(session);
-      return isPromiseLike(name) ? await name : name;
+      return isPromiseLike(name) ? name.catch(noSession) : name;
     } catch (error) {
-      logProvider('the deployment store could not read a session: %O', error);
-      return undefined;
+      return noSession(error);
     }
   }
 
@@ -427,6 +429,18 @@ export interface DeploymentView {
   served: number;
   /** Its last few failures in this process, oldest first (`at` in ISO 8601). */
   recentFailures: Array<Omit<RecentFailure, 'at'> & { at: string }>;
+}
+
+/** The states of a model's deployments when the store cannot be read: all healthy (routing by weight alone). */
+function allHealthy(model: ResolvedModel, error: unknown): readonly DeploymentState[] {
+  logProvider('the deployment store could not be read; routing by weight alone: %O', error);
+  return model.deploymentNames.map(() => HEALTHY);
+}
+
+/** No session's deployment when the store cannot be read. */
+function noSession(error: unknown): undefined {
+  logProvider('the deployment store could not read a session: %O', error);
+  return undefined;
 }
 
 /**
