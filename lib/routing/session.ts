@@ -41,7 +41,7 @@ function sessionId(http: HttpRequestView, request: GenerateRequest, protocol: st
   if (typeof cacheKey === 'string' && cacheKey.length > 0) return bounded(`k:${cacheKey}`);
   // Anthropic's user id (Claude Code puts its session in it); OpenAI's `user` names an end user, not a session.
   if (protocol === 'anthropic-messages' && request.user) return bounded(`u:${request.user}`);
-  return conversationHash(request.messages);
+  return conversationId(request.messages);
 }
 
 function chatFields(request: GenerateRequest): Record<string, unknown> | undefined {
@@ -55,23 +55,43 @@ function bounded(id: string): string {
   return id.length <= MAX_SESSION_ID_LENGTH ? id : `#${createHash('sha1').update(id).digest('base64url')}`;
 }
 
-/** A hash of the system messages and the first user message (the turns that open a conversation and never change). */
-function conversationHash(messages: readonly Message[]): string | undefined {
-  const hash = createHash('sha1');
-  let user = false;
+/**
+ * A hash of the system messages and the first user message (the turns that open a conversation and never change): a
+ * 53-bit one computed in JavaScript when they are short (cheaper than a native hash's setup on every call; a
+ * collision only shares a deployment), SHA-1 when long.
+ */
+function conversationId(messages: readonly Message[]): string | undefined {
+  let text = '';
   for (const message of messages) {
     if (message.role !== 'system' && message.role !== 'user') continue;
-    hash.update(message.role);
+    text += message.role;
     for (const part of message.content) {
-      if (part.type === 'text') hash.update(part.text);
+      if (part.type === 'text') text += part.text;
       else if (part.type === 'image' || part.type === 'file')
-        hash.update(part.source.kind === 'url' ? part.source.url : part.source.data.slice(0, 256));
+        text += part.source.kind === 'url' ? part.source.url : part.source.data.slice(0, 256);
     }
-    hash.update('\u0000');
-    if (message.role === 'user') {
-      user = true;
-      break;
-    }
+    text += '\u0000';
+    if (message.role === 'user')
+      return text.length <= SHORT_CONVERSATION
+        ? `c:${shortHash(text)}`
+        : `#${createHash('sha1').update(text).digest('base64url')}`;
   }
-  return user ? `#${hash.digest('base64url')}` : undefined;
+  return undefined;
+}
+
+/** The longest opening (in UTF-16 units) hashed in JavaScript rather than with SHA-1. */
+const SHORT_CONVERSATION = 1024;
+
+/** cyrb53: a 53-bit non-cryptographic hash of a string, in base 36. */
+function shortHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
