@@ -339,7 +339,13 @@ const REASONING_SCRIPTS: Record<string, ScriptEvent[]> = {
       output_index: 1,
       item: { type: 'message', id: 'msg_quirk', role: 'assistant', status: 'in_progress', content: [] },
     },
-    { type: 'response.output_text.delta', item_id: 'msg_quirk', output_index: 1, content_index: 0, delta: 'The answer' },
+    {
+      type: 'response.output_text.delta',
+      item_id: 'msg_quirk',
+      output_index: 1,
+      content_index: 0,
+      delta: 'The answer',
+    },
     { type: 'response.output_text.delta', item_id: 'msg_quirk', output_index: 1, content_index: 0, delta: ' is 4.' },
     {
       type: 'response.output_item.done',
@@ -555,30 +561,36 @@ describe('streamed tool input is never lost', () => {
     );
   });
 
-  it.each(Object.keys(TOOL_SCRIPTS))('%s → OpenAI caller: finalChatCompletion has the full arguments', async (model) => {
-    const runner = openai.chat.completions.stream({
-      model,
-      messages: [{ role: 'user', content: 'What is the weather in Oslo, and the time in CET?' }],
-      tools: TOOLS.map((tool) => ({
-        type: 'function' as const,
-        function: { name: tool.name, parameters: tool.input_schema as Json },
-      })),
-    });
-    const completion = await runner.finalChatCompletion();
-    const toolCalls = completion.choices[0]!.message.tool_calls ?? [];
-    const got = toolCalls.map((call) => {
-      if (call.type !== 'function') throw new Error(`unexpected ${call.type}`);
-      return { name: call.function.name, input: JSON.parse(call.function.arguments) as Json };
-    });
-    expect(got).toEqual(EXPECTED_CALLS[model]);
-    expect(completion.choices[0]!.finish_reason).toBe('tool_calls');
-  });
+  it.each(Object.keys(TOOL_SCRIPTS))(
+    '%s → OpenAI caller: finalChatCompletion has the full arguments',
+    async (model) => {
+      const runner = openai.chat.completions.stream({
+        model,
+        messages: [{ role: 'user', content: 'What is the weather in Oslo, and the time in CET?' }],
+        tools: TOOLS.map((tool) => ({
+          type: 'function' as const,
+          function: { name: tool.name, parameters: tool.input_schema as Json },
+        })),
+      });
+      const completion = await runner.finalChatCompletion();
+      const toolCalls = completion.choices[0]!.message.tool_calls ?? [];
+      const got = toolCalls.map((call) => {
+        if (call.type !== 'function') throw new Error(`unexpected ${call.type}`);
+        return { name: call.function.name, input: JSON.parse(call.function.arguments) as Json };
+      });
+      expect(got).toEqual(EXPECTED_CALLS[model]);
+      expect(completion.choices[0]!.finish_reason).toBe('tool_calls');
+    },
+  );
 });
 
 describe('reasoning in the Anthropic stream is exact', () => {
-  it.each(Object.keys(REASONING_SCRIPTS))('%s: one message, contiguous blocks, each started and stopped once', async (model) => {
-    checkEventOrder(await rawMessagesStream(model));
-  });
+  it.each(Object.keys(REASONING_SCRIPTS))(
+    '%s: one message, contiguous blocks, each started and stopped once',
+    async (model) => {
+      checkEventOrder(await rawMessagesStream(model));
+    },
+  );
 
   it.each(Object.keys(REASONING_SCRIPTS))('%s: the SDK accumulator has thinking in its own blocks', async (model) => {
     const message = await anthropic.messages.stream(anthropicBody(model)).finalMessage();
@@ -596,15 +608,18 @@ describe('reasoning in the Anthropic stream is exact', () => {
 });
 
 describe('message_start carries a nonzero input figure', () => {
-  it.each(Object.keys(USAGE_SCRIPTS))('%s: message_start input_tokens > 0; the final usage is the upstream figure', async (model) => {
-    const events = await rawMessagesStream(model);
-    checkEventOrder(events);
-    const start = events.find((event) => event.type === 'message_start')!;
-    expect(start.message.usage.input_tokens).toBeGreaterThan(0);
-    const delta = events.find((event) => event.type === 'message_delta')!;
-    if (model !== 'chat-no-usage') expect(delta.usage.input_tokens).toBe(40);
-    expect(delta.usage.input_tokens).toBeGreaterThan(0);
-  });
+  it.each(Object.keys(USAGE_SCRIPTS))(
+    '%s: message_start input_tokens > 0; the final usage is the upstream figure',
+    async (model) => {
+      const events = await rawMessagesStream(model);
+      checkEventOrder(events);
+      const start = events.find((event) => event.type === 'message_start')!;
+      expect(start.message.usage.input_tokens).toBeGreaterThan(0);
+      const delta = events.find((event) => event.type === 'message_delta')!;
+      if (model !== 'chat-no-usage') expect(delta.usage.input_tokens).toBe(40);
+      expect(delta.usage.input_tokens).toBeGreaterThan(0);
+    },
+  );
 
   it('Claude Code reads it through the SDK: the message_start event has a nonzero input count', async () => {
     for (const model of Object.keys(USAGE_SCRIPTS)) {

@@ -168,7 +168,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     const calls = delta.tool_calls;
     if (calls)
       for (let position = 0; position < calls.length; position++)
-        this.tools.accept(calls[position]!, position, out, this.closeText);
+        this.tools.accept(calls[position]!, calls.length > 1 ? position : undefined, out, this.closeText);
     if (choice.finish_reason) {
       this.finishRaw = choice.finish_reason;
       this.closeTextBlock(out);
