@@ -9,6 +9,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { AnthropicProvider, GeminiProvider, MemoryKeyStore, OpenAIProvider, type ModelConfig } from '../../lib';
 import { serveGateway, type Json, type RunningGateway } from '../helpers/app';
+import { RecordingQuotaStore } from '../helpers/recording-quota-store';
 import { startMockStreamQuirks, type MockStreamQuirks, type ScriptEvent } from '../helpers/mock-stream-quirks';
 
 const KEY = 'sk-stream-fidelity-caller';
@@ -412,6 +413,15 @@ const USAGE_SCRIPTS: Record<string, ScriptEvent[]> = {
   ],
 };
 
+/** An Anthropic-compatible upstream that reports input 0 at the start and no input count at the end. */
+const ZERO_INPUT_SCRIPT: ScriptEvent[] = [
+  messageStart(0),
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Four.' } },
+  { type: 'content_block_stop', index: 0 },
+  ...messageEnd('end_turn', { output_tokens: 2 }),
+];
+
 const PROVIDERS = {
   chat: 'quirk-chat',
   responses: 'quirk-responses',
@@ -433,13 +443,19 @@ const TOOLS: Anthropic.Tool[] = [
   },
 ];
 
+const quota = new RecordingQuotaStore({ balances: { caller: 1_000_000_000 } });
 let upstream: MockStreamQuirks;
 let server: RunningGateway;
 let anthropic: Anthropic;
 let openai: OpenAI;
 
 beforeAll(async () => {
-  const scripts = { ...TOOL_SCRIPTS, ...REASONING_SCRIPTS, ...USAGE_SCRIPTS };
+  const scripts = {
+    ...TOOL_SCRIPTS,
+    ...REASONING_SCRIPTS,
+    ...USAGE_SCRIPTS,
+    'anthropic-zero-input-throughout': ZERO_INPUT_SCRIPT,
+  };
   upstream = await startMockStreamQuirks(scripts);
   const retries = { max: 0 };
   const models: ModelConfig[] = Object.keys(scripts).map((id) => ({
@@ -449,6 +465,7 @@ beforeAll(async () => {
   }));
   server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
+    quotaStore: quota,
     providers: [
       new OpenAIProvider({ name: PROVIDERS.chat, baseUrl: `${upstream.origin}/v1`, apiKey: 'sk-up', retries }),
       new OpenAIProvider({
@@ -631,5 +648,17 @@ describe('message_start carries a nonzero input figure', () => {
       await stream.finalMessage();
       expect({ model, positive: (startInput ?? 0) > 0 }).toEqual({ model, positive: true });
     }
+  });
+
+  it('an Anthropic-compatible upstream saying input 0 at the start and nothing at the end: shown and charged the estimate', async () => {
+    const settled = quota.settles.length;
+    const events = await rawMessagesStream('anthropic-zero-input-throughout');
+    checkEventOrder(events);
+    const estimate = events.find((event) => event.type === 'message_start')!.message.usage.input_tokens;
+    expect(estimate).toBeGreaterThan(0);
+    while (quota.settles.length === settled) await new Promise((resolve) => setImmediate(resolve));
+    // One credit a token (the default price): the input counted by the gateway plus the 2 output tokens reported.
+    expect(quota.settles[settled]!.actual).toBeGreaterThan(2);
+    expect(events.find((event) => event.type === 'message_delta')!.usage.input_tokens).toBeGreaterThan(0);
   });
 });
