@@ -197,6 +197,15 @@ const TOOL_SCRIPTS: Record<string, ScriptEvent[]> = {
     { type: 'response.output_item.done', output_index: 0, item: callItem(ARGS) },
     completed([callItem(ARGS)]),
   ],
+  // Responses: no arguments on any delta, `.done` or `output_item.done`; only the `response.completed` output has
+  // them (OpenRouter's Responses API, per OpenRouterTeam/ai-sdk-provider#336).
+  'responses-arguments-in-completed-only': [
+    created,
+    { type: 'response.output_item.added', output_index: 0, item: callItem('') },
+    { type: 'response.function_call_arguments.done', item_id: 'fc_quirk', output_index: 0, arguments: '' },
+    { type: 'response.output_item.done', output_index: 0, item: callItem('') },
+    completed([callItem(ARGS)]),
+  ],
   // Anthropic-compatible: the input whole in `content_block_start`, no `input_json_delta` (some compatible servers).
   'anthropic-input-in-block-start': [
     messageStart(40),

@@ -36,7 +36,8 @@ type Open =
  * Decodes the upstream stream, an event at a time: `response.created` starts it; each output item
  * becomes one canonical block (a message's text, a reasoning item's summary and raw-reasoning
  * deltas, a call's argument deltas and whatever of its arguments `function_call_arguments.done`
- * or `output_item.done` states that the deltas did not carry), ended by its
+ * or `output_item.done` states that the deltas did not carry — when none had any, those of its copy
+ * in the `response.completed` output), ended by its
  * `response.output_item.done` (a reasoning item's id and `encrypted_content` on its `reasoning-end`,
  * and on the next call's `tool-call-start`);
  * `response.completed` / `response.incomplete` finish it with the usage they carry. The
@@ -59,6 +60,8 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   private refused = false;
   private answered = false;
   private pending: CarriedReasoningItem[] = [];
+  /** A call whose item ended without arguments, its end part held until the next event (see {@link endArgumentless}). */
+  private argumentless: { call: Extract<Open, { kind: 'call' }>; end: ProviderStreamPart } | undefined;
   /** The `response-start` part, until the first part after it. */
   private startPart: ProviderStreamPart | undefined;
 
@@ -283,24 +286,45 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
     } else {
       // A call sent whole (or a custom tool's input), or the arguments its deltas did not carry.
       this.wholeArguments(open, callArguments(item), out);
-      out.push(
-        withEnd<ProviderStreamPart>({ type: 'tool-call-end', id: open.id }, unmodelledFields(item, CALL_ITEM_FIELDS)),
+      const end = withEnd<ProviderStreamPart>(
+        { type: 'tool-call-end', id: open.id },
+        unmodelledFields(item, CALL_ITEM_FIELDS),
       );
+      // Still no arguments: they may come only in `response.completed` (OpenRouter), so the call ends with what comes next.
+      if (open.sent.length === 0 && !open.custom) this.argumentless = { call: open, end };
+      else out.push(end);
     }
   }
 
+  /** A call that ended with no arguments yet: its `response.completed` copy's, if it has any, then its end. */
+  private endArgumentless(response: JsonObject | undefined, out: ProviderStreamPart[]): void {
+    const pending = this.argumentless;
+    if (!pending) return;
+    this.argumentless = undefined;
+    const output = response && Array.isArray(response.output) ? (response.output as unknown[]) : [];
+    const item = output.find((entry) => isJsonObject(entry) && entry.call_id === pending.call.id);
+    if (isJsonObject(item)) this.wholeArguments(pending.call, callArguments(item), out);
+    out.push(pending.end);
+  }
+
   /** Ends the open block when the upstream moved on without its `output_item.done`. */
-  private close(out: ProviderStreamPart[]): void {
+  private close(out: ProviderStreamPart[], response?: JsonObject): void {
+    this.endArgumentless(response, out);
     const open = this.open;
     if (!open) return;
     this.open = undefined;
+    if (open.kind === 'call' && open.sent.length === 0 && !open.custom) {
+      this.argumentless = { call: open, end: { type: 'tool-call-end', id: open.id } };
+      this.endArgumentless(response, out);
+      return;
+    }
     if (open.kind === 'text') out.push({ type: 'text-end', id: open.id });
     else if (open.kind === 'reasoning') out.push({ type: 'reasoning-end', id: open.id });
     else if (open.kind === 'call') out.push({ type: 'tool-call-end', id: open.id });
   }
 
   private finish(response: JsonObject, out: ProviderStreamPart[]): void {
-    this.close(out);
+    this.close(out, response);
     const finishReason =
       this.refused && !this.answered && response.status !== 'incomplete'
         ? { unified: 'content-filter' as const, raw: 'refusal' }
