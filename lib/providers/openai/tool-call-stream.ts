@@ -52,9 +52,15 @@ export function isCompleteJson(text: string): boolean {
  * continue it, so neither case can take a genuine fragment for a repeat.
  */
 export function newArguments(soFar: string, fragment: string): string {
-  if (soFar.length === 0 || !isCompleteJson(fragment)) return fragment;
+  if (soFar.length === 0 || !looksLikeObject(fragment) || !isCompleteJson(fragment)) return fragment;
   if (isCompleteJson(soFar)) return sameJson(soFar, fragment) ? '' : fragment;
   return fragment.startsWith(soFar) ? fragment.slice(soFar.length) : fragment;
+}
+
+/** Whether text could be one whole JSON object (a cheap test before parsing: most fragments are not). */
+function looksLikeObject(text: string): boolean {
+  const trimmed = text.trim();
+  return trimmed.startsWith('{') && trimmed.endsWith('}');
 }
 
 function sameJson(a: string, b: string): boolean {
