@@ -65,6 +65,7 @@ export {
   ANTHROPIC_VERSION,
   supportsAdaptiveThinking,
   type AnthropicProviderOptions,
+  type PromptCaching,
 } from './providers/anthropic';
 export type { MaxTokensField } from './providers/openai/encode-request';
 export type { UpstreamTimeouts, UpstreamRetries } from './upstream/upstream-client';
