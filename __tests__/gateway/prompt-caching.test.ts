@@ -203,7 +203,7 @@ describe("promptCaching: 'auto' caches for callers that cannot mark a prompt", (
     expect(first.usageMetadata?.cachedContentTokenCount ?? 0).toBe(0);
     const second = await call();
     expect(second.usageMetadata?.cachedContentTokenCount).toBeGreaterThan(SYSTEM.length);
-    expect(second.usageMetadata?.promptTokenCount).toBeGreaterThan(second.usageMetadata!.cachedContentTokenCount!);
+    expect(second.usageMetadata?.promptTokenCount).toBeGreaterThanOrEqual(second.usageMetadata!.cachedContentTokenCount!);
   });
 
   it('a Responses caller with tools: the last tool, the instructions and the turn', async () => {
