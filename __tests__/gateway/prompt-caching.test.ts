@@ -60,14 +60,16 @@ const marker = { type: 'ephemeral' };
 /** Every `cache_control` of an Anthropic body, by where it stands. */
 function breakpoints(body: Json): string[] {
   const found: string[] = [];
-  (body.tools ?? []).forEach((tool: Json, index: number) => tool.cache_control && found.push(`tools[${index}]`));
-  if (Array.isArray(body.system))
-    body.system.forEach((block: Json, index: number) => block.cache_control && found.push(`system[${index}]`));
+  const scan = (blocks: unknown, at: string) => {
+    if (!Array.isArray(blocks)) return;
+    blocks.forEach((block: Json, index: number) => {
+      if (block.cache_control) found.push(`${at}[${index}]`);
+    });
+  };
+  scan(body.tools, 'tools');
+  scan(body.system, 'system');
   body.messages.forEach((message: Json, at: number) => {
-    if (Array.isArray(message.content))
-      message.content.forEach(
-        (block: Json, index: number) => block.cache_control && found.push(`messages[${at}].content[${index}]`),
-      );
+    scan(message.content, `messages[${at}].content`);
   });
   return found;
 }
@@ -203,7 +205,9 @@ describe("promptCaching: 'auto' caches for callers that cannot mark a prompt", (
     expect(first.usageMetadata?.cachedContentTokenCount ?? 0).toBe(0);
     const second = await call();
     expect(second.usageMetadata?.cachedContentTokenCount).toBeGreaterThan(SYSTEM.length);
-    expect(second.usageMetadata?.promptTokenCount).toBeGreaterThanOrEqual(second.usageMetadata!.cachedContentTokenCount!);
+    expect(second.usageMetadata?.promptTokenCount).toBeGreaterThanOrEqual(
+      second.usageMetadata!.cachedContentTokenCount!,
+    );
   });
 
   it('a Responses caller with tools: the last tool, the instructions and the turn', async () => {
