@@ -114,7 +114,7 @@ describe('a chat-completions caller’s cache_control reaches an Anthropic upstr
               ...(request(first) as any),
               stream: true,
               stream_options: { include_usage: true },
-            }),
+            }) as unknown as Promise<AsyncIterable<{ usage?: unknown }>>,
           )
         : (await openai().chat.completions.create(request(first) as any)).usage!;
       expect(breakpoints(lastBody())).toEqual(['tools[0]', 'system[0]', 'messages[0].content[0]']);
