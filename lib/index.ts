@@ -73,6 +73,7 @@ export {
   ANTHROPIC_VERSION,
   supportsAdaptiveThinking,
   type AnthropicProviderOptions,
+  type PromptCaching,
 } from './providers/anthropic';
 export type { MaxTokensField } from './providers/openai/encode-request';
 export type { ReasoningReplay } from './providers/openai/reasoning-replay';

@@ -2,6 +2,7 @@
 import createDebug from 'debug';
 import type { ContentPart, ImagePart, Message, TextPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
+import { encodeCacheControl } from '../../wire/cache-control';
 import { sourceToUrl } from '../../wire/media';
 import { chatExtension, type ChatMessageExtension, type ChatPartExtension } from '../../wire/openai/extensions';
 import { googleThoughtSignature, setReplayedReasoning, withThoughtSignature } from './encode-reasoning';
@@ -20,10 +21,16 @@ function textOf(parts: readonly ContentPart[], separator: string): string {
   return parts.flatMap((part) => (part.type === 'text' && part.text.length > 0 ? [part.text] : [])).join(separator);
 }
 
-/** A part's own fields from a chat-completions caller (`cache_control`, …), under what the encoder writes. */
+/**
+ * A part's own fields from a chat-completions caller, under what the encoder writes, and its cache
+ * breakpoint as `cache_control` (the form OpenRouter and LiteLLM take).
+ */
 function withPartFields(encoded: Record<string, unknown>, part: ContentPart): Record<string, unknown> {
   const fields = part.extensions === undefined ? undefined : chatExtension<ChatPartExtension>(part.extensions)?.fields;
-  return fields ? { ...fields, ...encoded } : encoded;
+  const withFields = fields ? { ...fields, ...encoded } : encoded;
+  const cacheControl = part.type === 'reasoning' ? undefined : part.cacheControl;
+  if (cacheControl) withFields.cache_control = encodeCacheControl(cacheControl);
+  return withFields;
 }
 
 /** Whether a text part was an assistant's `refusal`. */

@@ -151,7 +151,11 @@ export const MODELLED_USAGE_FIELDS: ReadonlySet<string> = new Set([
   'total_tokens',
 ]);
 /** Counts inside `prompt_tokens_details` / `completion_tokens_details` that canonical usage has. */
-export const MODELLED_USAGE_DETAILS: ReadonlySet<string> = new Set(['cached_tokens', 'reasoning_tokens']);
+export const MODELLED_USAGE_DETAILS: ReadonlySet<string> = new Set([
+  'cached_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+]);
 
 /** The chat-completions entry of some extensions. */
 export function chatExtension<T extends JsonObject>(extensions: Extensions | undefined): T | undefined {
