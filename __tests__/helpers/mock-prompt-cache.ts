@@ -15,8 +15,9 @@
  *   whole messages (input items), within one `prompt_cache_key` (OpenAI's prompt-caching guide:
  *   requests are routed by the key with the prefix), reported as `prompt_tokens_details.cached_tokens`
  *   (`input_tokens_details.cached_tokens`). For a model id starting `anthropic/` the chat endpoint
- *   speaks OpenRouter fronting Claude instead: explicit `cache_control` on content parts and tools,
- *   writes as `prompt_tokens_details.cache_write_tokens`; `litellm/` speaks LiteLLM fronting Claude:
+ *   speaks OpenRouter fronting Claude instead: explicit `cache_control` on content parts and tools
+ *   only (a message's own marks its last block, as LiteLLM reads a tool message's; more than four are
+ *   Claude's 400, relayed), writes as `prompt_tokens_details.cache_write_tokens`; `litellm/` speaks LiteLLM fronting Claude:
  *   writes as `prompt_tokens_details.cache_creation_tokens` and `usage.cache_creation_input_tokens`,
  *   reads also as `usage.cache_read_input_tokens` (BerriAI/litellm#11364). Both count the cache in
  *   `prompt_tokens`.
@@ -207,19 +208,27 @@ function anthropic(cache: Set<string>, body: Json, response: http.ServerResponse
   ]);
 }
 
-/** A chat body's prompt as blocks with OpenRouter's / LiteLLM's `cache_control` on parts and tools. */
+/**
+ * A chat body's prompt as blocks with OpenRouter's / LiteLLM's `cache_control` on parts and tools; a message's own
+ * `cache_control` (LiteLLM puts a tool message's on its `tool_result`) marks the message's last block. Only these
+ * markers cache: both relay to Claude, which caches explicitly.
+ */
 function chatBlocks(body: Json): Block[] {
   const blocks: Block[] = [];
+  const ttl = (cacheControl: Json | undefined) =>
+    cacheControl ? { breakpoint: (cacheControl.ttl === '1h' ? '1h' : '5m') as Block['breakpoint'] } : {};
   const add = (value: Json) => {
     const { cache_control: cacheControl, ...rest } = value;
-    blocks.push({ value: rest, ...(cacheControl ? { breakpoint: cacheControl.ttl === '1h' ? '1h' : '5m' } : {}) });
+    blocks.push({ value: rest, ...ttl(cacheControl) });
   };
   for (const tool of body.tools ?? []) add(tool);
   for (const message of body.messages ?? []) {
-    blocks.push({ value: { role: message.role } });
-    if (typeof message.content === 'string') blocks.push({ value: { type: 'text', text: message.content } });
-    else for (const part of message.content ?? []) add(part);
-    if (message.tool_calls) blocks.push({ value: message.tool_calls });
+    const { content, tool_calls: calls, cache_control: cacheControl, ...head } = message;
+    blocks.push({ value: head });
+    if (typeof content === 'string') blocks.push({ value: { type: 'text', text: content } });
+    else for (const part of content ?? []) add(part);
+    if (calls) blocks.push({ value: calls });
+    if (cacheControl) Object.assign(blocks.at(-1)!, ttl(cacheControl));
   }
   return blocks;
 }
@@ -227,7 +236,8 @@ function chatBlocks(body: Json): Block[] {
 function chatUsage(caches: Caches, body: Json): Json {
   const model = String(body.model);
   if (model.startsWith('anthropic/') || model.startsWith('litellm/')) {
-    const figures = explicitCache(caches.router, chatBlocks(body));
+    if (!caches.router.has(model)) caches.router.set(model, new Set());
+    const figures = explicitCache(caches.router.get(model)!, chatBlocks(body));
     const written = figures.written5m + figures.written1h;
     const usage: Json = {
       prompt_tokens: figures.total,
@@ -253,6 +263,15 @@ function chatUsage(caches: Caches, body: Json): Json {
 }
 
 function chat(caches: Caches, body: Json, response: http.ServerResponse): void {
+  const model = String(body.model);
+  if (model.startsWith('anthropic/') || model.startsWith('litellm/')) {
+    const refused = refusal({}, chatBlocks(body));
+    // Both relay Claude's 400 in the chat-completions error envelope.
+    if (refused) {
+      send(response, 400, { error: { message: refused, type: 'invalid_request_error', code: 400 } });
+      return;
+    }
+  }
   const usage = chatUsage(caches, body);
   const head = { id: 'chatcmpl-cache', created: 1, model: body.model };
   if (!body.stream) {
@@ -340,7 +359,8 @@ function gemini(caches: Caches, body: Json, request: http.IncomingMessage, respo
 
 interface Caches {
   anthropic: Set<string>;
-  router: Set<string>;
+  /** Per model: each is its own Claude deployment. */
+  router: Map<string, Set<string>>;
   openai: Set<string>;
   gemini: Set<string>;
 }
@@ -348,7 +368,7 @@ interface Caches {
 /** Starts the mock; every dialect's cache starts empty. */
 export async function startMockPromptCache(): Promise<MockPromptCache> {
   const requests: CacheRequest[] = [];
-  const caches: Caches = { anthropic: new Set(), router: new Set(), openai: new Set(), gemini: new Set() };
+  const caches: Caches = { anthropic: new Set(), router: new Map(), openai: new Set(), gemini: new Set() };
   const server = await startMockServer((body, request, response) => {
     const path = request.url ?? '';
     requests.push({ path, body });

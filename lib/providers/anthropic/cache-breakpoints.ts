@@ -33,7 +33,7 @@ export const MAX_CACHE_BREAKPOINTS = 4;
 export type PromptCaching = 'caller' | 'auto';
 
 /** One block that carries a breakpoint: the array it stands in and its index there. */
-interface Breakpoint {
+export interface Breakpoint {
   holder: unknown[];
   index: number;
   /** In `messages` (the conversation), not in `tools` or `system`. */
@@ -179,12 +179,20 @@ export function applyCacheBreakpoints(
 ): void {
   const topLevel = body[CACHE_CONTROL];
   const top = topLevel === undefined || topLevel === null ? 0 : 1;
-  let points = breakpointsOf(body);
+  const points = breakpointsOf(body);
   if (caching === 'auto' && points.length === 0 && top === 0) {
     placeAutomatic(body);
     return;
   }
   if (points.length === 0) return;
-  points = limitCount(points, top, warn);
-  orderLifetimes(points, warn);
+  keepValidBreakpoints(points, top, warn);
+}
+
+/**
+ * Makes breakpoints (in the order the prompt is read) valid, in place: at most {@link MAX_CACHE_BREAKPOINTS} with
+ * `top` more elsewhere, and no 1-hour one after a 5-minute one. Also for a body in another dialect bound for Claude
+ * (an OpenAI-compatible upstream's, lib/providers/openai/cache-markers.ts).
+ */
+export function keepValidBreakpoints(points: Breakpoint[], top: number, warn: Warn | undefined): void {
+  orderLifetimes(limitCount(points, top, warn), warn);
 }

@@ -6,6 +6,7 @@ import type { GenerateRequest, ResponseFormat, ToolChoice } from '../../canonica
 import { chatExtension, type ChatRequestExtension, type ChatToolExtension } from '../../wire/openai/extensions';
 import { encodeCacheControl } from '../../wire/cache-control';
 import { openAIUserId } from './end-user-id';
+import { breakpointOf, hasBreakpoints, limitChatBreakpoints } from './cache-markers';
 import { encodeChatMessages } from './encode-messages';
 import type { ReasoningReplay } from './reasoning-replay';
 import { setSampling, upstreamEffort } from './sampling';
@@ -31,6 +32,11 @@ export interface EncodeChatOptions {
   reasoningModel?: boolean;
   /** How the model's earlier reasoning goes back on assistant turns (see {@link ReasoningReplay}). Default `none`. */
   reasoningReplay?: ReasoningReplay;
+  /**
+   * Whether the caller's prompt-cache breakpoints go to the upstream as `cache_control` (at most four; see
+   * ./cache-markers.ts). Default false.
+   */
+  cacheMarkers?: boolean;
   /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
   warn?: Warn;
 }
@@ -89,14 +95,15 @@ function setReasoningAndSampling(
     reportDrop(log, warn, { type: 'unsupported-setting', setting: 'top_k', details: 'chat completions has no top_k' });
 }
 
-function encodeTool(tool: NonNullable<GenerateRequest['tools']>[number]): Record<string, unknown> {
+function encodeTool(tool: NonNullable<GenerateRequest['tools']>[number], markers: boolean): Record<string, unknown> {
   const extension = chatExtension<ChatToolExtension>(tool.extensions);
   const fn: Record<string, unknown> = { ...extension?.functionFields, name: tool.name };
   if (tool.description) fn.description = tool.description;
   fn.parameters = tool.parameters;
   if (tool.strict !== undefined) fn.strict = tool.strict;
   const encoded: Record<string, unknown> = { ...extension?.fields, type: 'function', function: fn };
-  if (tool.cacheControl) encoded.cache_control = encodeCacheControl(tool.cacheControl);
+  const cacheControl = markers ? breakpointOf(tool) : undefined;
+  if (cacheControl) encoded.cache_control = encodeCacheControl(cacheControl);
   return encoded;
 }
 
@@ -127,7 +134,8 @@ export function encodeChatRequest(
   const body: Record<string, unknown> = extension?.fields ? { ...extension.fields } : {};
   // Assigned one by one: a computed key in an object literal is defined through the V8 runtime on every call.
   body.model = upstreamModel;
-  body.messages = encodeChatMessages(request.messages, options.reasoningReplay);
+  const markers = (options.cacheMarkers ?? false) && hasBreakpoints(request);
+  body.messages = encodeChatMessages(request.messages, options.reasoningReplay, markers);
   body.stream = options.stream;
   if (options.stream) body.stream_options = { include_usage: true };
   if (request.maxOutputTokens !== undefined)
@@ -155,7 +163,7 @@ export function encodeChatRequest(
   }
   setPromptCache(body, request);
   if (request.tools?.length) {
-    body.tools = request.tools.map(encodeTool);
+    body.tools = request.tools.map((tool) => encodeTool(tool, markers));
     if (request.toolChoice) body.tool_choice = encodeToolChoice(request.toolChoice);
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   } else if (request.toolChoice && request.toolChoice.type !== 'none') {
@@ -166,6 +174,7 @@ export function encodeChatRequest(
     });
   }
   reportForeignTools(request, undefined, log, warn);
+  if (markers) limitChatBreakpoints(body, warn);
   const responseFormat = encodeResponseFormat(request.responseFormat, extension?.jsonSchemaFields);
   if (responseFormat) body.response_format = responseFormat;
   return body;

@@ -17,6 +17,7 @@ import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { reasoningReplayFor, type ReasoningReplay } from './reasoning-replay';
+import { cacheControlFor, type CacheControlMode } from './cache-markers';
 import { decodeImageResponse, encodeImageRequest } from './images';
 import { openAIMaxImageTokens } from './image-token-bound';
 import { answerCapExhaustedStream, capExhaustedAnswer, isCapExhausted } from './output-cap';
@@ -76,6 +77,19 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * `'google'`; any other host (OpenAI itself, vLLM, llama.cpp, Ollama…) → `'none'`.
    */
   reasoningReplay?: ReasoningReplay | ((upstreamModel: string) => ReasoningReplay);
+  /**
+   * Whether the caller's prompt-cache breakpoints (an Anthropic caller's `cache_control`, a chat-completions caller's
+   * on content parts and tools) go to the upstream as `cache_control` on the content part, tool or tool result they
+   * were set on: the convention of OpenRouter and LiteLLM in front of Claude, without which a Claude Code session
+   * through them pays its whole input every turn. `'send'`, `'drop'`, or a function of the upstream model id (true
+   * sends). At most four are sent, as Anthropic refuses more (the conversation's earliest dropped first).
+   *
+   * Default: by the base URL's host: `openrouter.ai` sends for `anthropic/…`, `google/…` and `qwen/…` models (those
+   * OpenRouter documents breakpoints for) and drops for the rest; `api.openai.com`, Google's
+   * `generativelanguage.googleapis.com`, `api.deepseek.com` and `api.moonshot.ai` / `.cn` (automatic caching) drop;
+   * any other host (a LiteLLM proxy, vLLM, llama.cpp, Ollama…) sends.
+   */
+  cacheControl?: CacheControlMode | ((upstreamModel: string) => boolean);
 }
 
 /** OpenAI's reasoning models by id: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and the gpt-5 family. */
@@ -96,6 +110,7 @@ export class OpenAIProvider implements Provider {
   private readonly reasoningModels: (upstreamModel: string) => boolean;
   private readonly responsesModels: (upstreamModel: string) => boolean;
   private readonly reasoningReplay: (upstreamModel: string) => ReasoningReplay;
+  private readonly cacheMarkers: (upstreamModel: string) => boolean;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.name = options.name ?? 'openai';
@@ -112,6 +127,7 @@ export class OpenAIProvider implements Provider {
     this.reasoningModels = options.reasoningModels ?? (official ? isOpenAIReasoningModel : () => false);
     this.responsesModels = responsesModelTest(options.responsesModels);
     this.reasoningReplay = reasoningReplayFor(options.reasoningReplay, baseUrl);
+    this.cacheMarkers = cacheControlFor(options.cacheControl, baseUrl);
     this.client = upstreamClientFor(options, this.name, baseUrl, {
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
@@ -125,6 +141,7 @@ export class OpenAIProvider implements Provider {
       stream,
       reasoningModel: this.reasoningModels(context.upstreamModel),
       reasoningReplay: this.reasoningReplay(context.upstreamModel),
+      cacheMarkers: this.cacheMarkers(context.upstreamModel),
       warn: context.warn,
     };
   }
