@@ -307,6 +307,9 @@ export interface GenerateResponse {
  * block's signature). Metadata on both a start and its end is merged, the end's keys winning.
  * A block's `*-end` part may carry the `extensions` of the upstream's whole block (a Responses
  * output item's own fields, known when it is done), and `finish` those of the finished answer.
+ * A tool call the upstream streamed in pieces of its own shape (Gemini's `partialArgs`) may carry each
+ * piece as it came in the `extensions` of the part it became (start, delta or end), so a caller of that
+ * protocol gets the pieces unchanged.
  * An `opaque` part is a piece of the upstream's stream that no canonical part models (a Responses
  * built-in tool's item and its progress events), between blocks, for a caller of the upstream's
  * protocol; every other encoder skips it. The one with `item: true` holds the finished item whole,
@@ -334,8 +337,8 @@ export type StreamPart =
       providerMetadata?: ProviderMetadata;
       extensions?: Extensions;
     }
-  | { type: 'tool-call-start'; id: string; name: string; providerMetadata?: ProviderMetadata }
-  | { type: 'tool-call-delta'; id: string; delta: string }
+  | { type: 'tool-call-start'; id: string; name: string; providerMetadata?: ProviderMetadata; extensions?: Extensions }
+  | { type: 'tool-call-delta'; id: string; delta: string; extensions?: Extensions }
   | { type: 'tool-call-end'; id: string; providerMetadata?: ProviderMetadata; extensions?: Extensions }
   | { type: 'opaque'; extensions: Extensions; item?: true }
   | { type: 'finish'; usage: Usage; finishReason: FinishReason; extensions?: Extensions }
