@@ -101,6 +101,11 @@ export class ToolCallStream {
     return this.live !== undefined;
   }
 
+  /** Whether the open call's arguments are not yet whole JSON (more fragments may come, after text between them). */
+  get isUnfinished(): boolean {
+    return this.streamingUnfinished();
+  }
+
   /**
    * Appends the parts for one delta to `out`. `position` is the delta's place in its chunk's
    * `tool_calls`, undefined when it is the only one there. `closeOther` appends the end of whatever
