@@ -7,6 +7,7 @@ import { chatExtension, type ChatRequestExtension, type ChatToolExtension } from
 import { encodeCacheControl } from '../../wire/cache-control';
 import { openAIUserId } from './end-user-id';
 import { breakpointOf, hasBreakpoints, limitChatBreakpoints } from './cache-markers';
+import { setQwenThinking } from './dashscope';
 import { encodeChatMessages } from './encode-messages';
 import type { ReasoningReplay } from './reasoning-replay';
 import { setSampling, upstreamEffort } from './sampling';
@@ -37,6 +38,11 @@ export interface EncodeChatOptions {
    * ./cache-markers.ts). Default false.
    */
   cacheMarkers?: boolean;
+  /**
+   * Reasoning settings as Qwen's on DashScope (`enable_thinking`, `thinking_budget`; ./dashscope.ts) rather than
+   * `reasoning_effort`. Default false.
+   */
+  qwenThinking?: boolean;
   /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
   warn?: Warn;
 }
@@ -141,7 +147,11 @@ export function encodeChatRequest(
   if (request.maxOutputTokens !== undefined)
     body[extension?.maxTokensField ?? options.maxTokensField] = request.maxOutputTokens;
   const warn = options.warn;
-  setReasoningAndSampling(body, request, options.reasoningModel ?? false, extension?.samplingAsGiven === true, warn);
+  if (options.qwenThinking) {
+    setQwenThinking(body, request);
+    setSampling(body, request, true, warn);
+  } else
+    setReasoningAndSampling(body, request, options.reasoningModel ?? false, extension?.samplingAsGiven === true, warn);
   if (request.stopSequences?.length) {
     if (request.stopSequences.length > MAX_STOP_SEQUENCES) {
       reportDrop(log, warn, {

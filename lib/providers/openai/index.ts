@@ -18,6 +18,8 @@ import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { reasoningReplayFor, type ReasoningReplay } from './reasoning-replay';
 import { cacheControlFor, type CacheControlMode } from './cache-markers';
+import { isDashScope } from './dashscope';
+import { collectParts } from '../../stream/collect';
 import { decodeImageResponse, encodeImageRequest } from './images';
 import { openAIMaxImageTokens } from './image-token-bound';
 import { answerCapExhaustedStream, capExhaustedAnswer, isCapExhausted } from './output-cap';
@@ -90,6 +92,13 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * any other host (a LiteLLM proxy, vLLM, llama.cpp, Ollama…) sends.
    */
   cacheControl?: CacheControlMode | ((upstreamModel: string) => boolean);
+  /**
+   * Alibaba Cloud Model Studio's (DashScope's) Qwen thinking dialect: a caller's reasoning settings go as
+   * `enable_thinking` and `thinking_budget` (not `reasoning_effort`), and a non-streamed call is streamed upstream and
+   * collected, since Qwen answers in thinking mode only streamed (open-source Qwen3 models think by default, so a plain
+   * non-streamed call to one is refused). Default: true on `dashscope*.aliyuncs.com`, else false.
+   */
+  dashScopeThinking?: boolean;
 }
 
 /** OpenAI's reasoning models by id: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and the gpt-5 family. */
@@ -111,6 +120,8 @@ export class OpenAIProvider implements Provider {
   private readonly responsesModels: (upstreamModel: string) => boolean;
   private readonly reasoningReplay: (upstreamModel: string) => ReasoningReplay;
   private readonly cacheMarkers: (upstreamModel: string) => boolean;
+  /** DashScope (Qwen): thinking by `enable_thinking`, and answers only streamed in thinking mode (./dashscope.ts). */
+  private readonly dashScope: boolean;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.name = options.name ?? 'openai';
@@ -128,6 +139,7 @@ export class OpenAIProvider implements Provider {
     this.responsesModels = responsesModelTest(options.responsesModels);
     this.reasoningReplay = reasoningReplayFor(options.reasoningReplay, baseUrl);
     this.cacheMarkers = cacheControlFor(options.cacheControl, baseUrl);
+    this.dashScope = options.dashScopeThinking ?? isDashScope(baseUrl);
     this.client = upstreamClientFor(options, this.name, baseUrl, {
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
@@ -142,6 +154,7 @@ export class OpenAIProvider implements Provider {
       reasoningModel: this.reasoningModels(context.upstreamModel),
       reasoningReplay: this.reasoningReplay(context.upstreamModel),
       cacheMarkers: this.cacheMarkers(context.upstreamModel),
+      qwenThinking: this.dashScope,
       warn: context.warn,
     };
   }
@@ -166,6 +179,8 @@ export class OpenAIProvider implements Provider {
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const responses = this.responsesCall(context.upstreamModel);
     if (responses) return generateViaResponses(responses, request, context);
+    // Qwen's thinking mode answers only streamed: a non-streamed call is streamed upstream and collected.
+    if (this.dashScope) return collectParts(this.stream(request, context));
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, false));
     const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
     let response: OpenAIChatResponse;
