@@ -158,12 +158,12 @@ describe('the cacheControl option', () => {
     expect(markers(lastBody())).toEqual([]);
   });
 
-  it('by host: OpenRouter for the models it documents breakpoints for, never OpenAI, any other host', () => {
+  it('by host: OpenRouter for the models it documents breakpoints for, never OpenAI, Claude models elsewhere', () => {
     const router = cacheControlFor(undefined, 'https://openrouter.ai/api/v1');
     expect(['anthropic/claude-sonnet-4.6', 'google/gemini-2.5-pro', 'qwen/qwen3-max'].map(router)).toEqual([
-      true,
-      true,
-      true,
+      'all',
+      'all',
+      'all',
     ]);
     expect(['openai/gpt-5', 'deepseek/deepseek-chat'].map(router)).toEqual([false, false]);
     expect(cacheControlFor(undefined, 'https://api.openai.com/v1')('gpt-5')).toBe(false);
@@ -171,10 +171,17 @@ describe('the cacheControl option', () => {
       false,
     );
     expect(cacheControlFor(undefined, 'https://api.deepseek.com/v1')('deepseek-chat')).toBe(false);
-    expect(cacheControlFor(undefined, 'http://litellm.internal:4000/v1')('claude-sonnet-4-6')).toBe(true);
+    // Elsewhere (a LiteLLM proxy, vLLM…): every caller's for Claude, a chat-completions caller's own for the rest.
+    const elsewhere = cacheControlFor(undefined, 'http://litellm.internal:4000/v1');
+    expect(['claude-sonnet-4-6', 'bedrock/anthropic.claude-opus-4', 'llama-3.3-70b'].map(elsewhere)).toEqual([
+      'all',
+      'all',
+      'chat',
+    ]);
     expect(
       cacheControlFor((model: string) => model.startsWith('claude'), 'https://api.openai.com/v1')('claude-x'),
-    ).toBe(true);
+    ).toBe('all');
+    expect(cacheControlFor('drop', 'http://litellm.internal:4000/v1')('claude-x')).toBe(false);
     expect(() => cacheControlFor('always', 'https://api.openai.com/v1')).toThrow(/cacheControl must be/);
   });
 });

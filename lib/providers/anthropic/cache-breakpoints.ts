@@ -13,16 +13,11 @@
  * - a tool with `defer_loading: true` cannot carry `cache_control` (router-for-me/CLIProxyAPI#4561);
  * - thinking blocks cannot be cached directly.
  */
-import createDebug from 'debug';
 import type { JsonObject } from '../../json';
 import { isJsonObject } from '../../json';
-import { reportDrop, type Warn } from '../../warnings';
+import type { Warn } from '../../warnings';
+import { type Breakpoint, keepValidBreakpoints, ownBlock } from '../../wire/anthropic/cache-breakpoint-rules';
 import { CACHE_CONTROL } from '../../wire/cache-control';
-
-const log = createDebug('rosetta:provider');
-
-/** The most blocks of one request that may carry `cache_control`. */
-export const MAX_CACHE_BREAKPOINTS = 4;
 
 /**
  * Where the provider's breakpoints come from: `caller` (the default) sends those the caller set
@@ -31,14 +26,6 @@ export const MAX_CACHE_BREAKPOINTS = 4;
  * last user turn.
  */
 export type PromptCaching = 'caller' | 'auto';
-
-/** One block that carries a breakpoint: the array it stands in and its index there. */
-export interface Breakpoint {
-  holder: unknown[];
-  index: number;
-  /** In `messages` (the conversation), not in `tools` or `system`. */
-  conversation: boolean;
-}
 
 const hasBreakpoint = (value: unknown): value is JsonObject =>
   isJsonObject(value) && value[CACHE_CONTROL] !== undefined && value[CACHE_CONTROL] !== null;
@@ -59,55 +46,6 @@ function breakpointsOf(body: Record<string, unknown>): Breakpoint[] {
   collect(body.system, false, found);
   if (Array.isArray(body.messages)) for (const message of body.messages) collect(message?.content, true, found);
   return found;
-}
-
-/** The block at a breakpoint, replaced by a copy (the original may be a caller's extension object, shared). */
-function ownBlock(point: Breakpoint): JsonObject {
-  const copy = { ...(point.holder[point.index] as JsonObject) };
-  point.holder[point.index] = copy;
-  return copy;
-}
-
-/**
- * At most {@link MAX_CACHE_BREAKPOINTS}: the conversation's earliest breakpoints are dropped first (the
- * later ones cache a longer prefix, and the tools' and system's stay valid when the conversation
- * changes), then the earliest of tools and system. Reported as a dropped setting.
- */
-function limitCount(points: Breakpoint[], top: number, warn: Warn | undefined): Breakpoint[] {
-  const excess = points.length + top - MAX_CACHE_BREAKPOINTS;
-  if (excess <= 0) return points;
-  const inConversation = points.filter((point) => point.conversation);
-  const dropped = new Set([...inConversation, ...points.filter((point) => !point.conversation)].slice(0, excess));
-  for (const point of dropped) delete ownBlock(point)[CACHE_CONTROL];
-  reportDrop(log, warn, {
-    type: 'unsupported-setting',
-    setting: CACHE_CONTROL,
-    details: `${points.length + top} cache breakpoints; Anthropic takes at most ${MAX_CACHE_BREAKPOINTS}, so the ${excess} earliest were not sent`,
-  });
-  return points.filter((point) => !dropped.has(point));
-}
-
-/** Whether a breakpoint lives one hour (`ttl: "1h"`); any other is a 5-minute one. */
-const isLong = (cacheControl: unknown): boolean => isJsonObject(cacheControl) && cacheControl.ttl === '1h';
-
-/** A 1-hour breakpoint after a 5-minute one becomes a 5-minute one (the cheaper write), reported. */
-function orderLifetimes(points: Breakpoint[], warn: Warn | undefined): void {
-  let shortSeen = false;
-  let shortened = 0;
-  for (const point of points) {
-    const cacheControl = (point.holder[point.index] as JsonObject)[CACHE_CONTROL];
-    if (!isLong(cacheControl)) shortSeen = true;
-    else if (shortSeen) {
-      ownBlock(point)[CACHE_CONTROL] = { ...(cacheControl as JsonObject), ttl: '5m' };
-      shortened++;
-    }
-  }
-  if (shortened > 0)
-    reportDrop(log, warn, {
-      type: 'unsupported-setting',
-      setting: `${CACHE_CONTROL}.ttl`,
-      details: `${shortened} one-hour cache breakpoint(s) after a five-minute one (Anthropic refuses that order) sent as five-minute ones`,
-    });
 }
 
 /** The index of the last block of `blocks` that may carry a breakpoint (not thinking), or -1. */
@@ -186,13 +124,4 @@ export function applyCacheBreakpoints(
   }
   if (points.length === 0) return;
   keepValidBreakpoints(points, top, warn);
-}
-
-/**
- * Makes breakpoints (in the order the prompt is read) valid, in place: at most {@link MAX_CACHE_BREAKPOINTS} with
- * `top` more elsewhere, and no 1-hour one after a 5-minute one. Also for a body in another dialect bound for Claude
- * (an OpenAI-compatible upstream's, lib/providers/openai/cache-markers.ts).
- */
-export function keepValidBreakpoints(points: Breakpoint[], top: number, warn: Warn | undefined): void {
-  orderLifetimes(limitCount(points, top, warn), warn);
 }

@@ -15,7 +15,7 @@ import { isJsonObject } from '../../json';
 import type { Warn } from '../../warnings';
 import { anthropicExtension, type AnthropicPartExtension } from '../../wire/anthropic/extensions';
 import { CACHE_CONTROL, decodeCacheControl } from '../../wire/cache-control';
-import { type Breakpoint, keepValidBreakpoints } from '../anthropic/cache-breakpoints';
+import { type Breakpoint, keepValidBreakpoints } from '../../wire/anthropic/cache-breakpoint-rules';
 
 /**
  * Whether the caller's prompt-cache breakpoints go to the upstream: `send` (as `cache_control` on the content part,
@@ -23,45 +23,49 @@ import { type Breakpoint, keepValidBreakpoints } from '../anthropic/cache-breakp
  */
 export type CacheControlMode = 'send' | 'drop';
 
+/**
+ * Which breakpoints a call sends: `all` (a chat-completions caller's and an Anthropic caller's), `chat` (only a
+ * chat-completions caller's, written for a chat-completions upstream), or none (false).
+ */
+export type Markers = false | 'chat' | 'all';
+
 /** Model ids OpenRouter documents explicit `cache_control` breakpoints for: Claude, Gemini and Qwen. */
 const OPENROUTER_EXPLICIT = /^(anthropic|google|qwen)\//;
 
 /**
  * The default of a host, per upstream model: OpenRouter (`openrouter.ai`) `send` for the models it documents
  * breakpoints for ({@link OPENROUTER_EXPLICIT}), `drop` for the rest; `drop` to OpenAI (`api.openai.com`), Google's
- * OpenAI-compatible endpoint, DeepSeek and Moonshot (all cache automatically); `send` to any other host (a LiteLLM
- * proxy runs on any host; servers without prompt caching ignore the field).
+ * OpenAI-compatible endpoint, DeepSeek and Moonshot (all cache automatically); any other host (a LiteLLM proxy runs on
+ * any host) all for a model whose id names Claude, which caches only at markers; for the rest (vLLM, llama.cpp,
+ * Ollama… cache without them) only a chat-completions caller's own, as before: it wrote them for this API.
  */
-export function detectCacheControl(baseUrl: string): (upstreamModel: string) => CacheControlMode {
+export function detectCacheControl(baseUrl: string): (upstreamModel: string) => Markers {
   const host = new URL(baseUrl).hostname.toLowerCase();
   const is = (domain: string) => host === domain || host.endsWith(`.${domain}`);
-  if (is('openrouter.ai')) return (upstreamModel) => (OPENROUTER_EXPLICIT.test(upstreamModel) ? 'send' : 'drop');
+  if (is('openrouter.ai')) return (upstreamModel) => (OPENROUTER_EXPLICIT.test(upstreamModel) ? 'all' : false);
   const automatic =
     is('openai.com') ||
     host === 'generativelanguage.googleapis.com' ||
     is('deepseek.com') ||
     is('moonshot.ai') ||
     is('moonshot.cn');
-  const mode: CacheControlMode = automatic ? 'drop' : 'send';
-  return () => mode;
+  if (automatic) return () => false;
+  return (upstreamModel) => (/claude/i.test(upstreamModel) ? 'all' : 'chat');
 }
 
 /**
  * The `cacheControl` option resolved once, at creation, into a test of the upstream model id: `send` or `drop` for
  * every model, a function answering per model (true sends), or, absent, the host's default.
  */
-export function cacheControlFor(option: unknown, baseUrl: string): (upstreamModel: string) => boolean {
-  if (option === undefined) {
-    const detected = detectCacheControl(baseUrl);
-    return (upstreamModel) => detected(upstreamModel) === 'send';
-  }
+export function cacheControlFor(option: unknown, baseUrl: string): (upstreamModel: string) => Markers {
+  if (option === undefined) return detectCacheControl(baseUrl);
   if (option === 'send' || option === 'drop') {
-    const send = option === 'send';
-    return () => send;
+    const markers: Markers = option === 'send' ? 'all' : false;
+    return () => markers;
   }
   if (typeof option === 'function') {
     const choose = option as (upstreamModel: string) => unknown;
-    return (upstreamModel) => choose(upstreamModel) === true;
+    return (upstreamModel) => (choose(upstreamModel) === true ? 'all' : false);
   }
   throw new GatewayConfigError(
     'ERR_GATEWAY_INVALID_OPTION',
@@ -71,24 +75,29 @@ export function cacheControlFor(option: unknown, baseUrl: string): (upstreamMode
 }
 
 /**
- * The breakpoint a part or tool carries: the canonical one (a chat-completions caller's), else an Anthropic caller's
- * `cache_control` of the shape the gateway models, which stays in the Anthropic extension of the part (or tool).
+ * The breakpoint a part or tool carries that `markers` sends: the canonical one (a chat-completions caller's), else,
+ * with `all`, an Anthropic caller's `cache_control` of the shape the gateway models, which stays in the Anthropic
+ * extension of the part (or tool).
  */
-export function breakpointOf(item: { cacheControl?: CacheControl; extensions?: Extensions }): CacheControl | undefined {
+export function breakpointOf(
+  item: { cacheControl?: CacheControl; extensions?: Extensions },
+  markers: Markers,
+): CacheControl | undefined {
+  if (markers === false) return undefined;
   if (item.cacheControl) return item.cacheControl;
-  if (item.extensions === undefined) return undefined;
+  if (markers !== 'all' || item.extensions === undefined) return undefined;
   return decodeCacheControl(anthropicExtension<AnthropicPartExtension>(item.extensions)?.fields?.[CACHE_CONTROL]);
 }
 
 /** Whether the request carries any breakpoint: on a tool, a part, or a part of a tool result. */
-export function hasBreakpoints(request: GenerateRequest): boolean {
-  if (request.tools?.some((tool) => breakpointOf(tool) !== undefined)) return true;
+export function hasBreakpoints(request: GenerateRequest, markers: Markers): boolean {
+  if (request.tools?.some((tool) => breakpointOf(tool, markers) !== undefined)) return true;
   return request.messages.some((message) =>
     message.content.some(
       (part) =>
         part.type !== 'reasoning' &&
-        (breakpointOf(part) !== undefined ||
-          (part.type === 'tool-result' && part.content.some((inner) => breakpointOf(inner) !== undefined))),
+        (breakpointOf(part, markers) !== undefined ||
+          (part.type === 'tool-result' && part.content.some((inner) => breakpointOf(inner, markers) !== undefined))),
     ),
   );
 }
@@ -105,7 +114,7 @@ function collect(parts: unknown, conversation: boolean, found: Breakpoint[]): vo
 /**
  * Applies Anthropic's rules to the breakpoints of an encoded chat body, in place: at most four (the conversation's
  * earliest dropped first, then the earliest of tools and system) and no 1-hour one after a 5-minute one, in the order
- * tools → system → the rest (see ../anthropic/cache-breakpoints.ts). A message's own `cache_control` (a
+ * tools → system → the rest (lib/wire/anthropic/cache-breakpoint-rules.ts). A message's own `cache_control` (a
  * chat-completions caller's, or the tool message's that LiteLLM reads) counts as one.
  */
 export function limitChatBreakpoints(body: Record<string, unknown>, warn: Warn | undefined): void {

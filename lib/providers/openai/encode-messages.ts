@@ -5,7 +5,7 @@ import { GatewayError } from '../../errors';
 import { CACHE_CONTROL, encodeCacheControl } from '../../wire/cache-control';
 import { sourceToUrl } from '../../wire/media';
 import { chatExtension, type ChatMessageExtension, type ChatPartExtension } from '../../wire/openai/extensions';
-import { breakpointOf } from './cache-markers';
+import { breakpointOf, type Markers } from './cache-markers';
 import { googleThoughtSignature, setReplayedReasoning, withThoughtSignature } from './encode-reasoning';
 import { checkImageUrl } from './image-url';
 import type { ReasoningReplay } from './reasoning-replay';
@@ -29,18 +29,20 @@ function textOf(parts: readonly ContentPart[], separator: string): string {
 function withPartFields(
   encoded: Record<string, unknown>,
   part: ContentPart,
-  markers: boolean,
+  markers: Markers,
 ): Record<string, unknown> {
   const fields = part.extensions === undefined ? undefined : chatExtension<ChatPartExtension>(part.extensions)?.fields;
   const withFields = fields ? { ...fields, ...encoded } : encoded;
-  const cacheControl = markers && part.type !== 'reasoning' ? breakpointOf(part) : undefined;
+  const cacheControl = markers && part.type !== 'reasoning' ? breakpointOf(part, markers) : undefined;
   if (cacheControl) withFields.cache_control = encodeCacheControl(cacheControl);
   return withFields;
 }
 
 /** Whether any of the parts carries a breakpoint the upstream gets (then text goes as an array of parts). */
-function hasMarker(parts: readonly ContentPart[], markers: boolean): boolean {
-  return markers && parts.some((part) => part.type !== 'reasoning' && breakpointOf(part) !== undefined);
+function hasMarker(parts: readonly ContentPart[], markers: Markers): boolean {
+  return (
+    markers !== false && parts.some((part) => part.type !== 'reasoning' && breakpointOf(part, markers) !== undefined)
+  );
 }
 
 /**
@@ -49,8 +51,8 @@ function hasMarker(parts: readonly ContentPart[], markers: boolean): boolean {
  * prefix is read from the cache only if it is the same blocks as when written: a turn marked once and sent unmarked
  * later must keep its form (a lone part and a string are the same block).
  */
-function keepApart(parts: readonly ContentPart[], markers: boolean): boolean {
-  return markers && (parts.filter((part) => part.type === 'text').length > 1 || hasMarker(parts, markers));
+function keepApart(parts: readonly ContentPart[], markers: Markers): boolean {
+  return markers !== false && (parts.filter((part) => part.type === 'text').length > 1 || hasMarker(parts, markers));
 }
 
 /** Whether a text part was an assistant's `refusal`. */
@@ -59,7 +61,7 @@ function isRefusal(part: ContentPart): boolean {
 }
 
 /** Text parts as an array of `text` parts (a caller's array form kept). */
-function textArray(parts: readonly ContentPart[], markers: boolean): Array<Record<string, unknown>> {
+function textArray(parts: readonly ContentPart[], markers: Markers): Array<Record<string, unknown>> {
   return parts.flatMap((part) =>
     part.type === 'text' && !isRefusal(part) ? [withPartFields({ type: 'text', text: part.text }, part, markers)] : [],
   );
@@ -69,7 +71,7 @@ function textArray(parts: readonly ContentPart[], markers: boolean): Array<Recor
  * An `image_url` part: inline images as a data URL, http(s) URLs as they are (the upstream fetches
  * them). A Gemini Files API or `gs://` URI, or any other scheme, cannot be fetched here: a 400 naming the part.
  */
-function imagePart(part: ImagePart, at: string, markers: boolean): Record<string, unknown> {
+function imagePart(part: ImagePart, at: string, markers: Markers): Record<string, unknown> {
   checkImageUrl(part, at);
   return withPartFields(
     {
@@ -89,7 +91,7 @@ function encodeUserContent(
   parts: readonly ContentPart[],
   at: string,
   contentArray: boolean,
-  markers: boolean,
+  markers: Markers,
 ): string | Array<Record<string, unknown>> {
   if (parts.every((part) => part.type === 'text'))
     return contentArray || keepApart(parts, markers) ? textArray(parts, markers) : textOf(parts, '\n\n');
@@ -140,7 +142,7 @@ function encodeAssistant(
   extension: ChatMessageExtension | undefined,
   replay: ReasoningReplay,
   currentTurn: boolean,
-  markers: boolean,
+  markers: Markers,
 ): ChatMessage[] {
   const refusal = message.content.find((part): part is TextPart => part.type === 'text' && isRefusal(part));
   const content = refusal ? message.content.filter((part) => part !== refusal) : message.content;
@@ -183,14 +185,14 @@ function encodeToolResult(
   at: string,
   message: Message,
   extension: ChatMessageExtension | undefined,
-  markers: boolean,
+  markers: Markers,
 ): { message: ChatMessage; images: Array<Record<string, unknown>> } {
   const images = part.content.flatMap((inner, index) =>
     inner.type === 'image' ? [imagePart(inner, `${at}.content[${index}]`, markers)] : [],
   );
   const text =
     textOf(part.content, '\n\n') || (images.length > 0 ? '(the result is the image(s) in the next message)' : '');
-  const breakpoint = markers ? breakpointOf(part) : undefined;
+  const breakpoint = markers ? breakpointOf(part, markers) : undefined;
   const content =
     breakpoint || keepApart(part.content, markers)
       ? markedToolContent(part, text, breakpoint, markers)
@@ -220,7 +222,7 @@ function markedToolContent(
   part: ToolResultPart,
   text: string,
   breakpoint: CacheControl | undefined,
-  markers: boolean,
+  markers: Markers,
 ): Array<Record<string, unknown>> {
   const parts: Array<Record<string, unknown>> = part.isError
     ? [{ type: 'text', text: `Error: ${text}` }]
@@ -240,7 +242,7 @@ function textParts(parts: readonly ContentPart[]): TextPart[] {
  * A system message a chat-completions caller placed (`role` in its extension): sent where it stands, in its own role
  * and form.
  */
-function encodePlacedSystem(message: Message, extension: ChatMessageExtension, markers: boolean): ChatMessage {
+function encodePlacedSystem(message: Message, extension: ChatMessageExtension, markers: Markers): ChatMessage {
   const encoded: ChatMessage = {
     ...extension.fields,
     role: extension.role,
@@ -278,7 +280,7 @@ function lastUserAt(messages: readonly Message[]): number {
 export function encodeChatMessages(
   messages: readonly Message[],
   replay: ReasoningReplay = 'none',
-  markers = false,
+  markers: Markers = false,
 ): ChatMessage[] {
   const system: Message[] = [];
   const currentTurnStart = replay === 'google' ? lastUserAt(messages) + 1 : 0;
@@ -335,7 +337,7 @@ export function encodeChatMessages(
  * The system messages of another protocol as the content of one: their texts joined, or, when a part carries a
  * breakpoint the upstream gets (Claude Code marks its system blocks), each text a part of its own with its marker.
  */
-function foldedSystem(system: readonly Message[], markers: boolean): string | Array<Record<string, unknown>> {
+function foldedSystem(system: readonly Message[], markers: Markers): string | Array<Record<string, unknown>> {
   if (
     !keepApart(
       system.flatMap((message) => message.content),

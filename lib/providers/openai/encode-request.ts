@@ -6,7 +6,7 @@ import type { GenerateRequest, ResponseFormat, ToolChoice } from '../../canonica
 import { chatExtension, type ChatRequestExtension, type ChatToolExtension } from '../../wire/openai/extensions';
 import { encodeCacheControl } from '../../wire/cache-control';
 import { openAIUserId } from './end-user-id';
-import { breakpointOf, hasBreakpoints, limitChatBreakpoints } from './cache-markers';
+import { breakpointOf, hasBreakpoints, limitChatBreakpoints, type Markers } from './cache-markers';
 import { setQwenThinking } from './dashscope';
 import { encodeChatMessages } from './encode-messages';
 import type { ReasoningReplay } from './reasoning-replay';
@@ -37,7 +37,7 @@ export interface EncodeChatOptions {
    * Whether the caller's prompt-cache breakpoints go to the upstream as `cache_control` (at most four; see
    * ./cache-markers.ts). Default false.
    */
-  cacheMarkers?: boolean;
+  cacheMarkers?: Markers;
   /**
    * Reasoning settings as Qwen's on DashScope (`enable_thinking`, `thinking_budget`; ./dashscope.ts) rather than
    * `reasoning_effort`. Default false.
@@ -101,14 +101,14 @@ function setReasoningAndSampling(
     reportDrop(log, warn, { type: 'unsupported-setting', setting: 'top_k', details: 'chat completions has no top_k' });
 }
 
-function encodeTool(tool: NonNullable<GenerateRequest['tools']>[number], markers: boolean): Record<string, unknown> {
+function encodeTool(tool: NonNullable<GenerateRequest['tools']>[number], markers: Markers): Record<string, unknown> {
   const extension = chatExtension<ChatToolExtension>(tool.extensions);
   const fn: Record<string, unknown> = { ...extension?.functionFields, name: tool.name };
   if (tool.description) fn.description = tool.description;
   fn.parameters = tool.parameters;
   if (tool.strict !== undefined) fn.strict = tool.strict;
   const encoded: Record<string, unknown> = { ...extension?.fields, type: 'function', function: fn };
-  const cacheControl = markers ? breakpointOf(tool) : undefined;
+  const cacheControl = markers ? breakpointOf(tool, markers) : undefined;
   if (cacheControl) encoded.cache_control = encodeCacheControl(cacheControl);
   return encoded;
 }
@@ -140,7 +140,7 @@ export function encodeChatRequest(
   const body: Record<string, unknown> = extension?.fields ? { ...extension.fields } : {};
   // Assigned one by one: a computed key in an object literal is defined through the V8 runtime on every call.
   body.model = upstreamModel;
-  const markers = (options.cacheMarkers ?? false) && hasBreakpoints(request);
+  const markers = options.cacheMarkers && hasBreakpoints(request, options.cacheMarkers) ? options.cacheMarkers : false;
   body.messages = encodeChatMessages(request.messages, options.reasoningReplay, markers);
   body.stream = options.stream;
   if (options.stream) body.stream_options = { include_usage: true };

@@ -17,7 +17,7 @@ import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { reasoningReplayFor, type ReasoningReplay } from './reasoning-replay';
-import { cacheControlFor, type CacheControlMode } from './cache-markers';
+import { cacheControlFor, type CacheControlMode, type Markers } from './cache-markers';
 import { isDashScope } from './dashscope';
 import { collectParts } from '../../stream/collect';
 import { decodeImageResponse, encodeImageRequest } from './images';
@@ -89,7 +89,9 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * Default: by the base URL's host: `openrouter.ai` sends for `anthropic/…`, `google/…` and `qwen/…` models (those
    * OpenRouter documents breakpoints for) and drops for the rest; `api.openai.com`, Google's
    * `generativelanguage.googleapis.com`, `api.deepseek.com` and `api.moonshot.ai` / `.cn` (automatic caching) drop;
-   * any other host (a LiteLLM proxy, vLLM, llama.cpp, Ollama…) sends.
+   * any other host (a LiteLLM proxy, vLLM, llama.cpp, Ollama…) sends every caller's for a model whose id names Claude
+   * (`claude` anywhere in it, as LiteLLM's `anthropic/claude-…` or `claude-sonnet-4-6`), and for the rest only a
+   * chat-completions caller's own (written for this API).
    */
   cacheControl?: CacheControlMode | ((upstreamModel: string) => boolean);
   /**
@@ -119,7 +121,7 @@ export class OpenAIProvider implements Provider {
   private readonly reasoningModels: (upstreamModel: string) => boolean;
   private readonly responsesModels: (upstreamModel: string) => boolean;
   private readonly reasoningReplay: (upstreamModel: string) => ReasoningReplay;
-  private readonly cacheMarkers: (upstreamModel: string) => boolean;
+  private readonly cacheMarkers: (upstreamModel: string) => Markers;
   /** DashScope (Qwen): thinking by `enable_thinking`, and answers only streamed in thinking mode (./dashscope.ts). */
   private readonly dashScope: boolean;
 
