@@ -1,7 +1,7 @@
 /** Gateway options: the public option type, its defaults, and validation into a resolved configuration. */
 import { GatewayConfigError } from './errors';
 import { type MetricsOptions, type ResolvedMetricsOptions, resolveMetricsOptions } from './metrics/options';
-import type { ModelConfig } from './models';
+import type { ModelConfig, ModelType } from './models';
 import type { ProtocolCodec } from './protocols/types';
 import type { Provider } from './providers/types';
 import { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
@@ -254,8 +254,8 @@ function resolveProviders(options: GatewayOptions, defaults: () => readonly Prov
     }
     if (typeof provider.name !== 'string' || provider.name.length === 0)
       fail('ERR_GATEWAY_INVALID_OPTION', `${option}.name`, 'must be a non-empty string.');
-    if (!provider.generate && !provider.stream && !provider.generateImage) {
-      fail('ERR_GATEWAY_INVALID_OPTION', option, 'must implement generate(), stream() or generateImage().');
+    if (!provider.generate && !provider.stream && !provider.generateImage && !provider.embed) {
+      fail('ERR_GATEWAY_INVALID_OPTION', option, 'must implement generate(), stream(), generateImage() or embed().');
     }
     if (providers.has(provider.name))
       fail('ERR_GATEWAY_DUPLICATE', `${option}.name`, `repeats the provider name '${provider.name}'.`);
@@ -300,9 +300,9 @@ function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, R
       );
     }
     const type = model.type ?? 'text';
-    if (type !== 'text' && type !== 'image')
-      fail('ERR_GATEWAY_INVALID_OPTION', `${option}.type`, "must be 'text' or 'image'.");
-    if (!provider.serves[type as 'text' | 'image'])
+    if (type !== 'text' && type !== 'image' && type !== 'embedding')
+      fail('ERR_GATEWAY_INVALID_OPTION', `${option}.type`, "must be 'text', 'image' or 'embedding'.");
+    if (!provider.serves[type as ModelType])
       fail(
         'ERR_GATEWAY_INVALID_OPTION',
         option,

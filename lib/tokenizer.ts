@@ -73,6 +73,21 @@ export function countTextTokens(text: string): number {
   return total;
 }
 
+/**
+ * Tokens in a string, counted only until they pass `limit`: the exact count when it is at most `limit`, else some
+ * figure above it (a piece at most past it), so an over-long text costs the tokenizer no more than `limit` tokens.
+ */
+export function countTextTokensUpTo(text: string, limit: number): number {
+  if (text.length === 0) return 0;
+  const tokenizer = load();
+  let total = 0;
+  for (const piece of tokenizerPieces(text)) {
+    total += tokenizer.countTokens(piece);
+    if (total > limit) return total;
+  }
+  return total;
+}
+
 /** Encodes text to token ids. */
 export function encodeTokens(text: string): number[] {
   const tokenizer = load();

@@ -106,6 +106,12 @@ export type ImagesRequestExtension = {
   fields?: JsonObject;
 };
 
+/** `EmbedRequest.extensions['openai-embeddings']`. */
+export type EmbeddingsRequestExtension = {
+  /** Body fields the embeddings codec does not model (a compatible server's own, e.g. Voyage's `input_type`), as sent. */
+  fields?: JsonObject;
+};
+
 /** Answer fields the chat codec writes itself from canonical values; the provider keeps them out of `fields`. */
 export const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set([
   'id',
