@@ -302,3 +302,116 @@ describe('quota, batching and records', () => {
 function ctx() {
   return { upstreamModel: 'rosetta-embed', requestId: 'req_x', signal: new AbortController().signal };
 }
+
+describe('Gemini :embedContent and :batchEmbedContents', () => {
+  function gemini(model: string, action: string, body: unknown, key = KEY, root = '/v1beta') {
+    return fetch(`${gateway.url}${root}/models/${model}:${action}?key=${key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+  const vectorOf = (text: string, dimensions?: number) =>
+    Array.from(local.embed({ model: 'x', inputs: [text], ...(dimensions ? { dimensions } : {}) }, ctx()).vectors[0]!);
+
+  it.each(['/v1beta', '/v1'])('%s …:embedContent answers {embedding: {values}}', async (root) => {
+    const response = await gemini(
+      'rosetta-embed',
+      'embedContent',
+      { content: { parts: [{ text: 'hello' }, { text: 'world' }] }, outputDimensionality: 48 },
+      KEY,
+      root,
+    );
+    expect(response.status).toBe(200);
+    expect(await readJson(response)).toEqual({ embedding: { values: vectorOf('hello\nworld', 48) } });
+  });
+
+  it('…:batchEmbedContents answers {embeddings: [{values}]} in request order, through the batching provider', async () => {
+    const texts = Array.from({ length: 150 }, (_, index) => `document ${index}`);
+    const response = await gemini('batched-embed', 'batchEmbedContents', {
+      requests: texts.map((text) => ({ model: 'models/batched-embed', content: { parts: [{ text }] } })),
+    });
+    expect(response.status).toBe(200);
+    const body = await readJson(response);
+    expect(body.embeddings).toHaveLength(150);
+    expect(body.embeddings[120]).toEqual({ values: vectorOf('document 120') });
+    expect(batched.calls.map((call) => call.inputs.length)).toEqual([100, 50]);
+  });
+
+  it('carries taskType, title and outputDimensionality (either spelling) into the canonical request', async () => {
+    const response = await gemini('batched-embed', 'batchEmbedContents', {
+      requests: [
+        { content: { parts: [{ text: 'a' }] }, task_type: 'RETRIEVAL_DOCUMENT', title: 'T', output_dimensionality: 8 },
+        { content: { parts: [{ text: 'b' }] }, taskType: 'RETRIEVAL_DOCUMENT', title: 'T', outputDimensionality: 8 },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(batched.calls[0]).toMatchObject({ taskType: 'RETRIEVAL_DOCUMENT', title: 'T', dimensions: 8 });
+  });
+
+  it('names what a lexical local model dropped in x-rosetta-warnings', async () => {
+    const response = await gemini('rosetta-embed', 'embedContent', {
+      content: { parts: [{ text: 'hello' }] },
+      taskType: 'RETRIEVAL_QUERY',
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-rosetta-warnings')).toBe('unsupported-setting=taskType');
+  });
+
+  const bad: Array<[string, string, Json]> = [
+    ['no content', 'embedContent', {}],
+    ['an empty text', 'embedContent', { content: { parts: [{ text: '' }] } }],
+    ['no parts', 'embedContent', { content: { parts: [] } }],
+    ['a number as text', 'embedContent', { content: { parts: [{ text: 5 }] } }],
+    [
+      'an image part',
+      'embedContent',
+      { content: { parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }] } },
+    ],
+    ['outputDimensionality: 0', 'embedContent', { content: { parts: [{ text: 'x' }] }, outputDimensionality: 0 }],
+    ['an empty batch', 'batchEmbedContents', { requests: [] }],
+    [
+      'another model in a batch',
+      'batchEmbedContents',
+      { requests: [{ model: 'models/other', content: { parts: [{ text: 'x' }] } }] },
+    ],
+    [
+      '10,000 requests',
+      'batchEmbedContents',
+      { requests: Array.from({ length: 10_000 }, () => ({ content: { parts: [{ text: 'x' }] } })) },
+    ],
+    [
+      'mixed task types in a batch',
+      'batchEmbedContents',
+      {
+        requests: [
+          { content: { parts: [{ text: 'x' }] }, taskType: 'RETRIEVAL_QUERY' },
+          { content: { parts: [{ text: 'y' }] }, taskType: 'CLUSTERING' },
+        ],
+      },
+    ],
+  ];
+
+  it.each(bad)('%s is a 400 in the Google error envelope, nothing sent upstream', async (_name, action, body) => {
+    const response = await gemini('batched-embed', action, body);
+    expect(response.status).toBe(400);
+    expect((await readJson(response)).error).toMatchObject({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: expect.any(String),
+    });
+    expect(batched.calls).toHaveLength(0);
+  });
+
+  it('refuses a key with a zero balance with a 403 PERMISSION_DENIED before any upstream call', async () => {
+    const response = await gemini('batched-embed', 'embedContent', { content: { parts: [{ text: 'x' }] } }, EMPTY);
+    expect(response.status).toBe(403);
+    expect((await readJson(response)).error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED' });
+    expect(batched.calls).toHaveLength(0);
+  });
+
+  it('lists the embedding model with embedContent and batchEmbedContents', async () => {
+    const model = await readJson(await fetch(`${gateway.url}/v1beta/models/rosetta-embed?key=${KEY}`));
+    expect(model.supportedGenerationMethods).toEqual(['embedContent', 'batchEmbedContents']);
+  });
+});
