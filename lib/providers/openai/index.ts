@@ -2,7 +2,14 @@
  * The OpenAI-compatible provider: OpenAI itself and every server speaking chat completions (vLLM, llama.cpp, Ollama,
  * OpenRouter…).
  */
-import type { GenerateRequest, ImageRequest, ImageResponse, ProviderStreamPart } from '../../canonical';
+import type {
+  EmbedRequest,
+  EmbedResponse,
+  GenerateRequest,
+  ImageRequest,
+  ImageResponse,
+  ProviderStreamPart,
+} from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
@@ -10,13 +17,24 @@ import { reportedFigures } from '../../tokenizer';
 import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';
 import type { UpstreamClient } from '../../upstream/upstream-client';
-import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
+import {
+  maxEmbedInputsOption,
+  modelsFor,
+  upstreamClientFor,
+  type UpstreamProviderOptions,
+} from '../../upstream/provider-options';
 import type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
 import { openAICachePriceRatios } from './cache-prices';
 import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { decodeImageResponse, encodeImageRequest } from './images';
+import {
+  decodeEmbeddingsResponse,
+  encodeEmbeddingsRequest,
+  OPENAI_MAX_EMBED_INPUTS,
+  type EmbeddingsBody,
+} from './embed';
 import { openAIMaxImageTokens } from './image-token-bound';
 import {
   generateViaResponses,
@@ -61,6 +79,8 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * server state. Default: none (every model through chat completions).
    */
   responsesModels?: ResponsesModels;
+  /** Most inputs one upstream `/embeddings` call may carry; larger calls are split. Default 2,048 (OpenAI's limit). */
+  maxEmbedInputs?: number;
 }
 
 /** OpenAI's reasoning models by id: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and the gpt-5 family. */
@@ -80,6 +100,7 @@ export class OpenAIProvider implements Provider {
   private readonly maxTokensField: MaxTokensField;
   private readonly reasoningModels: (upstreamModel: string) => boolean;
   private readonly responsesModels: (upstreamModel: string) => boolean;
+  private readonly embedInputs: number;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.name = options.name ?? 'openai';
@@ -95,6 +116,7 @@ export class OpenAIProvider implements Provider {
     }
     this.reasoningModels = options.reasoningModels ?? (official ? isOpenAIReasoningModel : () => false);
     this.responsesModels = responsesModelTest(options.responsesModels);
+    this.embedInputs = maxEmbedInputsOption(options.maxEmbedInputs, OPENAI_MAX_EMBED_INPUTS);
     this.client = upstreamClientFor(options, this.name, baseUrl, {
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
@@ -175,6 +197,23 @@ export class OpenAIProvider implements Provider {
       headers: context.upstreamHeaders,
     });
     return decodeImageResponse(response, this.name);
+  }
+
+  /** `maxEmbedInputs` (default 2,048). */
+  maxEmbedInputs(): number {
+    return this.embedInputs;
+  }
+
+  /** `POST /embeddings` (./embed.ts). */
+  async embed(request: EmbedRequest, context: ProviderCallContext): Promise<EmbedResponse> {
+    const body = encodeEmbeddingsRequest(request, context.upstreamModel, context.warn);
+    const response = await this.client.requestJson<EmbeddingsBody>({
+      path: '/embeddings',
+      body,
+      signal: callSignal(context),
+      headers: Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders),
+    });
+    return decodeEmbeddingsResponse(response, request.inputs.length, this.name, context.upstreamModel);
   }
 
   close(): Promise<void> {
