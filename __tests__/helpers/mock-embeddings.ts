@@ -44,7 +44,11 @@ export async function startMockOpenAIEmbeddings(
     if (request.url !== '/v1/embeddings') return json(response, 404, { error: { message: 'not found' } });
     const raw = body.input;
     const inputs: Array<string | number[]> =
-      typeof raw === 'string' ? [raw] : Array.isArray(raw) && typeof raw[0] === 'number' ? [raw as number[]] : raw;
+      typeof raw === 'string'
+        ? [raw]
+        : Array.isArray(raw) && typeof raw[0] === 'number'
+          ? [raw as number[]]
+          : (raw as Array<string | number[]>);
     if (inputs.length > limit)
       return json(response, 400, {
         error: { message: `'$.input' must have at most ${limit} items.`, type: 'invalid_request_error' },
