@@ -31,8 +31,8 @@ function inputTokens(input: EmbedInput, limit: number): number {
 /**
  * Counts every input with the gateway's tokenizer (o200k_base; token ids count one each), refusing with a 400 an
  * input of more than {@link MAX_EMBED_INPUT_TOKENS} tokens or a call of more than {@link MAX_EMBED_REQUEST_TOKENS}.
- * The tokenizer never counts much past either limit, so an over-long input (a 20 MB string) is refused after a few
- * milliseconds of counting.
+ * The tokenizer never counts much past either limit, so an over-long input (a 20 MB string) is refused after some
+ * tens of milliseconds of counting.
  */
 export function countEmbedInputs(request: EmbedRequest): EmbedInputTokens {
   const perInput: number[] = new Array(request.inputs.length);
