@@ -16,7 +16,9 @@ import {
   type UsageRecord,
 } from '../../lib';
 import { MAX_EMBED_INPUT_TOKENS } from '../../lib/pipeline/embed-input';
-import { type Json, readJson, serveGateway, type RunningGateway } from '../helpers/app';
+import express from 'express';
+import { type Json, listen, readJson, serveGateway, type RunningGateway } from '../helpers/app';
+import { sampleValue } from '../helpers/prometheus';
 import { RecordingQuotaStore } from '../helpers/recording-quota-store';
 
 const KEY = 'sk-embeddings-caller-0001';
@@ -266,6 +268,27 @@ describe('quota, batching and records', () => {
       usageSource: 'upstream',
       credits: { charged: 6300, split: { input: 6300, output: 0, total: 6300 }, settlement: 'completed' },
     });
+  });
+
+  it('is counted by the metrics with operation "embed" and its input tokens', async () => {
+    const response = await post({ model: 'batched-embed', input: ['one', 'two'] });
+    expect(response.status).toBe(200);
+    await recordOf(response);
+    const app = express();
+    app.get('/metrics', gateway.gateway.metrics);
+    const scraper = await listen(app);
+    try {
+      const text = await (await fetch(`${scraper.url}/metrics`)).text();
+      const labels = { protocol: 'openai-embeddings', operation: 'embed', model: 'batched-embed', provider: 'batched' };
+      expect(
+        sampleValue(text, 'rosetta_calls_total', { ...labels, outcome: 'ok', status_class: '2xx' }),
+      ).toBeGreaterThan(0);
+      expect(
+        sampleValue(text, 'rosetta_tokens_total', { model: 'batched-embed', provider: 'batched', kind: 'input' }),
+      ).toBeGreaterThanOrEqual(14);
+    } finally {
+      await scraper.close();
+    }
   });
 
   it('holds the gateway count of the inputs at the input price, and charges it when the upstream reports none', async () => {
