@@ -205,7 +205,10 @@ async function main() {
     : !steps.targets
       ? {
           pinned: true,
-          [`core ${options.serverCore}`]: 'the held-stream probes (client, gateway and upstream in one process)',
+          [`core ${options.serverCore}`]: [
+            ...(steps.heldStream ? ['the held-stream probes (client, gateway and upstream in one process)'] : []),
+            ...(steps.embeddings ? ['the embeddings step: its floor relays and gateways'] : []),
+          ].join(', then '),
         }
       : {
           pinned: true,
@@ -247,7 +250,7 @@ async function main() {
       })
     : undefined;
   if (!steps.targets) {
-    finish({ ...report, heldStream, verdicts: heldStreamVerdicts(heldStream) });
+    finish({ ...report, heldStream, verdicts: heldStream ? heldStreamVerdicts(heldStream) : [] });
     return;
   }
 

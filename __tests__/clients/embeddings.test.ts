@@ -87,7 +87,15 @@ describe('openai SDK embeddings.create', () => {
     expect(result.data).toHaveLength(1);
     expect(result.data[0]!.embedding).toEqual(f32(expected(model, 'the lighthouse keeper')));
     expect(result.usage.prompt_tokens).toBeGreaterThan(0);
-    if (model === 'oa-embed') expect(result.model).toBe('text-embedding-3-small-v1');
+    if (model === 'oa-embed') {
+      expect(result.model).toBe('text-embedding-3-small-v1');
+      // The caller's base64 is asked of an OpenAI-compatible upstream too: bytes to copy, not numbers to parse.
+      expect(openaiMock.bodies[0]).toEqual({
+        model: 'text-embedding-3-small',
+        input: ['the lighthouse keeper'],
+        encoding_format: 'base64',
+      });
+    }
   });
 
   it.each(MODELS)('%s: a batch in explicit float, in input order, dimensions honoured', async (model) => {

@@ -18,8 +18,11 @@ export const EMBEDDINGS_STEP = 'embeddings';
 /** Inputs per call. */
 export const EMBEDDINGS_BATCH = 16;
 
-/** The request: 16 short passages, as a retrieval app embeds a page of chunks. */
-export function embeddingsRequest() {
+/** The vector encodings measured: the openai SDK's default (base64), and JSON numbers. */
+export const EMBEDDING_FORMATS = ['base64', 'float'];
+
+/** The request: 16 short passages, as a retrieval app embeds a page of chunks, in `format`. */
+export function embeddingsRequest(format) {
   const input = Array.from(
     { length: EMBEDDINGS_BATCH },
     (_, index) => `Passage ${index}: the harbour light at the end of the pier turns every ten seconds.`,
@@ -27,7 +30,7 @@ export function embeddingsRequest() {
   return {
     path: '/v1/embeddings',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${GATEWAY_KEY}` },
-    body: JSON.stringify({ model: 'mock-embed', input, encoding_format: 'float' }),
+    body: JSON.stringify({ model: 'mock-embed', input, encoding_format: format }),
     verify: (body) => body.includes('"object":"list"') && body.includes(`"index":${EMBEDDINGS_BATCH - 1}`),
   };
 }
@@ -67,57 +70,64 @@ export async function runEmbeddings({ start, options, log, fail, upstreamCore, s
       processes: await several('embed-gateway', 'gateway.cjs'),
     },
   ];
-  const request = embeddingsRequest();
-  const measure = async (target, index, seconds) => {
+  const measure = async (target, index, format, seconds) => {
     const result = await loadRound({
       url: target.processes[index].url,
-      request,
+      request: embeddingsRequest(format),
       connections: options.connections,
       durationSeconds: seconds,
     });
     const errors = errorCount(result.errors);
     if (errors > 0)
       fail(
-        `embeddings ${target.id}: ${errors} errors${result.errorSamples?.length ? ` — e.g. ${result.errorSamples.join(' | ')}` : ''}`,
+        `embeddings ${target.id} ${format}: ${errors} errors${result.errorSamples?.length ? ` — e.g. ${result.errorSamples.join(' | ')}` : ''}`,
       );
     return result;
   };
   log(
-    `\nembeddings: a batch of ${EMBEDDINGS_BATCH} per call, ${options.rounds} interleaved rounds × ${options.processes} process(es) × ${options.durationSeconds}s`,
+    `\nembeddings: a batch of ${EMBEDDINGS_BATCH} per call (${EMBEDDING_FORMATS.join(', ')}), ${options.rounds} interleaved rounds × ${options.processes} process(es) × ${options.durationSeconds}s`,
   );
   for (const target of targets)
-    for (let index = 0; index < options.processes; index++) await measure(target, index, options.warmupSeconds);
-  const samples = new Map(targets.map((target) => [target.id, { rps: [], p50: [], ratios: [] }]));
+    for (let index = 0; index < options.processes; index++)
+      for (const format of EMBEDDING_FORMATS) await measure(target, index, format, options.warmupSeconds);
+  const samples = new Map();
+  for (const target of targets)
+    for (const format of EMBEDDING_FORMATS) samples.set(`${target.id}/${format}`, { rps: [], p50: [], ratios: [] });
   for (let roundIndex = 1; roundIndex <= options.rounds; roundIndex++) {
-    const line = [];
-    const floorRps = [];
-    for (const target of targets) {
-      const measured = [];
-      for (let index = 0; index < options.processes; index++) {
-        const result = await measure(target, index, options.durationSeconds);
-        const entry = samples.get(target.id);
-        entry.rps.push(result.rps);
-        entry.p50.push(result.p50);
-        if (target.id === 'relay-undici') floorRps[index] = result.rps;
-        else entry.ratios.push(result.rps / floorRps[index]);
-        measured.push(Math.round(result.rps));
+    for (const format of EMBEDDING_FORMATS) {
+      const line = [];
+      const floorRps = [];
+      for (const target of targets) {
+        const measured = [];
+        for (let index = 0; index < options.processes; index++) {
+          const result = await measure(target, index, format, options.durationSeconds);
+          const entry = samples.get(`${target.id}/${format}`);
+          entry.rps.push(result.rps);
+          entry.p50.push(result.p50);
+          if (target.id === 'relay-undici') floorRps[index] = result.rps;
+          else entry.ratios.push(result.rps / floorRps[index]);
+          measured.push(Math.round(result.rps));
+        }
+        line.push(`${target.id} ${measured.join('/')}`);
       }
-      line.push(`${target.id} ${measured.join('/')}`);
+      log(`  round ${roundIndex} ${format.padEnd(6)} req/s: ${line.join(' · ')}`);
     }
-    log(`  round ${roundIndex} req/s: ${line.join(' · ')}`);
   }
   for (const target of targets) for (const server of target.processes) await server.stop();
   await upstream.stop();
-  return targets.map((target) => {
-    const entry = samples.get(target.id);
-    return {
-      id: target.id,
-      label: target.label,
-      rps: round(median(entry.rps), 0),
-      p50Ms: round(median(entry.p50), 2),
-      xFloor: entry.ratios.length ? round(median(entry.ratios), 3) : 1,
-    };
-  });
+  return EMBEDDING_FORMATS.flatMap((format) =>
+    targets.map((target) => {
+      const entry = samples.get(`${target.id}/${format}`);
+      return {
+        id: target.id,
+        label: target.label,
+        format,
+        rps: round(median(entry.rps), 0),
+        p50Ms: round(median(entry.p50), 2),
+        xFloor: entry.ratios.length ? round(median(entry.ratios), 3) : 1,
+      };
+    }),
+  );
 }
 
 /** The step's table for the report. */
@@ -125,8 +135,8 @@ export function renderEmbeddings(rows) {
   return [
     `#### Embeddings (POST /v1/embeddings, a batch of ${EMBEDDINGS_BATCH}, 256-dimension vectors)`,
     '',
-    '| Target | req/s | p50 ms | × floor |',
-    '|---|---|---|---|',
-    ...rows.map((row) => `| ${row.label} | ${row.rps} | ${row.p50Ms} | ${row.xFloor.toFixed(3)} |`),
+    '| Target | encoding_format | req/s | p50 ms | × floor |',
+    '|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row.label} | ${row.format} | ${row.rps} | ${row.p50Ms} | ${row.xFloor.toFixed(3)} |`),
   ];
 }

@@ -5,8 +5,8 @@
  * BENCH_SLOW_INTERVAL_MS (default 100) until the parent sends `slow-release` over IPC (then each
  * stream finishes at its next tick), and never for longer than BENCH_SLOW_MAX_CHUNKS chunks
  * (default 600, one minute) — so 1,000 streams can be held open together for a known time.
- * POST …/embeddings answers one fixed vector per input (EMBEDDING_DIMENSIONS floats, as OpenAI sends them), in the
- * OpenAI shape with usage.
+ * POST …/embeddings answers one fixed vector per input (EMBEDDING_DIMENSIONS float32 values, as JSON numbers or, for
+ * `encoding_format: "base64"`, as base64), in the OpenAI shape with usage.
  */
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -72,18 +72,23 @@ function fixed(model) {
 
 /** The length of every vector the mock answers: what a caller asking `dimensions: 256` of text-embedding-3 gets. */
 const EMBEDDING_DIMENSIONS = 256;
-const VECTOR = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, index) => Math.sin(index + 1) / 16);
+const VECTOR = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, index) => Math.fround(Math.sin(index + 1) / 16));
+const VECTOR_BASE64 = Buffer.from(Float32Array.from(VECTOR).buffer).toString('base64');
 const embeddingAnswers = new Map();
 
-/** The fixed embeddings answer for `count` inputs (made once per count). */
-function embeddings(model, count) {
-  const key = `${model}\n${count}`;
+/** The fixed embeddings answer for `count` inputs, as floats or base64 (made once per model, count and format). */
+function embeddings(model, count, base64) {
+  const key = `${model}\n${count}\n${base64}`;
   let answer = embeddingAnswers.get(key);
   if (!answer) {
     answer = Buffer.from(
       JSON.stringify({
         object: 'list',
-        data: Array.from({ length: count }, (_, index) => ({ object: 'embedding', index, embedding: VECTOR })),
+        data: Array.from({ length: count }, (_, index) => ({
+          object: 'embedding',
+          index,
+          embedding: base64 ? VECTOR_BASE64 : VECTOR,
+        })),
         model,
         usage: { prompt_tokens: 8 * count, total_tokens: 8 * count },
       }),
@@ -149,7 +154,7 @@ const server = http.createServer((request, response) => {
     const model = typeof body.model === 'string' ? body.model : 'mock-model';
     if (embedding) {
       const count = Array.isArray(body.input) && typeof body.input[0] !== 'number' ? body.input.length : 1;
-      const answer = embeddings(model, count);
+      const answer = embeddings(model, count, body.encoding_format === 'base64');
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length });
       response.end(answer);
       return;

@@ -56,7 +56,7 @@ export function decodeEmbeddingInputs(input: unknown): EmbedInput[] {
 
 /**
  * Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field. Fields it does not model
- * (a compatible server's own) are in `extensions['openai-embeddings']`.
+ * (a compatible server's own), and `encoding_format: 'base64'`, are in `extensions['openai-embeddings']`.
  */
 export function decodeEmbeddingsRequest(body: unknown): EmbedRequest {
   validateEmbeddingsBody(body);
@@ -64,7 +64,13 @@ export function decodeEmbeddingsRequest(body: unknown): EmbedRequest {
   if (typeof body.dimensions === 'number') request.dimensions = body.dimensions;
   if (body.user) request.user = body.user;
   const fields = unmodelledFields(body as unknown as JsonObject, MODELLED_BODY);
-  if (fields) request.extensions = { 'openai-embeddings': { fields } satisfies EmbeddingsRequestExtension };
+  const base64 = body.encoding_format === 'base64';
+  if (fields || base64) {
+    const extension: EmbeddingsRequestExtension = {};
+    if (fields) extension.fields = fields;
+    if (base64) extension.encodingFormat = 'base64';
+    request.extensions = { 'openai-embeddings': extension };
+  }
   return request;
 }
 

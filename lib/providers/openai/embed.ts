@@ -1,4 +1,5 @@
 /** Canonical EmbedRequest ↔ an OpenAI-compatible `/embeddings` (OpenAI, Azure, vLLM, Ollama, Voyage, Mistral…). */
+import { endianness } from 'node:os';
 import createDebug from 'debug';
 import type { EmbedRequest, EmbedResponse } from '../../canonical';
 import { GatewayError } from '../../errors';
@@ -6,23 +7,27 @@ import { reportDrop, type Warn } from '../../warnings';
 import type { EmbeddingsRequestExtension } from '../../wire/openai/extensions';
 
 const log = createDebug('rosetta:provider');
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** Inputs per upstream call when the options give no `maxEmbedInputs` (OpenAI's limit). */
 export const OPENAI_MAX_EMBED_INPUTS = 2048;
 
 /**
  * The upstream body: the inputs (strings, or token-id arrays), `dimensions` and `user`, with an OpenAI embeddings
- * caller's unmodelled fields under them. `encoding_format` is left to the upstream's default (float), which every
- * compatible server answers; the gateway encodes base64 for a caller that asks for it. `taskType` and `title` have
- * no counterpart: dropped with a warning.
+ * caller's unmodelled fields under them. `encoding_format: 'base64'` when an OpenAI embeddings caller asked for base64
+ * and `base64` allows it (the answer is then bytes to copy, not numbers to parse and print); otherwise the upstream's
+ * default, floats, which every compatible server answers (the gateway encodes base64 itself when it must). `taskType`
+ * and `title` have no counterpart: dropped with a warning.
  */
 export function encodeEmbeddingsRequest(
   request: EmbedRequest,
   upstreamModel: string,
+  base64: boolean,
   warn?: Warn,
 ): Record<string, unknown> {
-  const fields = (request.extensions?.['openai-embeddings'] as EmbeddingsRequestExtension | undefined)?.fields;
-  const body: Record<string, unknown> = { ...fields, model: upstreamModel, input: request.inputs };
+  const extension = request.extensions?.['openai-embeddings'] as EmbeddingsRequestExtension | undefined;
+  const body: Record<string, unknown> = { ...extension?.fields, model: upstreamModel, input: request.inputs };
+  if (base64 && extension?.encodingFormat === 'base64') body.encoding_format = 'base64';
   if (request.dimensions !== undefined) body.dimensions = request.dimensions;
   if (request.user !== undefined) body.user = request.user;
   for (const setting of ['taskType', 'title'] as const) {
@@ -59,7 +64,8 @@ function vectorOf(embedding: unknown, upstream: string): Float32Array | number[]
   if (typeof embedding === 'string') {
     const bytes = Buffer.from(embedding, 'base64');
     const vector = new Float32Array(bytes.length >> 2);
-    for (let index = 0; index < vector.length; index++) vector[index] = bytes.readFloatLE(index * 4);
+    if (LITTLE_ENDIAN) new Uint8Array(vector.buffer).set(bytes.subarray(0, vector.length * 4));
+    else for (let index = 0; index < vector.length; index++) vector[index] = bytes.readFloatLE(index * 4);
     return vector;
   }
   return malformed(upstream, 'holds an item without an embedding');

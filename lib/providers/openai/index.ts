@@ -81,6 +81,12 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
   responsesModels?: ResponsesModels;
   /** Most inputs one upstream `/embeddings` call may carry; larger calls are split. Default 2,048 (OpenAI's limit). */
   maxEmbedInputs?: number;
+  /**
+   * Whether an OpenAI embeddings caller's `encoding_format: 'base64'` (the openai SDK's default) is asked of the
+   * upstream too. Default true; set false for a compatible server that refuses the field (the gateway then asks for
+   * floats and encodes base64 itself).
+   */
+  embeddingsBase64?: boolean;
 }
 
 /** OpenAI's reasoning models by id: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and the gpt-5 family. */
@@ -101,6 +107,7 @@ export class OpenAIProvider implements Provider {
   private readonly reasoningModels: (upstreamModel: string) => boolean;
   private readonly responsesModels: (upstreamModel: string) => boolean;
   private readonly embedInputs: number;
+  private readonly embeddingsBase64: boolean;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.name = options.name ?? 'openai';
@@ -117,6 +124,13 @@ export class OpenAIProvider implements Provider {
     this.reasoningModels = options.reasoningModels ?? (official ? isOpenAIReasoningModel : () => false);
     this.responsesModels = responsesModelTest(options.responsesModels);
     this.embedInputs = maxEmbedInputsOption(options.maxEmbedInputs, OPENAI_MAX_EMBED_INPUTS);
+    if (options.embeddingsBase64 !== undefined && typeof options.embeddingsBase64 !== 'boolean')
+      throw new GatewayConfigError(
+        'ERR_GATEWAY_INVALID_OPTION',
+        'embeddingsBase64 must be a boolean.',
+        'embeddingsBase64',
+      );
+    this.embeddingsBase64 = options.embeddingsBase64 ?? true;
     this.client = upstreamClientFor(options, this.name, baseUrl, {
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
@@ -206,7 +220,7 @@ export class OpenAIProvider implements Provider {
 
   /** `POST /embeddings` (./embed.ts). */
   async embed(request: EmbedRequest, context: ProviderCallContext): Promise<EmbedResponse> {
-    const body = encodeEmbeddingsRequest(request, context.upstreamModel, context.warn);
+    const body = encodeEmbeddingsRequest(request, context.upstreamModel, this.embeddingsBase64, context.warn);
     const response = await this.client.requestJson<EmbeddingsBody>({
       path: '/embeddings',
       body,
