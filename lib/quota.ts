@@ -86,8 +86,9 @@ export function creditsForImage(response: ImageResponse, model: ResolvedModel): 
 }
 
 /**
- * An embedding call holds its input tokens (the gateway's own count) at the model's `input` price: embeddings have
- * no output, so the input price is the embedding price. The whole count is its minimum (no partial hold).
+ * An embedding call holds its input bound (one token per UTF-8 byte of text, per token id; exact where a limit was
+ * checked: lib/pipeline/embed-input.ts) at the model's `input` price: embeddings have no output, so the input price
+ * is the embedding price. The whole bound is its minimum (no partial hold).
  */
 export function estimateEmbed(inputTokens: number, model: ResolvedModel): CostEstimate {
   const amount = inputTokens * model.pricing.input;

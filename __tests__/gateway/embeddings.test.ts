@@ -291,14 +291,15 @@ describe('quota, batching and records', () => {
     }
   });
 
-  it('holds the gateway count of the inputs at the input price, and charges it when the upstream reports none', async () => {
+  it('holds the inputs bound (one token per UTF-8 byte) at the input price, and charges the gateway count when the upstream reports none', async () => {
     batched.reportedPerInput = undefined;
     const input = ['alpha beta gamma', 'delta'];
     const tokens = countTextTokens(input[0]!) + countTextTokens(input[1]!);
     const reserves = quotaStore.reserves.length;
     const response = await post({ model: 'batched-embed', input });
     expect(response.status).toBe(200);
-    expect(quotaStore.reserves.slice(reserves)).toEqual([tokens * 3]);
+    expect(quotaStore.reserves.slice(reserves)).toEqual([(input[0]!.length + input[1]!.length) * 3]);
+    expect(tokens).toBeLessThan(input[0]!.length + input[1]!.length);
     expect((await readJson(response)).usage.prompt_tokens).toBe(tokens);
     const record = await recordOf(response);
     expect(record).toMatchObject({

@@ -13,7 +13,7 @@ import { markCounted } from '../../tokenizer';
 import type { UsageAttempt } from '../../usage/record';
 import { CallWarnings, mergeWarnings, WARNINGS_HEADER, warningsHeader } from '../../warnings';
 import type { Call } from '../call';
-import { countEmbedInputs, type EmbedInputTokens } from '../embed-input';
+import { type EmbedInputs, measureEmbedInputs } from '../embed-input';
 import { logProvider } from '../log';
 import type { GatewayParts } from '../parts';
 import { QuotaHold } from '../quota-hold';
@@ -30,9 +30,9 @@ export interface EmbedResult {
 }
 
 /**
- * Decode → resolve model → count the inputs (400 past the limits) → admit by rate limits → reserve quota on that count
- * → provider (in batches) → settle on the upstream's reported usage (the gateway's count where it reports none) →
- * encode. The hold and the rate-limit slot are released if the call fails.
+ * Decode → resolve model → measure the inputs (400 past the limits) → admit by rate limits → reserve quota on their
+ * bound → provider (in batches) → settle on the upstream's reported usage (the gateway's count where it reports none)
+ * → encode. The hold and the rate-limit slot are released if the call fails.
  */
 export async function runEmbed(
   gateway: GatewayParts,
@@ -46,17 +46,17 @@ export async function runEmbed(
   const { requestId, caller: principal } = call;
   const model = gateway.models.resolve(request.model, principal, 'embedding');
   call.resolved = model;
-  const counted = countEmbedInputs(request);
+  const measured = measureEmbedInputs(request);
   const limiter = gateway.config.rateLimiter;
   const slot = limiter.applies(principal)
-    ? await limiter.admit(principal, model, request.model, counted.total, requestId, call.rateLimitHeaders)
+    ? await limiter.admit(principal, model, request.model, measured.total, requestId, call.rateLimitHeaders)
     : undefined;
   let hold: QuotaHold;
   try {
     hold = await QuotaHold.reserve(
       gateway.config.quotaStore,
       principal,
-      estimateEmbed(counted.total, model),
+      estimateEmbed(measured.total, model),
       model,
       'embed',
       requestId,
@@ -70,7 +70,7 @@ export async function runEmbed(
   call.attempts.push(attempt);
   let result: EmbedResult;
   try {
-    result = await embedWithProvider(call, model, { ...request, model: model.id }, counted, warnings);
+    result = await embedWithProvider(call, model, { ...request, model: model.id }, measured, warnings);
   } catch (error) {
     const failure = toGatewayError(error);
     attempt.error = { kind: failure.kind, status: failure.status };
@@ -103,7 +103,7 @@ export async function embedWithProvider(
   call: Call,
   model: ResolvedModel,
   request: EmbedRequest,
-  counted: EmbedInputTokens,
+  measured: EmbedInputs,
   warnings: CallWarnings,
 ): Promise<EmbedResult> {
   const provider = model.provider;
@@ -158,8 +158,7 @@ export async function embedWithProvider(
     if (answer.usage) inputTokens += answer.usage.inputTokens;
     else {
       reported = false;
-      const start = starts[batch]!;
-      for (let index = start; index < start + answer.vectors.length; index++) inputTokens += counted.perInput[index]!;
+      inputTokens += measured.tokensOf(starts[batch]!, starts[batch]! + answer.vectors.length);
     }
   });
   const first = answers[0]!;
