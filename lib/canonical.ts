@@ -26,6 +26,18 @@ export type ProtocolName =
  */
 export type Extensions = { [P in ProtocolName]?: JsonObject } & { [protocol: string]: JsonObject | undefined };
 
+/**
+ * A prompt-cache breakpoint the caller set on a part or a tool: the prompt up to and including it
+ * should be cached (Anthropic `cache_control: {type: "ephemeral", ttl?}`, which OpenRouter and LiteLLM
+ * also take on chat-completions content parts and tools). `ttl` is the cache's lifetime; absent, the
+ * upstream's default (Anthropic: 5 minutes). An upstream without explicit breakpoints ignores it
+ * (docs/translation.md, *Prompt caching*).
+ */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
 /** A piece of content inside a message. Parts are a discriminated union on `type`. */
 export type ContentPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ReasoningPart;
 
@@ -40,6 +52,8 @@ export interface TextPart {
   type: 'text';
   text: string;
   providerMetadata?: ProviderMetadata;
+  /** A prompt-cache breakpoint after this part. Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -54,6 +68,8 @@ export interface ImagePart {
   source: MediaSource;
   detail?: string;
   providerMetadata?: ProviderMetadata;
+  /** A prompt-cache breakpoint after this part. Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -63,6 +79,8 @@ export interface FilePart {
   source: MediaSource;
   filename?: string;
   providerMetadata?: ProviderMetadata;
+  /** A prompt-cache breakpoint after this part. Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -73,6 +91,8 @@ export interface ToolCallPart {
   name: string;
   arguments: string;
   providerMetadata?: ProviderMetadata;
+  /** A prompt-cache breakpoint after this part. Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -85,6 +105,8 @@ export interface ToolResultPart {
   content: Array<TextPart | ImagePart>;
   isError?: boolean;
   providerMetadata?: ProviderMetadata;
+  /** A prompt-cache breakpoint after this part. Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -130,6 +152,8 @@ export interface ToolDefinition {
   description?: string;
   parameters: Record<string, unknown>;
   strict?: boolean;
+  /** A prompt-cache breakpoint after this tool (the tools come first in a prompt). Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -185,6 +209,13 @@ export interface GenerateRequest {
   seed?: number;
   /** Opaque end-user id (OpenAI `user`, Anthropic `metadata.user_id`). */
   user?: string;
+  /**
+   * What groups requests that share a long prefix for the upstream's prompt cache (OpenAI
+   * `prompt_cache_key`); an Anthropic caller's `metadata.user_id` stands for one. Default: none.
+   */
+  promptCacheKey?: string;
+  /** How long the upstream keeps the cached prefix (OpenAI `prompt_cache_retention`: `in_memory`, `24h`). Default: none. */
+  promptCacheRetention?: string;
   /**
    * Whether a streamed answer should report its usage to the caller (OpenAI
    * `stream_options.include_usage`); protocols whose streams always carry usage leave it out.

@@ -10,6 +10,7 @@ import { resolveOptions, type GatewayOptions } from './options';
 import { RequestPipeline } from './pipeline/pipeline';
 import { builtinCodecs } from './protocols/registry';
 import { builtinProviders } from './providers/registry';
+import { type DeploymentsHandler, deploymentsHandler } from './routing/router';
 
 /** The Router that {@link createGateway} returns, with lifecycle handles. */
 export type Gateway = Router & {
@@ -28,6 +29,12 @@ export type Gateway = Router & {
    * exposition (docs/operations.md, "Metrics"); with `metrics: false`, a 404 saying so.
    */
   readonly metrics: MetricsHandler;
+  /**
+   * The deployment health view (docs/routing.md, *Health view*): `app.get('/admin/deployments', yourAuth,
+   * gateway.deployments)` answers each deployment's state, recent failures and cooldown end as JSON. Read-only; it
+   * holds no key, but mount it behind your own auth.
+   */
+  readonly deployments: DeploymentsHandler;
 };
 
 function looksLikeRequest(value: unknown): boolean {
@@ -101,7 +108,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   if (metrics) pipeline.usage.add(metrics);
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= lifecycle.close().finally(() => metrics?.close()));
-  return Object.assign(router, { ready: lifecycle.ready, close, metrics: metrics ? metrics.handler : metricsOff });
+  const deployments = deploymentsHandler(pipeline.router, () => pipeline.models.all());
+  return Object.assign(router, {
+    ready: lifecycle.ready,
+    close,
+    metrics: metrics ? metrics.handler : metricsOff,
+    deployments,
+  });
 }
 
 /** The part of Express's Router (4 and 5) that {@link skipRoutingPass} replaces: not in its public types. */

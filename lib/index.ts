@@ -1,6 +1,6 @@
 /** rosetta-gateway's public API. */
 export { createGateway, type Gateway } from './gateway';
-export type { GatewayOptions, GatewayKey } from './options';
+export type { GatewayOptions, GatewayKey, RoutingOptions } from './options';
 export {
   DEFAULT_DURATION_BUCKETS,
   DEFAULT_FIRST_TOKEN_BUCKETS,
@@ -39,7 +39,15 @@ export type {
   RateLimitResult,
   RateLimitState,
   RateLimitCounter,
+  DeploymentStateStore,
+  DeploymentState,
+  DeploymentFailure,
 } from './stores/types';
+export type { DeploymentConfig } from './routing/deployments';
+export type { DeploymentStrategy } from './routing/select';
+export type { DeploymentView, DeploymentsHandler, AffinityOutcome, SkipReason } from './routing/router';
+export { SESSION_HEADERS } from './routing/session';
+export { MemoryDeploymentStore, type MemoryDeploymentStoreOptions } from './stores/memory-deployment-store';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './stores/memory-rate-limit-store';
 export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';
 export {
@@ -67,8 +75,10 @@ export {
   ANTHROPIC_VERSION,
   supportsAdaptiveThinking,
   type AnthropicProviderOptions,
+  type PromptCaching,
 } from './providers/anthropic';
 export type { MaxTokensField } from './providers/openai/encode-request';
+export type { ReasoningReplay } from './providers/openai/reasoning-replay';
 export type { UpstreamTimeouts, UpstreamRetries } from './upstream/upstream-client';
 export { MediaFetcher, type MediaFetchOptions } from './upstream/fetch-media';
 export type { UpstreamProviderOptions } from './upstream/provider-options';

@@ -4,6 +4,8 @@ import type { ResolvedProvider } from './pipeline/resolved-provider';
 import type { ModelInfo } from './protocols/types';
 import type { CachePriceRatios } from './providers/types';
 import { GatewayError } from './errors';
+import { type DeploymentConfig, type ResolvedDeployment, resolveDeployments } from './routing/deployments';
+import type { DeploymentRouter } from './routing/router';
 
 /**
  * Credits charged per unit of use (docs/operations.md, "Billing"). The cache prices default to the
@@ -35,10 +37,19 @@ export type ModelType = 'text' | 'image' | 'embedding';
 export interface ModelConfig {
   /** The public id callers use. */
   id: string;
-  /** The `name` of the provider that serves it. */
-  provider: string;
-  /** The id sent upstream. Default: `id`. */
+  /**
+   * The `name` of the provider that serves it: shorthand for one deployment. Required unless `deployments` is given
+   * (exactly one of the two).
+   */
+  provider?: string;
+  /** The id sent upstream (by every deployment that gives none). Default: `id`. */
   upstreamModel?: string;
+  /**
+   * The upstream accounts that serve it, with their weights, priority tiers and own limits (docs/routing.md): calls
+   * are spread over them, a failing one is cooled down and retried on another, and a session stays on one while it
+   * can. Text models only. Default: the one deployment `provider` names.
+   */
+  deployments?: readonly DeploymentConfig[];
   /** What it does. Default `text`. An `embedding` model is priced per input token at `pricing.input`. */
   type?: ModelType;
   /** Other ids that lead to this model. */
@@ -66,9 +77,21 @@ export interface ResolvedModel {
   /** The model's public id (an alias resolves to this). */
   id: string;
   type: ModelType;
-  /** The provider resolved at creation: the pipeline calls it without checks per call. */
+  /**
+   * The provider resolved at creation: the pipeline calls it without checks per call. With several deployments, the
+   * first's (it counts the model's input and prices its cache).
+   */
   provider: ResolvedProvider;
   upstreamModel: string;
+  /** Its deployments, lowest tier first (one for the `provider` shorthand). */
+  deployments: readonly ResolvedDeployment[];
+  /** Their names, in the same order (what the deployment store is asked about). */
+  deploymentNames: readonly string[];
+  /**
+   * Routes its calls over its deployments; undefined for one deployment without limits, which is called as it is
+   * (no selection, no store).
+   */
+  router: DeploymentRouter | undefined;
   maxOutputTokens: number;
   pricing: Required<ModelPricing>;
   info: ModelInfo;
@@ -122,21 +145,33 @@ export class ModelTable {
     configs: readonly ModelConfig[],
     providers: ReadonlyMap<string, ResolvedProvider>,
     defaults: { maxOutputTokens: number; created: number; providerModelIds?: boolean },
+    router?: DeploymentRouter,
   ) {
     this.providers = providers;
     this.defaults = { providerModelIds: false, ...defaults };
     for (const config of configs) {
-      const provider = providers.get(config.provider);
-      if (!provider) throw new Error(`unknown provider ${config.provider}`);
+      const upstreamModel = config.upstreamModel ?? config.id;
+      const deployments = resolveDeployments(
+        config.deployments ?? [{ provider: config.provider! }],
+        providers,
+        upstreamModel,
+      );
+      const first = deployments[0]!;
+      const provider = first.provider;
+      const routed = deployments.length > 1 || first.scopes !== undefined;
+      if (routed && !router) throw new Error(`model ${config.id} has deployments but the table has no router`);
       const type = config.type ?? 'text';
       const resolved: ResolvedModel = {
         chain: [],
         id: config.id,
         type,
         provider,
-        upstreamModel: config.upstreamModel ?? config.id,
+        upstreamModel: first.upstreamModel,
+        deployments,
+        deploymentNames: deployments.map((deployment) => deployment.name),
+        router: routed ? router : undefined,
         maxOutputTokens: config.maxOutputTokens ?? defaults.maxOutputTokens,
-        pricing: resolvePricing(config.pricing, provider.cachePriceRatios(config.upstreamModel ?? config.id)),
+        pricing: resolvePricing(config.pricing, provider.cachePriceRatios(first.upstreamModel)),
         info: {
           id: config.id,
           type,
@@ -168,12 +203,16 @@ export class ModelTable {
     if (!provider || upstreamModel.length === 0) return undefined;
     if (!provider.serves[type]) return undefined;
     provider.checkModelId(upstreamModel);
+    const name = `${provider.name}/${upstreamModel}`;
     const resolved: ResolvedModel = {
       chain: [],
       id,
       type,
       provider,
       upstreamModel,
+      deployments: [{ name, provider, upstreamModel, weight: 1, priority: 0, scopes: undefined }],
+      deploymentNames: [name],
+      router: undefined,
       maxOutputTokens: this.defaults.maxOutputTokens,
       pricing: resolvePricing(undefined, provider.cachePriceRatios(upstreamModel)),
       info: { id, type, ownedBy: provider.name, displayName: id, created: this.defaults.created },
@@ -214,6 +253,11 @@ export class ModelTable {
       });
     }
     return model;
+  }
+
+  /** Every model of the table, in table order. */
+  all(): readonly ResolvedModel[] {
+    return this.models;
   }
 
   /** Models a caller may use, in table order. */

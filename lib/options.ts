@@ -8,9 +8,20 @@ import { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
 import { resolveProvider, type ResolvedProvider } from './pipeline/resolved-provider';
 import { MemoryKeyStore, type MemoryKeyEntry } from './stores/memory-key-store';
 import { MemoryQuotaStore } from './stores/memory-quota-store';
+import { MemoryDeploymentStore } from './stores/memory-deployment-store';
 import { MemoryRateLimitStore } from './stores/memory-rate-limit-store';
-import { rateLimitsProblem } from './stores/rate-limits';
-import type { KeyRateLimits, KeyStore, QuotaStore, RateLimitStore, ResponseStore } from './stores/types';
+import { limitsOnlyProblem, rateLimitsProblem } from './stores/rate-limits';
+import type {
+  DeploymentStateStore,
+  KeyRateLimits,
+  KeyStore,
+  QuotaStore,
+  RateLimitStore,
+  ResponseStore,
+} from './stores/types';
+import { defaultDeploymentName } from './routing/deployments';
+import type { RoutingSettings } from './routing/router';
+import type { DeploymentStrategy } from './routing/select';
 import { RateLimiter } from './pipeline/rate-limit';
 import { suggest } from './suggest';
 import { toUsageSink, type UsageSink, type UsageSinkOption } from './usage/sink';
@@ -102,6 +113,44 @@ export interface GatewayOptions {
    * (`rosetta-gateway/redis`, shared by every instance), or your own.
    */
   rateLimitStore?: RateLimitStore;
+
+  // Deployments (docs/routing.md): how calls to a model with several `deployments` are spread, cooled down and kept
+  // on their session's deployment, and where that state is shared.
+  /**
+   * How a model's deployments are chosen and kept healthy (docs/routing.md). Default: weighted random, 3 failures in
+   * 60 s cool a deployment down for 30 s (rejected credentials for 5 minutes), session affinity on with a 5-minute
+   * idle time.
+   */
+  routing?: RoutingOptions;
+  /**
+   * Where deployment health, probe claims, calls in flight and session affinity are kept: a
+   * {@link MemoryDeploymentStore} (the default, one process), a `RedisDeploymentStore` (`rosetta-gateway/redis`,
+   * shared by every instance), or your own.
+   */
+  deploymentStore?: DeploymentStateStore;
+}
+
+/** The `routing` option (docs/routing.md). */
+export interface RoutingOptions {
+  /**
+   * How a deployment is chosen within its tier: `weighted` (random by weight: stateless, even across instances) or
+   * `least-busy` (fewest calls in flight per unit of weight, counted in the deployment store). Default `weighted`.
+   */
+  strategy?: DeploymentStrategy;
+  /** Failures (5xx, timeouts, connection failures, 429s) within `windowMs` that cool a deployment down. Default 3. */
+  failures?: number;
+  /** The window failures are counted in, in milliseconds. Default 60,000. */
+  windowMs?: number;
+  /** How long a cooled-down deployment gets no calls, in milliseconds; then one probe call decides. Default 30,000. */
+  cooldownMs?: number;
+  /** How long a deployment whose upstream rejected the gateway's key is out, in milliseconds. Default 300,000. */
+  authCooldownMs?: number;
+  /**
+   * Session affinity: a session stays on the deployment that served it while that one can take its calls, so the
+   * upstream's prompt cache stays warm. `false` turns it off; `idleMs` is how long an idle session is remembered.
+   * Default on, `idleMs` 300,000 (the prompt caches' 5-minute lifetime).
+   */
+  affinity?: boolean | { idleMs?: number };
 }
 
 /** The fully resolved configuration a gateway runs on. */
@@ -128,6 +177,8 @@ export interface ResolvedOptions {
   rateLimitStore: RateLimitStore;
   /** Admits calls against the keys' limits and the default; does nothing for a call nobody limits. */
   rateLimiter: RateLimiter;
+  /** The `routing` option and the deployment store, every default filled in. */
+  routing: RoutingSettings;
 }
 
 const OPTION_NAMES = [
@@ -148,6 +199,8 @@ const OPTION_NAMES = [
   'metrics',
   'rateLimits',
   'rateLimitStore',
+  'routing',
+  'deploymentStore',
 ] as const;
 
 function fail(code: string, option: string, message: string): never {
@@ -286,28 +339,32 @@ function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, R
   const models = options.models ?? [...providers.values()].flatMap((provider) => provider.defaultModels);
   if (!Array.isArray(models)) fail('ERR_GATEWAY_INVALID_OPTION', 'models', 'must be an array of model configs.');
   const taken = new Set<string>();
+  const deploymentsByName = new Map<string, string>();
   models.forEach((model, index) => {
     const option = `models[${index}]`;
     if (model === null || typeof model !== 'object' || typeof model.id !== 'string' || model.id.length === 0) {
       fail('ERR_GATEWAY_INVALID_OPTION', option, 'must be an object with a non-empty string `id`.');
     }
-    const provider = providers.get(model.provider);
-    if (!provider) {
-      fail(
-        'ERR_GATEWAY_UNKNOWN_PROVIDER',
-        `${option}.provider`,
-        `names '${String(model.provider)}', which is not among the providers${suggest(String(model.provider), [...providers.keys()])}.`,
-      );
-    }
     const type = model.type ?? 'text';
     if (type !== 'text' && type !== 'image' && type !== 'embedding')
       fail('ERR_GATEWAY_INVALID_OPTION', `${option}.type`, "must be 'text', 'image' or 'embedding'.");
-    if (!provider.serves[type as ModelType])
-      fail(
-        'ERR_GATEWAY_INVALID_OPTION',
-        option,
-        `is a ${type} model but provider '${provider.name}' cannot serve ${type} calls.`,
-      );
+    for (const [where, name] of providerNames(model, option)) {
+      const provider = providers.get(name);
+      if (!provider) {
+        fail(
+          'ERR_GATEWAY_UNKNOWN_PROVIDER',
+          where,
+          `names '${String(name)}', which is not among the providers${suggest(String(name), [...providers.keys()])}.`,
+        );
+      }
+      if (!provider.serves[type as ModelType])
+        fail(
+          'ERR_GATEWAY_INVALID_OPTION',
+          option,
+          `is a ${type} model but provider '${provider.name}' cannot serve ${type} calls.`,
+        );
+    }
+    checkDeployments(model, option, deploymentsByName);
     checkPricing(model.pricing, `${option}.pricing`);
     for (const name of [model.id, ...(model.aliases ?? [])]) {
       if (taken.has(name)) fail('ERR_GATEWAY_DUPLICATE', option, `repeats the model id or alias '${name}'.`);
@@ -337,6 +394,77 @@ function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, R
     });
   });
   return [...models];
+}
+
+/** The provider names a model entry gives, each with its option path: `provider`, or each deployment's. */
+function providerNames(model: ModelConfig, option: string): Array<[string, string]> {
+  const { deployments } = model;
+  if (deployments !== undefined && model.provider !== undefined)
+    fail(
+      'ERR_GATEWAY_OPTION_CONFLICT',
+      `${option}.provider`,
+      "and 'deployments' cannot both be given: 'provider' is a shorthand for one deployment.",
+    );
+  if (deployments === undefined) return [[`${option}.provider`, model.provider as string]];
+  if (!Array.isArray(deployments) || deployments.length === 0)
+    fail('ERR_GATEWAY_INVALID_OPTION', `${option}.deployments`, 'must be a non-empty array of { provider, … }.');
+  return deployments.map((deployment, index) => {
+    if (deployment === null || typeof deployment !== 'object')
+      fail('ERR_GATEWAY_INVALID_OPTION', `${option}.deployments[${index}]`, 'must be an object { provider, … }.');
+    return [`${option}.deployments[${index}].provider`, deployment.provider];
+  });
+}
+
+/**
+ * A model's deployments: text models only (past one plain deployment), each weight positive, each priority a
+ * finite number, names unique in the model and, across models, one name for one provider and upstream id.
+ */
+function checkDeployments(model: ModelConfig, option: string, byName: Map<string, string>): void {
+  const deployments = model.deployments;
+  if (deployments === undefined) return;
+  const plain = deployments.length === 1 && deployments[0]!.rateLimits === undefined;
+  if ((model.type ?? 'text') !== 'text' && !plain)
+    fail(
+      'ERR_GATEWAY_INVALID_OPTION',
+      `${option}.deployments`,
+      `can list one deployment without limits for an ${model.type} model; several are for text models.`,
+    );
+  const names = new Set<string>();
+  deployments.forEach((deployment, index) => {
+    const where = `${option}.deployments[${index}]`;
+    const { weight, priority, name, rateLimits } = deployment;
+    if (weight !== undefined && !(typeof weight === 'number' && Number.isFinite(weight) && weight > 0))
+      fail('ERR_GATEWAY_INVALID_OPTION', `${where}.weight`, `must be a positive number, not ${String(weight)}.`);
+    if (priority !== undefined && !(typeof priority === 'number' && Number.isFinite(priority)))
+      fail('ERR_GATEWAY_INVALID_OPTION', `${where}.priority`, `must be a finite number, not ${String(priority)}.`);
+    if (name !== undefined && (typeof name !== 'string' || name.length === 0))
+      fail('ERR_GATEWAY_INVALID_OPTION', `${where}.name`, 'must be a non-empty string.');
+    const upstreamModel = deployment.upstreamModel ?? model.upstreamModel ?? model.id;
+    if (typeof upstreamModel !== 'string' || upstreamModel.length === 0)
+      fail('ERR_GATEWAY_INVALID_OPTION', `${where}.upstreamModel`, 'must be a non-empty string.');
+    if (rateLimits !== undefined) {
+      const problem = limitsOnlyProblem(rateLimits, `${where}.rateLimits`);
+      if (problem)
+        throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', `createGateway: option ${problem}`, where);
+    }
+    const id = name ?? defaultDeploymentName(deployment.provider, upstreamModel);
+    if (names.has(id))
+      fail(
+        'ERR_GATEWAY_DUPLICATE',
+        `${where}.name`,
+        `repeats the deployment name '${id}' (give each a distinct name).`,
+      );
+    names.add(id);
+    const target = `${deployment.provider}\n${upstreamModel}`;
+    const known = byName.get(id);
+    if (known !== undefined && known !== target)
+      fail(
+        'ERR_GATEWAY_DUPLICATE',
+        `${where}.name`,
+        `names '${id}', which another model gives to another provider or upstream model.`,
+      );
+    byName.set(id, target);
+  });
 }
 
 function resolveCodecs(options: GatewayOptions, builtins: readonly ProtocolCodec[]): ProtocolCodec[] {
@@ -387,6 +515,65 @@ export function resolveOptions(
     usageSink: resolveUsageSink(options.usageSink),
     metrics: resolveMetricsOptions(options.metrics),
     ...resolveRateLimits(options),
+    routing: resolveRouting(options),
+  };
+}
+
+const ROUTING_NAMES = ['strategy', 'failures', 'windowMs', 'cooldownMs', 'authCooldownMs', 'affinity'] as const;
+
+/** The `routing` option and `deploymentStore`, checked, with every default filled in. */
+function resolveRouting(options: GatewayOptions): RoutingSettings {
+  const routing = options.routing ?? {};
+  if (routing === null || typeof routing !== 'object' || Array.isArray(routing))
+    fail('ERR_GATEWAY_INVALID_OPTION', 'routing', 'must be an object.');
+  for (const name of Object.keys(routing)) {
+    if (!(ROUTING_NAMES as readonly string[]).includes(name))
+      fail('ERR_GATEWAY_UNKNOWN_OPTION', `routing.${name}`, `is not an option${suggest(name, ROUTING_NAMES)}.`);
+  }
+  const strategy = routing.strategy ?? 'weighted';
+  if (strategy !== 'weighted' && strategy !== 'least-busy')
+    fail('ERR_GATEWAY_INVALID_OPTION', 'routing.strategy', "must be 'weighted' or 'least-busy'.");
+  const count = (name: 'failures' | 'windowMs' | 'cooldownMs' | 'authCooldownMs', fallback: number): number => {
+    const value = routing[name];
+    if (value === undefined) return fallback;
+    if (!Number.isSafeInteger(value) || value <= 0)
+      fail('ERR_GATEWAY_INVALID_OPTION', `routing.${name}`, `must be a positive integer, not ${String(value)}.`);
+    return value;
+  };
+  const affinity = routing.affinity ?? true;
+  let affinityIdleMs: number | undefined;
+  if (affinity === true) affinityIdleMs = 300_000;
+  else if (affinity !== false) {
+    if (affinity === null || typeof affinity !== 'object')
+      fail('ERR_GATEWAY_INVALID_OPTION', 'routing.affinity', 'must be true, false or { idleMs }.');
+    const idleMs = affinity.idleMs ?? 300_000;
+    if (!Number.isSafeInteger(idleMs) || idleMs <= 0)
+      fail(
+        'ERR_GATEWAY_INVALID_OPTION',
+        'routing.affinity.idleMs',
+        `must be a positive integer, not ${String(idleMs)}.`,
+      );
+    affinityIdleMs = idleMs;
+  }
+  if (options.deploymentStore !== undefined)
+    requireMethods('deploymentStore', options.deploymentStore, [
+      'read',
+      'fail',
+      'succeed',
+      'claimProbe',
+      'enter',
+      'leave',
+      'affinity',
+      'setAffinity',
+    ]);
+  return {
+    strategy,
+    failures: count('failures', 3),
+    windowMs: count('windowMs', 60_000),
+    cooldownMs: count('cooldownMs', 30_000),
+    authCooldownMs: count('authCooldownMs', 300_000),
+    affinityIdleMs,
+    store: options.deploymentStore ?? new MemoryDeploymentStore(),
   };
 }
 

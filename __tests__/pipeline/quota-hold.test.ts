@@ -33,11 +33,24 @@ function model(
   fallbacks: ResolvedModel[] = [],
   counts?: number,
 ): ResolvedModel {
+  const resolvedProvider = resolveProvider(provider(counts));
   const resolved = {
     id,
     type: 'text',
-    provider: resolveProvider(provider(counts)),
+    provider: resolvedProvider,
     upstreamModel: `${id}-upstream`,
+    deployments: [
+      {
+        name: id,
+        provider: resolvedProvider,
+        upstreamModel: `${id}-upstream`,
+        weight: 1,
+        priority: 0,
+        scopes: undefined,
+      },
+    ],
+    deploymentNames: [id],
+    router: undefined,
     maxOutputTokens: 100,
     pricing: {
       ...pricing,

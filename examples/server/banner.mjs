@@ -18,12 +18,12 @@ export function bannerLines({ base, keys, models, configured, admin }) {
     ...(usesDemo ? [] : ['  (your keys are masked; export GATEWAY_KEY=<one of them> to paste the calls below)']),
     '',
     admin
-      ? `Operator routes (Authorization: Bearer $ADMIN_KEY): ${base}/metrics (Prometheus), ${base}/admin/usage?key=&since=&until=&limit=`
-      : 'Operator routes: set ADMIN_KEY to serve /metrics and /admin/usage. Every call is one "usage" line on stderr.',
+      ? `Operator routes (Authorization: Bearer $ADMIN_KEY): ${base}/metrics (Prometheus), ${base}/admin/usage?key=&since=&until=&limit=, ${base}/admin/deployments`
+      : 'Operator routes: set ADMIN_KEY to serve /metrics, /admin/usage and /admin/deployments. Every call is one "usage" line on stderr.',
     '',
     `Upstreams: local${configured.map((name) => `, ${name}`).join('')}`,
     'Models (and any <provider>/<model> id):',
-    ...models.map((model) => `  ${model.id.padEnd(24)} ${model.type ?? 'text'}  → ${model.provider}`),
+    ...models.map((model) => `  ${model.id.padEnd(24)} ${model.type ?? 'text'}  → ${servedBy(model)}`),
     '',
     'curl (OpenAI chat completions):',
     `  curl ${base}/v1/chat/completions -H "Authorization: Bearer ${shellKey}" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","messages":[{"role":"user","content":"Hello!"}]}'`,
@@ -66,4 +66,17 @@ export function codexConfig(base) {
     'env_key = "GATEWAY_KEY"',
     'wire_api = "responses"',
   ];
+}
+
+/** Where a model entry's calls go: its provider, or its deployments' (`provider/upstream ×weight`). */
+function servedBy(model) {
+  if (!model.deployments) return model.provider;
+  return model.deployments
+    .map((deployment) => {
+      const upstream = deployment.upstreamModel ?? model.upstreamModel ?? model.id;
+      const weight = deployment.weight && deployment.weight !== 1 ? ` ×${deployment.weight}` : '';
+      const tier = deployment.priority ? ` (tier ${deployment.priority})` : '';
+      return `${deployment.provider}/${upstream}${weight}${tier}`;
+    })
+    .join(', ');
 }

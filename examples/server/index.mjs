@@ -33,11 +33,12 @@ const usageSink = {
 // Rate limits come with each key (GATEWAY_KEYS `;rpm=…;tpm=…;concurrent=…`); metrics are on in the gateway's registry.
 const gateway = createGateway({ keys, providers, models, providerModelIds: true, usageSink });
 // The operator's routes, behind their own key (ADMIN_KEY; unset, they do not exist): the Prometheus metrics, and
-// GET /admin/usage?key=&since=&until=&limit= over the usage log.
+// GET /admin/usage?key=&since=&until=&limit= over the usage log, and GET /admin/deployments (deployment health).
 const admin = process.env.ADMIN_KEY ? adminOnly(process.env.ADMIN_KEY) : undefined;
 if (admin) {
   app.get('/metrics', admin, gateway.metrics);
   app.get('/admin/usage', admin, usageQueryHandler(usageLog));
+  app.get('/admin/deployments', admin, gateway.deployments);
 }
 app.use(gateway);
 // Anything the gateway does not serve (/v1/audio/speech, other /v1/… and /v1beta/… paths): a JSON 404 in

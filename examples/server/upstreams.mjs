@@ -56,12 +56,53 @@ export function upstreamsFromEnv(env) {
     models.push(...upstream.models);
     configured.push(`${upstream.name}${env[upstream.baseUrlVar] ? ` (${env[upstream.baseUrlVar]})` : ''}`);
   }
+  if (env.UPSTREAMS_FILE) {
+    for (const account of upstreamsFile(env.UPSTREAMS_FILE, env)) {
+      providers.push(account.provider);
+      configured.push(account.description);
+    }
+  }
   if (env.MODELS_FILE) {
     models = JSON.parse(readFileSync(env.MODELS_FILE, 'utf8'));
     if (!Array.isArray(models))
       throw new Error(`MODELS_FILE ${env.MODELS_FILE} must hold a JSON array of model entries`);
   }
   return { providers, models, configured };
+}
+
+const PROTOCOLS = {
+  openai: (name, apiKey, baseUrl) => new OpenAIProvider({ name, apiKey, ...(baseUrl ? { baseUrl } : {}) }),
+  'openai-responses': (name, apiKey, baseUrl) =>
+    new OpenAIProvider({ name, apiKey, responsesModels: () => true, ...(baseUrl ? { baseUrl } : {}) }),
+  anthropic: (name, apiKey, baseUrl) => new AnthropicProvider({ name, apiKey, ...(baseUrl ? { baseUrl } : {}) }),
+  gemini: (name, apiKey, baseUrl) => new GeminiProvider({ name, apiKey, ...(baseUrl ? { baseUrl } : {}) }),
+};
+
+/**
+ * The accounts of UPSTREAMS_FILE (docs/routing.md, *The example server*): a JSON array of
+ * `{ name, protocol: 'openai' | 'openai-responses' | 'anthropic' | 'gemini', baseUrl?, key: 'env:VAR' }`, each one
+ * provider named `name`. A key is only ever read from the environment variable it names, so the file holds no secret.
+ */
+function upstreamsFile(path, env) {
+  const accounts = JSON.parse(readFileSync(path, 'utf8'));
+  if (!Array.isArray(accounts)) throw new Error(`UPSTREAMS_FILE ${path} must hold a JSON array of accounts`);
+  return accounts.map((account, index) => {
+    const where = `UPSTREAMS_FILE ${path}, entry ${index}`;
+    if (typeof account?.name !== 'string' || account.name.length === 0) throw new Error(`${where}: needs a name`);
+    const create = PROTOCOLS[account.protocol ?? 'openai'];
+    if (!create)
+      throw new Error(
+        `${where}: protocol must be one of ${Object.keys(PROTOCOLS).join(', ')}, not ${account.protocol}`,
+      );
+    const match = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(account.key ?? '');
+    if (!match) throw new Error(`${where}: key must be 'env:VARIABLE' (the key itself stays in the environment)`);
+    const apiKey = env[match[1]];
+    if (!apiKey) throw new Error(`${where}: the environment variable ${match[1]} is not set`);
+    return {
+      provider: create(account.name, apiKey, account.baseUrl),
+      description: `${account.name} (${account.protocol ?? 'openai'}${account.baseUrl ? ` at ${account.baseUrl}` : ''})`,
+    };
+  });
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '0.0.0.0', '[::]', hostname().toLowerCase()]);

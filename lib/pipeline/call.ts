@@ -5,6 +5,7 @@ import type { GatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
 import type { CallCancellation } from '../providers/cancellation';
 import type { CallView, HttpRequestView, Operation, ProtocolCodec } from '../protocols/types';
+import type { ChosenDeployment } from '../routing/router';
 import type { Principal } from '../stores/types';
 import type { UsageAttempt } from '../usage/record';
 import type { QuotaHold } from './quota-hold';
@@ -35,6 +36,11 @@ export class Call implements CallView {
   resolved: ResolvedModel | undefined;
   /** Every model the call tried, in order (the provider call's fallbacks). */
   readonly attempts: UsageAttempt[] = [];
+  /**
+   * The deployment that answered, for a model with a router (docs/routing.md): ended (its rate-limit slot settled,
+   * its call in flight counted out) when the call is over.
+   */
+  deployment: ChosenDeployment | undefined;
   /** The call's quota hold, once reserved: what was held, then charged. */
   hold: QuotaHold | undefined;
   /** The token figures of the answer (or of what a cut stream produced). */

@@ -31,21 +31,34 @@ export async function boundInput(
   let bound = 0;
   let counted: number | undefined;
   for (const candidate of model.chain) {
-    const provider = candidate.provider;
-    let tokens: number;
-    if (provider.countsInput) {
-      tokens = await count(request, candidate, requestId);
-      if (candidate === model) counted = tokens;
-    } else {
-      size ??= measureInput(request);
-      tokens = inputTokenBound(size, provider.maxImageTokens(candidate.upstreamModel));
+    // A model routed over deployments is bounded at each of them (each may count differently); its count is its first's.
+    const targets = candidate.router ? candidate.deployments.length : 1;
+    for (let index = 0; index < targets; index++) {
+      const target = index === 0 ? candidate : candidate.deployments[index]!;
+      const provider = target.provider;
+      let tokens: number;
+      if (provider.countsInput) {
+        tokens = await count(request, candidate, requestId, target);
+        if (candidate === model && index === 0) counted = tokens;
+      } else {
+        size ??= measureInput(request);
+        tokens = inputTokenBound(size, provider.maxImageTokens(target.upstreamModel));
+      }
+      bound = Math.max(bound, tokens);
     }
-    bound = Math.max(bound, tokens);
   }
   return { bound, counted };
 }
 
-/** A request's input tokens at one model (the resolved provider's `countInput`). */
-function count(request: GenerateRequest, model: ResolvedModel, requestId: string): MaybePromise<number> {
-  return model.provider.countInput({ ...request, model: model.id }, { upstreamModel: model.upstreamModel, requestId });
+/** A request's input tokens at one model (the resolved provider's `countInput`), at `target` (default its own). */
+function count(
+  request: GenerateRequest,
+  model: ResolvedModel,
+  requestId: string,
+  target: Pick<ResolvedModel, 'provider' | 'upstreamModel'> = model,
+): MaybePromise<number> {
+  return target.provider.countInput(
+    { ...request, model: model.id },
+    { upstreamModel: target.upstreamModel, requestId },
+  );
 }

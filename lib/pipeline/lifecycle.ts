@@ -42,6 +42,7 @@ export class Lifecycle {
     await this.config.keyStore.init?.();
     await this.config.quotaStore.init?.();
     await this.config.rateLimitStore.init?.();
+    await this.config.routing.store.init?.();
     await this.config.responseStore?.init?.();
     await this.usage?.sink.init?.();
     for (const provider of this.config.providers.values()) await provider.init();
@@ -129,6 +130,7 @@ export class Lifecycle {
     for (const provider of this.config.providers.values()) await provider.close();
     await this.config.responseStore?.close?.();
     await this.config.rateLimitStore.close?.();
+    await this.config.routing.store.close?.();
     await this.config.quotaStore.close?.();
     await this.config.keyStore.close?.();
   }

@@ -10,6 +10,7 @@ import { HopGuard } from '../hops';
 import { drainBody, readJsonBody, type BodyLimits } from '../http/read-body';
 import { sendJson } from '../http/send';
 import { ModelTable } from '../models';
+import { DeploymentRouter } from '../routing/router';
 import type { ResolvedOptions } from '../options';
 import { CallCancellation } from '../providers/cancellation';
 import type { ProtocolCodec, RouteMatch, StoredResponseMatch } from '../protocols/types';
@@ -36,17 +37,25 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
   readonly lifecycle: Lifecycle;
   /** Who gets each call's usage record: the `usageSink`'s delivery, when one is configured, and any observer added. */
   readonly usage = new UsageObservers();
+  /** Routes the calls of models with several deployments (docs/routing.md). */
+  readonly router: DeploymentRouter;
   private readonly hops: HopGuard;
   private readonly bodyLimits: BodyLimits;
   private readonly ids = new RequestIds();
 
   constructor(readonly config: ResolvedOptions) {
     this.hops = new HopGuard(config.maxHops);
-    this.models = new ModelTable(config.models, config.providers, {
-      maxOutputTokens: config.defaultMaxOutputTokens,
-      created: Math.floor(Date.now() / 1000),
-      providerModelIds: config.providerModelIds,
-    });
+    this.router = new DeploymentRouter(config.routing, config.rateLimitStore);
+    this.models = new ModelTable(
+      config.models,
+      config.providers,
+      {
+        maxOutputTokens: config.defaultMaxOutputTokens,
+        created: Math.floor(Date.now() / 1000),
+        providerModelIds: config.providerModelIds,
+      },
+      this.router,
+    );
     this.bodyLimits = { maxBytes: config.maxBodyBytes, maxDepth: config.maxJsonDepth };
     const delivery = config.usageSink && new UsageDelivery(config.usageSink);
     if (delivery) this.usage.add(delivery);
@@ -129,6 +138,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       fail(codec, call, response, failure, started);
     } finally {
       answered = true;
+      call.deployment?.end(call.usage);
       // Settled (or released) and answered: the one place a call's usage record is made.
       emitUsage(this.usage, call);
       lifecycle.leave(cancellation);

@@ -1,19 +1,30 @@
 /**
  * Calling the provider: a non-streamed text call, or a stream opened up to its first part, each
- * tried on the model's fallbacks while the failure is the upstream's. Nothing has been sent to the
- * caller while these run.
+ * tried on the model's deployments (docs/routing.md), then on its fallbacks while the failure is the
+ * upstream's. Nothing has been sent to the caller while these run.
  */
 import type { CallWarning, GenerateRequest, GenerateResponse, ProviderStreamPart } from '../canonical';
 import { GatewayError, toGatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
 import { providerCallContext } from '../providers/cancellation';
+import { DEPLOYMENT_FAILURE_KINDS } from '../routing/health';
+import { DEPLOYMENTS_OUT_CODES, type ChosenDeployment } from '../routing/router';
+import { sessionKey } from '../routing/session';
+import { inputTokenBound, measureInput } from '../token-bound';
 import type { UsageAttempt } from '../usage/record';
 import { CallWarnings } from '../warnings';
 import type { Call } from './call';
 import { logProvider } from './log';
+import type { ResolvedProvider } from './resolved-provider';
 
 /** Failures a fallback model may cure: the upstream's fault, not the request's. */
 const FALLBACK_KINDS: ReadonlySet<string> = new Set(['upstream', 'upstream_timeout', 'overloaded']);
+
+/** Where one attempt goes: a model's own provider and upstream id, or one of its deployments'. */
+export interface Target {
+  readonly provider: ResolvedProvider;
+  readonly upstreamModel: string;
+}
 
 /** What a call with fallbacks produced, the model of the chain that produced it, and what its provider dropped. */
 export interface Served<T> {
@@ -36,11 +47,11 @@ export function generate(
   call: Call,
 ): Promise<Served<GenerateResponse>> {
   const { cancellation, requestId, upstreamHeaders } = call;
-  return withFallbacks(requested, call, async (candidate, warnings) => {
-    const provider = candidate.provider;
-    const context = providerCallContext(cancellation, candidate.upstreamModel, requestId, upstreamHeaders, warnings);
+  return withFallbacks(request, requested, call, async (candidate, target, warnings) => {
+    const provider = target.provider;
+    const context = providerCallContext(cancellation, target.upstreamModel, requestId, upstreamHeaders, warnings);
     const call = { ...request, model: candidate.id };
-    logProvider('%s → %s/%s max_output=%d', requestId, provider.name, candidate.upstreamModel, call.maxOutputTokens);
+    logProvider('%s → %s/%s max_output=%d', requestId, provider.name, target.upstreamModel, call.maxOutputTokens);
     return provider.generate(call, context);
   });
 }
@@ -56,15 +67,15 @@ export function openStream(
   gatewayCall: Call,
 ): Promise<Served<OpenedStream>> {
   const { cancellation, requestId, upstreamHeaders } = gatewayCall;
-  return withFallbacks(requested, gatewayCall, async (candidate, warnings) => {
+  return withFallbacks(request, requested, gatewayCall, async (candidate, target, warnings) => {
     const call = { ...request, model: candidate.id };
-    const context = providerCallContext(cancellation, candidate.upstreamModel, requestId, upstreamHeaders, warnings);
-    const provider = candidate.provider;
+    const context = providerCallContext(cancellation, target.upstreamModel, requestId, upstreamHeaders, warnings);
+    const provider = target.provider;
     logProvider(
       '%s → %s/%s stream max_output=%d',
       requestId,
       provider.name,
-      candidate.upstreamModel,
+      target.upstreamModel,
       call.maxOutputTokens,
     );
     const parts = provider.stream(call, context);
@@ -81,35 +92,44 @@ export function openStream(
   });
 }
 
+/** One attempt of a call: `candidate` (the chain's model) called at `target`, with a warning collector of its own. */
+type Attempt<T> = (candidate: ResolvedModel, target: Target, warnings: CallWarnings) => Promise<T>;
+
 /**
- * Runs `attempt` on a model (with a warning collector of its own), then on each of its fallbacks while the failure is
- * one a fallback may cure (5xx, timeout, connection failure) and the caller is still there. Each model tried is
- * listed in the call's `attempts`, with why it failed.
+ * Runs `attempt` on a model (on its deployments when it has a router), then on each of its fallbacks while the
+ * failure is one a fallback may cure (5xx, timeout, connection failure, no deployment able to take the call) and the
+ * caller is still there. Each model and deployment tried is listed in the call's `attempts`, with why it failed.
  */
 async function withFallbacks<T>(
+  request: GenerateRequest,
   requested: ResolvedModel,
   call: Call,
-  attempt: (model: ResolvedModel, warnings: CallWarnings) => Promise<T>,
+  attempt: Attempt<T>,
 ): Promise<Served<T>> {
   const chain = requested.chain;
   const signal = call.cancellation;
   for (let index = 0; index < chain.length; index++) {
     const candidate = chain[index]!;
-    const warnings = new CallWarnings();
-    const tried: UsageAttempt = {
-      model: candidate.id,
-      provider: candidate.provider.name,
-      upstreamModel: candidate.upstreamModel,
-    };
-    call.attempts.push(tried);
     try {
-      const value = await attempt(candidate, warnings);
-      return { value, model: candidate, warnings: warnings.list };
+      if (candidate.router) return await withDeployments(request, candidate, call, attempt);
+      const warnings = new CallWarnings();
+      const tried: UsageAttempt = {
+        model: candidate.id,
+        provider: candidate.provider.name,
+        upstreamModel: candidate.upstreamModel,
+      };
+      call.attempts.push(tried);
+      try {
+        const value = await attempt(candidate, candidate, warnings);
+        return { value, model: candidate, warnings: warnings.list };
+      } catch (error) {
+        const failure = toGatewayError(error);
+        tried.error = { kind: failure.kind, status: failure.status };
+        throw error;
+      }
     } catch (error) {
-      const failure = toGatewayError(error);
-      tried.error = { kind: failure.kind, status: failure.status };
       const last = index === chain.length - 1;
-      if (last || signal.aborted || !(error instanceof GatewayError) || !FALLBACK_KINDS.has(error.kind)) throw error;
+      if (last || signal.aborted || !(error instanceof GatewayError) || !fallsBack(error)) throw error;
       logProvider(
         '%s failed (%s %d); falling back to %s',
         candidate.id,
@@ -120,4 +140,77 @@ async function withFallbacks<T>(
     }
   }
   throw new GatewayError('internal', 'The model has no provider to try.');
+}
+
+/** Whether the next model of the chain may cure a failure. */
+function fallsBack(error: GatewayError): boolean {
+  return FALLBACK_KINDS.has(error.kind) || (error.code !== undefined && DEPLOYMENTS_OUT_CODES.has(error.code));
+}
+
+/**
+ * Runs `attempt` on the deployments of a model with a router: the one the router chooses, then, while the failure is
+ * the deployment's (`DEPLOYMENT_FAILURE_KINDS`) and the caller is still there, another one not yet tried. Throws the
+ * last deployment's failure, or the router's 429 / 503 when none could take the call.
+ */
+async function withDeployments<T>(
+  request: GenerateRequest,
+  model: ResolvedModel,
+  call: Call,
+  attempt: Attempt<T>,
+): Promise<Served<T>> {
+  const router = model.router!;
+  const signal = call.cancellation;
+  const session = router.affinity ? sessionKey(model.id, call.http, request, call.protocol) : undefined;
+  let tokens: number | undefined;
+  const estimate = () => (tokens ??= estimatedTokens(request, model));
+  let excluded: Set<string> | undefined;
+  let lastError: unknown;
+  for (;;) {
+    let chosen: ChosenDeployment;
+    try {
+      chosen = await router.choose(model, call, session, excluded, estimate, excluded === undefined);
+    } catch (unavailable) {
+      throw lastError ?? unavailable;
+    }
+    const { deployment } = chosen;
+    const warnings = new CallWarnings();
+    const tried: UsageAttempt = {
+      model: model.id,
+      provider: deployment.provider.name,
+      upstreamModel: deployment.upstreamModel,
+      deployment: deployment.name,
+    };
+    call.attempts.push(tried);
+    try {
+      const value = await attempt(model, deployment, warnings);
+      router.succeeded(chosen, session);
+      call.deployment = chosen;
+      return { value, model, warnings: warnings.list };
+    } catch (error) {
+      const failure = toGatewayError(error);
+      tried.error = { kind: failure.kind, status: failure.status };
+      chosen.end(undefined);
+      if (signal.aborted || !(error instanceof GatewayError)) throw error;
+      if (!DEPLOYMENT_FAILURE_KINDS.has(error.kind)) {
+        router.answered(chosen);
+        throw error;
+      }
+      await router.failed(chosen, error, call.requestId);
+      logProvider(
+        '%s deployment %s failed (%s %d); trying another',
+        call.requestId,
+        deployment.name,
+        error.kind,
+        error.status,
+      );
+      (excluded ??= new Set()).add(deployment.name);
+      lastError = error;
+    }
+  }
+}
+
+/** The tokens a deployment's tokens-per-minute limit is admitted on: the input's byte bound and the output cap. */
+function estimatedTokens(request: GenerateRequest, model: ResolvedModel): number {
+  const input = inputTokenBound(measureInput(request), model.provider.maxImageTokens(model.upstreamModel));
+  return input + (request.maxOutputTokens ?? model.maxOutputTokens) * (request.choiceCount ?? 1);
 }

@@ -46,6 +46,11 @@ export function usageRecordOf(call: Call, ended: number): UsageRecord {
     record.provider = last?.provider ?? resolved.provider.name;
     record.upstreamModel = last?.upstreamModel ?? resolved.upstreamModel;
   }
+  const deployment = call.deployment;
+  if (deployment) {
+    record.deployment = deployment.deployment.name;
+    if (deployment.affinity) record.affinity = deployment.affinity;
+  }
   if (failure) record.error = { kind: failure.kind, status: failure.status, message: failure.message };
   if (usage) {
     record.usage = usage;

@@ -42,6 +42,11 @@ export function rateLimitsProblem(value: unknown, path: string): string | undefi
   return undefined;
 }
 
+/** Checks a deployment's own rate limits (each a positive integer or null); returns what is wrong, or undefined. */
+export function limitsOnlyProblem(value: unknown, path: string): string | undefined {
+  return limitsProblem(value, path, LIMIT_NAMES);
+}
+
 /** Limits over defaults, field by field (`null` in `over` lifts a default; `undefined` keeps it). */
 export function mergeLimits(base: RateLimits | undefined, over: RateLimits | undefined): RateLimits {
   return { ...base, ...over };

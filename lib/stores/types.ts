@@ -240,3 +240,63 @@ export interface ResponseStore {
   /** Called by `gateway.close()`. */
   close?(): MaybePromise<void>;
 }
+
+/**
+ * One deployment's shared health as {@link DeploymentStateStore.read} answers it (docs/routing.md, *Health and
+ * cooldown*), in the store's own clock.
+ */
+export interface DeploymentState {
+  /** Milliseconds left of its cooldown; 0 when it is not cooling down. */
+  coolingMs: number;
+  /** Its cooldown has ended and no call has proved it healthy yet: the next call to it is its probe. */
+  probation: boolean;
+  /** Whether a caller holds the probe claim (the others keep away until it answers or the claim expires). */
+  probing: boolean;
+  /** Failures counted in its current window. */
+  failures: number;
+  /** Calls in flight on it, counted by {@link DeploymentStateStore.enter} / `leave` (the `least-busy` strategy only). */
+  inFlight: number;
+}
+
+/** A failure of a deployment, as {@link DeploymentStateStore.fail} counts it. */
+export interface DeploymentFailure {
+  /** Failures are counted in a window of this many milliseconds that starts at the first one. */
+  windowMs: number;
+  /** The failures in one window that cool the deployment down. */
+  threshold: number;
+  /** How long a cooldown lasts, in milliseconds. */
+  cooldownMs: number;
+  /** Cool down at once, whatever the count (an upstream `Retry-After`, rejected credentials, a failed probe). */
+  immediate: boolean;
+}
+
+/**
+ * The state the deployments of a model share across calls and, with a shared store, across gateway instances
+ * (docs/routing.md): each deployment's failures, cooldown, probe claim and calls in flight, and each session's
+ * deployment (affinity). Methods may answer a value or a promise; the memory store answers values, so a call pays no
+ * promise for it.
+ *
+ * - `read(names)` answers each deployment's {@link DeploymentState}, in order (an unknown one is healthy).
+ * - `fail(name, failure)` counts a failure; when the window holds `threshold` of them, or `immediate`, or the
+ *   deployment is on probation, it starts a cooldown of `cooldownMs` (never shortening one already running) and
+ *   answers its length in milliseconds; otherwise 0.
+ * - `succeed(name)` ends its cooldown, probation, probe claim and failure count.
+ * - `claimProbe(name, ttlMs)` is true for exactly one caller until `succeed`, `fail` or `ttlMs` passes.
+ * - `enter(name)` / `leave(name)` count calls in flight (never below 0).
+ * - `affinity(session)` answers the deployment a session was last served by, if that was less than its idle time
+ *   ago; `setAffinity(session, name, idleMs)` records it (and restarts the idle time). Memory stays bounded.
+ */
+export interface DeploymentStateStore {
+  read(names: readonly string[]): MaybePromise<readonly DeploymentState[]>;
+  fail(name: string, failure: DeploymentFailure): MaybePromise<number>;
+  succeed(name: string): MaybePromise<void>;
+  claimProbe(name: string, ttlMs: number): MaybePromise<boolean>;
+  enter(name: string): MaybePromise<void>;
+  leave(name: string): MaybePromise<void>;
+  affinity(session: string): MaybePromise<string | undefined>;
+  setAffinity(session: string, name: string, idleMs: number): MaybePromise<void>;
+  /** Called once before the gateway serves; the gateway waits for it. */
+  init?(): MaybePromise<void>;
+  /** Called by `gateway.close()`. */
+  close?(): MaybePromise<void>;
+}

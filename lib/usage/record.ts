@@ -31,13 +31,23 @@ export interface CreditSplit {
   total: number;
 }
 
-/** One model of the fallback chain the call tried, in order. */
+/**
+ * One model of the fallback chain the call tried, in order; for a model with several deployments
+ * (docs/routing.md), one entry per deployment called or passed over.
+ */
 export interface UsageAttempt {
   /** The public model id. */
   model: string;
   provider: string;
   upstreamModel: string;
-  /** Why it failed; absent for the attempt that answered. */
+  /** The deployment's name, for a model routed over deployments. */
+  deployment?: string;
+  /**
+   * Why the deployment was passed over without a call: `cooldown` (out after failures), `probe` (another call is
+   * probing it), `rate_limit` (at its own limit). Absent for a deployment that was called.
+   */
+  skipped?: 'cooldown' | 'probe' | 'rate_limit';
+  /** Why it failed; absent for the attempt that answered (and for a skipped one). */
   error?: { kind: ErrorKind; status: number };
 }
 
@@ -61,6 +71,13 @@ export interface UsageRecord {
   upstreamModel?: string;
   /** Every model tried, in order; one entry when no fallback was needed; empty when none was called. */
   attempts: UsageAttempt[];
+  /** The deployment that answered, for a model routed over deployments (docs/routing.md). */
+  deployment?: string;
+  /**
+   * For a model routed over deployments with session affinity: whether the call's session stayed on its deployment
+   * (`held`), had to move (`moved`: its deployment was out, at its limit or failed) or had none yet (`new`).
+   */
+  affinity?: 'held' | 'moved' | 'new';
   outcome: UsageOutcome;
   /** The HTTP status the caller got (200 for a stream that started, however it ended). */
   status: number;

@@ -1,6 +1,7 @@
 /** The vendors whose signatures caller protocols carry for them, as data: codecs read the list, name no vendor. */
 import { GEMINI_CARRIED_SIGNATURE } from './gemini/carried-signature';
 import { OPENAI_CARRIED_REASONING } from './openai/carried-reasoning';
+import { OPENROUTER_CARRIED_REASONING } from './openrouter/carried-reasoning';
 
 /**
  * A vendor that mints a signature its own API must get back with the part it came on, which
@@ -24,4 +25,5 @@ export interface SignatureVendor {
 export const CARRIED_SIGNATURE_VENDORS: readonly SignatureVendor[] = [
   GEMINI_CARRIED_SIGNATURE,
   OPENAI_CARRIED_REASONING,
+  OPENROUTER_CARRIED_REASONING,
 ];

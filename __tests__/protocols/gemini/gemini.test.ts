@@ -939,7 +939,6 @@ describe('decode', () => {
       },
       'tools[0].functionDeclarations[0].parametersJsonSchema',
     ],
-    ['cachedContent', { ...hello, cachedContent: 'cachedContents/abc' }, 'cachedContent'],
     [
       'a functionCall without a name',
       { contents: [{ role: 'model', parts: [{ functionCall: { args: {} } }] }] },

@@ -17,6 +17,7 @@ import { encodeThinkingConfig, literalThinkingConfig } from './encode-thinking-c
 import { logProvider } from './log';
 import { geminiModelFamily, validatesSignatures, type GeminiModelFamily } from './model-family';
 import { withPlaceholderSignatures } from './placeholder-signatures';
+import { geminiToolSchema } from './tool-schema';
 import { reportForeignTools } from '../../wire/vendor-tools';
 import { reportDrop, type Warn } from '../../warnings';
 
@@ -54,12 +55,23 @@ export function encodeGenerationConfig(
   return config;
 }
 
-/** A function declaration with `parametersJsonSchema`: the caller's JSON Schema as is, no OpenAPI-subset cleaning. */
+/**
+ * A function declaration with `parametersJsonSchema`: the caller's JSON Schema with what Gemini does not take
+ * rewritten or dropped (./tool-schema.ts; a debug line names it), the rest as it is.
+ */
 function encodeDeclaration(tool: ToolDefinition): Body {
+  const dropped = new Set<string>();
+  const parameters = geminiToolSchema(tool.parameters, dropped);
+  if (dropped.size > 0)
+    logProvider(
+      'tool %s: schema keywords Gemini does not take rewritten or dropped: %s',
+      tool.name,
+      [...dropped].join(', '),
+    );
   const declaration: Body = {
     name: tool.name,
     ...(tool.description !== undefined ? { description: tool.description } : {}),
-    parametersJsonSchema: tool.parameters,
+    parametersJsonSchema: parameters,
   };
   return applyGeminiExtension(declaration, geminiExtension(tool));
 }

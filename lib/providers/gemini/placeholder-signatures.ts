@@ -1,13 +1,11 @@
 /** The documented placeholder thought signature, for function calls in the current turn that Gemini did not sign. */
+import { GEMINI_PLACEHOLDER_SIGNATURE } from '../../wire/gemini/carried-signature';
 import { field } from '../../wire/gemini/field-names';
 import { logProvider } from './log';
 import { isJsonObject, type JsonObject } from '../../json';
 
-/**
- * Google's documented placeholder for history the model did not produce (another vendor's turns,
- * hand-built transcripts). Whether Google keeps accepting it long-term is unverified (protocols.md 4.9).
- */
-export const PLACEHOLDER_SIGNATURE = 'skip_thought_signature_validator';
+/** Google's documented placeholder for history the model did not produce (lib/wire/gemini/carried-signature.ts). */
+export const PLACEHOLDER_SIGNATURE = GEMINI_PLACEHOLDER_SIGNATURE;
 
 function partsOf(content: JsonObject): unknown[] {
   return Array.isArray(content.parts) ? content.parts : [];

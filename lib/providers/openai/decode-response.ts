@@ -13,19 +13,31 @@ import {
 } from '../../wire/openai/extensions';
 import { malformedUpstream } from '../../upstream/malformed';
 import { mapOpenAIFinishReason } from './map-finish-reason';
+import { detailItems, detailsMetadata, detailsText, mergeMetadata, toolCallMetadata } from './decode-reasoning';
 import { argumentsText } from './tool-call-stream';
 
 /** The usage block of chat completions (response or final stream chunk). */
 export interface OpenAIUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  prompt_tokens_details?: {
+    cached_tokens?: number;
+    /** OpenAI (GPT-5.6 and later) and OpenRouter: the tokens written to the cache. */
+    cache_write_tokens?: number;
+    /** LiteLLM's name for them. */
+    cache_creation_tokens?: number;
+  } | null;
   completion_tokens_details?: { reasoning_tokens?: number } | null;
+  /** LiteLLM fronting Anthropic: the writes, also in the details as `cache_creation_tokens`. */
+  cache_creation_input_tokens?: number | null;
+  /** LiteLLM fronting Anthropic: the reads, also in the details as `cached_tokens`. */
+  cache_read_input_tokens?: number | null;
 }
 
 interface OpenAIToolCall {
   id?: string;
   function?: { name?: string; arguments?: unknown };
+  extra_content?: unknown;
 }
 
 interface OpenAIChoice {
@@ -35,6 +47,7 @@ interface OpenAIChoice {
     refusal?: string | null;
     reasoning_content?: unknown;
     reasoning?: unknown;
+    reasoning_details?: unknown;
     tool_calls?: OpenAIToolCall[] | null;
   };
   finish_reason?: string | null;
@@ -63,13 +76,17 @@ export function reasoningText(
 }
 
 /**
- * Chat-completions usage → canonical usage: cached and cache-write tokens, and reasoning tokens (already inside
- * `completion_tokens`).
+ * Chat-completions usage → canonical usage: cached and cache-write tokens (both inside `prompt_tokens`),
+ * and reasoning tokens (already inside `completion_tokens`). The writes in each dialect that reports
+ * them: OpenAI's and OpenRouter's `prompt_tokens_details.cache_write_tokens`, LiteLLM's
+ * `prompt_tokens_details.cache_creation_tokens` or `usage.cache_creation_input_tokens` (its reads also
+ * as `usage.cache_read_input_tokens`); LiteLLM's `prompt_tokens` counts both (BerriAI/litellm#11364).
  */
 export function decodeOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage {
   const result: Usage = { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
-  const cached = usage?.prompt_tokens_details?.cached_tokens;
-  const written = usage?.prompt_tokens_details?.cache_write_tokens;
+  const details = usage?.prompt_tokens_details;
+  const cached = details?.cached_tokens || usage?.cache_read_input_tokens;
+  const written = details?.cache_write_tokens || details?.cache_creation_tokens || usage?.cache_creation_input_tokens;
   const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
   if (cached) result.cacheReadTokens = cached;
   if (written) result.cacheWriteTokens = written;
@@ -77,19 +94,33 @@ export function decodeOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage 
   return result;
 }
 
+/**
+ * The message's parts. OpenRouter's `reasoning_details` ride on the reasoning part (made from their readable text when
+ * the message has no other) and on the first tool call; a tool call's Gemini thought signature on that call.
+ */
 function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
   const content: ContentPart[] = [];
-  const reasoning = reasoningText(message);
-  if (reasoning) content.push({ type: 'reasoning', text: reasoning });
+  const details = detailItems(message?.reasoning_details);
+  const blocks = detailsMetadata(details);
+  const reasoning = reasoningText(message) ?? (blocks ? detailsText(details) : undefined);
+  if (reasoning !== undefined)
+    content.push(
+      blocks
+        ? { type: 'reasoning', text: reasoning, providerMetadata: blocks }
+        : { type: 'reasoning', text: reasoning },
+    );
   if (message?.content) content.push({ type: 'text', text: message.content });
   else if (message?.refusal) content.push({ type: 'text', text: message.refusal });
   for (const [index, call] of (message?.tool_calls ?? []).entries()) {
-    content.push({
+    const part: ContentPart = {
       type: 'tool-call',
       id: call.id ?? `call_${index}`,
       name: call.function?.name ?? '',
       arguments: argumentsText(call.function?.arguments),
-    });
+    };
+    const metadata = mergeMetadata(toolCallMetadata(call), index === 0 ? blocks : undefined);
+    if (metadata) part.providerMetadata = metadata;
+    content.push(part);
   }
   return content;
 }

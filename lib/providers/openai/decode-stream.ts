@@ -1,7 +1,7 @@
 /** OpenAI chat-completions server-sent events → the canonical stream. */
 import type { SseEvent } from '../../upstream/sse-parser';
 import createDebug from 'debug';
-import type { Extensions, ProviderStreamPart, Usage } from '../../canonical';
+import type { Extensions, ProviderMetadata, ProviderStreamPart, Usage } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { isJsonObject, unmodelledFields, type JsonObject } from '../../json';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../../wire/openai/extensions';
 import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
 import { decodeOpenAIUsage, reasoningText, type OpenAIUsage } from './decode-response';
+import { mergeMetadata, ReasoningDetailsStream, toolCallMetadata } from './decode-reasoning';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { chatStreamError } from './stream-error';
 import { ToolCallStream, type ToolCallDelta } from './tool-call-stream';
@@ -31,7 +32,8 @@ interface Chunk {
       refusal?: string | null;
       reasoning_content?: unknown;
       reasoning?: unknown;
-      tool_calls?: ToolCallDelta[] | null;
+      reasoning_details?: unknown;
+      tool_calls?: Array<ToolCallDelta & { extra_content?: unknown }> | null;
     } | null;
     finish_reason?: string | null;
     logprobs?: unknown;
@@ -85,6 +87,11 @@ export class ChatStreamDecoder implements StreamEventDecoder {
   private answered = false;
   private usage: Usage | undefined;
   private readonly tools = new ToolCallStream();
+  /** OpenRouter's `reasoning_details` so far; they go on the reasoning block's end and the first tool call's start. */
+  private readonly details = new ReasoningDetailsStream();
+  private firstCallStarted = false;
+  /** Gemini thought signatures by tool-call id (Google's endpoint sends each call whole, signature included). */
+  private readonly callMetadata = new Map<string, ProviderMetadata>();
   private readonly closeText = (out: ProviderStreamPart[]): void => this.closeTextBlock(out);
 
   constructor(private readonly upstream: string) {}
@@ -138,7 +145,9 @@ export class ChatStreamDecoder implements StreamEventDecoder {
         code: 'upstream_stream_cut',
       });
     this.closeTextBlock(out);
+    const from = out.length;
     this.tools.finish(out);
+    this.tagCallStarts(out, from);
     const tools = this.tools.sawCalls;
     const finishReason =
       this.refused && !this.answered && !tools
@@ -152,6 +161,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     const delta = choice.delta ?? {};
     const reasoning = reasoningText(delta);
     if (reasoning) this.textDelta('reasoning', reasoning, out);
+    if (delta.reasoning_details !== undefined && delta.reasoning_details !== null) this.acceptDetails(delta, out);
     // Log-probabilities (asked for with `logprobs: true`) go with the text they are for, to a chat-completions caller.
     const extensions =
       choice.logprobs !== undefined && choice.logprobs !== null
@@ -166,13 +176,48 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       this.textDelta('text', delta.refusal, out, extensions);
     }
     const calls = delta.tool_calls;
-    if (calls)
-      for (let position = 0; position < calls.length; position++)
-        this.tools.accept(calls[position]!, position, out, this.closeText);
+    if (calls) {
+      const from = out.length;
+      for (let position = 0; position < calls.length; position++) {
+        const call = calls[position]!;
+        const metadata = call.extra_content === undefined ? undefined : toolCallMetadata(call);
+        if (metadata && typeof call.id === 'string') this.callMetadata.set(call.id, metadata);
+        this.tools.accept(call, calls.length > 1 ? position : undefined, out, this.closeText);
+      }
+      this.tagCallStarts(out, from);
+    }
     if (choice.finish_reason) {
       this.finishRaw = choice.finish_reason;
       this.closeTextBlock(out);
+      const from = out.length;
       this.tools.finish(out);
+      this.tagCallStarts(out, from);
+    }
+  }
+
+  /**
+   * OpenRouter's reasoning blocks of a delta, gathered; blocks with no readable text of their own (encrypted) open a
+   * reasoning block to ride on when nothing else is open.
+   */
+  private acceptDetails(delta: NonNullable<NonNullable<Chunk['choices']>[number]['delta']>, out: ProviderStreamPart[]) {
+    this.details.accept(delta.reasoning_details);
+    if (this.details.size === 0 || this.open || this.tools.isOpen || this.firstCallStarted) return;
+    this.open = { kind: 'reasoning', id: `${this.blockCount++}` };
+    out.push({ type: 'reasoning-start', id: this.open.id });
+  }
+
+  /**
+   * The metadata of the tool calls that started in `out` from `from` on: a call's Gemini signature, and, on the first
+   * call, OpenRouter's reasoning blocks so far (a chat-completions caller sends back only the call).
+   */
+  private tagCallStarts(out: ProviderStreamPart[], from: number): void {
+    for (let index = from; index < out.length; index++) {
+      const part = out[index]!;
+      if (part.type !== 'tool-call-start') continue;
+      const first = !this.firstCallStarted;
+      this.firstCallStarted = true;
+      const metadata = mergeMetadata(this.callMetadata.get(part.id), first ? this.details.metadata() : undefined);
+      if (metadata) out[index] = { ...part, providerMetadata: metadata };
     }
   }
 
@@ -198,6 +243,15 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     const open = this.open;
     if (!open) return;
     this.open = undefined;
-    out.push(open.kind === 'text' ? { type: 'text-end', id: open.id } : { type: 'reasoning-end', id: open.id });
+    if (open.kind === 'text') {
+      out.push({ type: 'text-end', id: open.id });
+      return;
+    }
+    const metadata = this.details.metadata();
+    out.push(
+      metadata
+        ? { type: 'reasoning-end', id: open.id, providerMetadata: metadata }
+        : { type: 'reasoning-end', id: open.id },
+    );
   }
 }

@@ -2,9 +2,12 @@
 import createDebug from 'debug';
 import type { ContentPart, ImagePart, Message, TextPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
+import { encodeCacheControl } from '../../wire/cache-control';
 import { sourceToUrl } from '../../wire/media';
 import { chatExtension, type ChatMessageExtension, type ChatPartExtension } from '../../wire/openai/extensions';
+import { googleThoughtSignature, setReplayedReasoning, withThoughtSignature } from './encode-reasoning';
 import { checkImageUrl } from './image-url';
+import type { ReasoningReplay } from './reasoning-replay';
 
 const log = createDebug('rosetta:provider');
 
@@ -18,10 +21,16 @@ function textOf(parts: readonly ContentPart[], separator: string): string {
   return parts.flatMap((part) => (part.type === 'text' && part.text.length > 0 ? [part.text] : [])).join(separator);
 }
 
-/** A part's own fields from a chat-completions caller (`cache_control`, …), under what the encoder writes. */
+/**
+ * A part's own fields from a chat-completions caller, under what the encoder writes, and its cache
+ * breakpoint as `cache_control` (the form OpenRouter and LiteLLM take).
+ */
 function withPartFields(encoded: Record<string, unknown>, part: ContentPart): Record<string, unknown> {
   const fields = part.extensions === undefined ? undefined : chatExtension<ChatPartExtension>(part.extensions)?.fields;
-  return fields ? { ...fields, ...encoded } : encoded;
+  const withFields = fields ? { ...fields, ...encoded } : encoded;
+  const cacheControl = part.type === 'reasoning' ? undefined : part.cacheControl;
+  if (cacheControl) withFields.cache_control = encodeCacheControl(cacheControl);
+  return withFields;
 }
 
 /** Whether a text part was an assistant's `refusal`. */
@@ -97,24 +106,30 @@ function encodeUserContent(
 }
 
 /**
- * An assistant turn: its text (a caller's `refusal` as one), and tool calls. Reasoning is not sent
- * back (chat completions has no field for it, and signatures are vendor-bound); a turn left with
- * nothing is dropped unless a chat-completions caller sent it with fields of its own (`audio`).
+ * An assistant turn: its text (a caller's `refusal` as one), tool calls, and its reasoning in the upstream's dialect
+ * (`replay`; see ./encode-reasoning.ts). A turn left with no text or tool calls is dropped unless a chat-completions
+ * caller sent it with fields of its own (`audio`). `currentTurn`: the turn follows the conversation's last user
+ * message (Gemini validates the signatures of those).
  */
-function encodeAssistant(message: Message, extension: ChatMessageExtension | undefined): ChatMessage[] {
+function encodeAssistant(
+  message: Message,
+  extension: ChatMessageExtension | undefined,
+  replay: ReasoningReplay,
+  currentTurn: boolean,
+): ChatMessage[] {
   const refusal = message.content.find((part): part is TextPart => part.type === 'text' && isRefusal(part));
   const content = refusal ? message.content.filter((part) => part !== refusal) : message.content;
   const text = textOf(content, '');
-  const toolCalls = content.flatMap((part) =>
-    part.type === 'tool-call'
-      ? [
-          withPartFields(
-            { id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments || '{}' } },
-            part,
-          ),
-        ]
-      : [],
-  );
+  const firstCall = content.find((part) => part.type === 'tool-call');
+  const toolCalls = content.flatMap((part) => {
+    if (part.type !== 'tool-call') return [];
+    const call = withPartFields(
+      { id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments || '{}' } },
+      part,
+    );
+    const signature = googleThoughtSignature(part, replay, currentTurn && part === firstCall);
+    return [signature === undefined ? call : withThoughtSignature(call, signature)];
+  });
   if (text.length === 0 && toolCalls.length === 0 && !refusal && !extension?.fields) return [];
   const encoded: ChatMessage = {
     ...extension?.fields,
@@ -124,6 +139,7 @@ function encodeAssistant(message: Message, extension: ChatMessageExtension | und
   if (refusal) encoded.refusal = refusal.text;
   if (toolCalls.length > 0) encoded.tool_calls = toolCalls;
   if (message.name) encoded.name = message.name;
+  setReplayedReasoning(encoded, message, replay, toolCalls.length > 0);
   return [encoded];
 }
 
@@ -175,6 +191,12 @@ function encodePlacedSystem(message: Message, extension: ChatMessageExtension): 
   return encoded;
 }
 
+/** Where the conversation's last user message stands, or -1. */
+function lastUserAt(messages: readonly Message[]): number {
+  for (let index = messages.length - 1; index >= 0; index--) if (messages[index]!.role === 'user') return index;
+  return -1;
+}
+
 /**
  * The conversation as chat completions wants it:
  * - every system message of another protocol (Anthropic's top-level `system`, Claude Code's
@@ -185,10 +207,12 @@ function encodePlacedSystem(message: Message, extension: ChatMessageExtension): 
  *   results (which `tool` messages cannot hold) follow the run of tool messages as a user turn;
  * - empty turns dropped;
  * - a chat-completions caller's message fields the canonical types do not model
- *   (`extensions['openai-chat']`) back on each message, and its content arrays kept as arrays.
+ *   (`extensions['openai-chat']`) back on each message, and its content arrays kept as arrays;
+ * - the model's reasoning on its assistant turns in the upstream's dialect (`replay`, default none).
  */
-export function encodeChatMessages(messages: readonly Message[]): ChatMessage[] {
+export function encodeChatMessages(messages: readonly Message[], replay: ReasoningReplay = 'none'): ChatMessage[] {
   const system: string[] = [];
+  const currentTurnStart = replay === 'google' ? lastUserAt(messages) + 1 : 0;
   const turns: ChatMessage[] = [];
   let pendingImages: Array<Record<string, unknown>> = [];
   const flushImages = () => {
@@ -224,7 +248,7 @@ export function encodeChatMessages(messages: readonly Message[]): ChatMessage[] 
     }
     flushImages();
     if (message.role === 'assistant') {
-      const encoded = encodeAssistant(message, extension);
+      const encoded = encodeAssistant(message, extension, replay, index >= currentTurnStart);
       if (encoded.length === 0) log('%s: an assistant turn with no text or tool calls dropped', at);
       turns.push(...encoded);
       return;

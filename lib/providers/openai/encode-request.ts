@@ -4,8 +4,10 @@
 import createDebug from 'debug';
 import type { GenerateRequest, ResponseFormat, ToolChoice } from '../../canonical';
 import { chatExtension, type ChatRequestExtension, type ChatToolExtension } from '../../wire/openai/extensions';
+import { encodeCacheControl } from '../../wire/cache-control';
 import { openAIUserId } from './end-user-id';
 import { encodeChatMessages } from './encode-messages';
+import type { ReasoningReplay } from './reasoning-replay';
 import { setSampling, upstreamEffort } from './sampling';
 import { reportForeignTools } from '../../wire/vendor-tools';
 import { reportDrop, type Warn } from '../../warnings';
@@ -27,6 +29,8 @@ export interface EncodeChatOptions {
    * o-series and gpt-5 family) refuses `temperature`/`top_p` other than the defaults. Default false.
    */
   reasoningModel?: boolean;
+  /** How the model's earlier reasoning goes back on assistant turns (see {@link ReasoningReplay}). Default `none`. */
+  reasoningReplay?: ReasoningReplay;
   /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
   warn?: Warn;
 }
@@ -91,7 +95,19 @@ function encodeTool(tool: NonNullable<GenerateRequest['tools']>[number]): Record
   if (tool.description) fn.description = tool.description;
   fn.parameters = tool.parameters;
   if (tool.strict !== undefined) fn.strict = tool.strict;
-  return { ...extension?.fields, type: 'function', function: fn };
+  const encoded: Record<string, unknown> = { ...extension?.fields, type: 'function', function: fn };
+  if (tool.cacheControl) encoded.cache_control = encodeCacheControl(tool.cacheControl);
+  return encoded;
+}
+
+/**
+ * `prompt_cache_key` and `prompt_cache_retention` (OpenAI's prompt caching; docs/translation.md,
+ * *Prompt caching*): the caller's, or the key an Anthropic caller's end-user id stands for, kept
+ * within the length the end-user id is (a longer one as its SHA-256).
+ */
+export function setPromptCache(body: Record<string, unknown>, request: GenerateRequest): void {
+  if (request.promptCacheKey !== undefined) body.prompt_cache_key = openAIUserId(request.promptCacheKey);
+  if (request.promptCacheRetention !== undefined) body.prompt_cache_retention = request.promptCacheRetention;
 }
 
 /**
@@ -111,7 +127,7 @@ export function encodeChatRequest(
   const body: Record<string, unknown> = extension?.fields ? { ...extension.fields } : {};
   // Assigned one by one: a computed key in an object literal is defined through the V8 runtime on every call.
   body.model = upstreamModel;
-  body.messages = encodeChatMessages(request.messages);
+  body.messages = encodeChatMessages(request.messages, options.reasoningReplay);
   body.stream = options.stream;
   if (options.stream) body.stream_options = { include_usage: true };
   if (request.maxOutputTokens !== undefined)
@@ -137,6 +153,7 @@ export function encodeChatRequest(
     if (extension?.userField) body[extension.userField] = request.user;
     else body.user = openAIUserId(request.user);
   }
+  setPromptCache(body, request);
   if (request.tools?.length) {
     body.tools = request.tools.map(encodeTool);
     if (request.toolChoice) body.tool_choice = encodeToolChoice(request.toolChoice);

@@ -28,6 +28,7 @@ import { openAICachePriceRatios } from './cache-prices';
 import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
+import { reasoningReplayFor, type ReasoningReplay } from './reasoning-replay';
 import { decodeImageResponse, encodeImageRequest } from './images';
 import {
   decodeEmbeddingsResponse,
@@ -36,6 +37,7 @@ import {
   type EmbeddingsBody,
 } from './embed';
 import { openAIMaxImageTokens } from './image-token-bound';
+import { answerCapExhaustedStream, capExhaustedAnswer, isCapExhausted } from './output-cap';
 import {
   generateViaResponses,
   responsesModelTest,
@@ -79,6 +81,19 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * server state. Default: none (every model through chat completions).
    */
   responsesModels?: ResponsesModels;
+  /**
+   * How the model's earlier reasoning goes back to the upstream on the assistant turns of a conversation (its
+   * "reasoning dialect", see {@link ReasoningReplay}): one for every model, or a function choosing one per upstream
+   * model id (an answer outside the list counts as `'none'`). Thinking models behind OpenAI-compatible APIs refuse a
+   * tool loop without it: DeepSeek and Kimi want `reasoning_content` back on the turn that made the tool calls,
+   * Gemini 3 on Google's endpoint its thought signatures, OpenRouter its `reasoning_details`. Only reasoning without
+   * another vendor's signature is sent; each vendor's signatures go back to that vendor alone.
+   *
+   * Default: by the base URL's host: `api.deepseek.com`, `api.moonshot.ai` / `.cn` and `dashscope*.aliyuncs.com`
+   * → `'reasoning_content'`; `openrouter.ai` → `'reasoning_details'`; `generativelanguage.googleapis.com` →
+   * `'google'`; any other host (OpenAI itself, vLLM, llama.cpp, Ollama…) → `'none'`.
+   */
+  reasoningReplay?: ReasoningReplay | ((upstreamModel: string) => ReasoningReplay);
   /** Most inputs one upstream `/embeddings` call may carry; larger calls are split. Default 2,048 (OpenAI's limit). */
   maxEmbedInputs?: number;
   /**
@@ -106,6 +121,7 @@ export class OpenAIProvider implements Provider {
   private readonly maxTokensField: MaxTokensField;
   private readonly reasoningModels: (upstreamModel: string) => boolean;
   private readonly responsesModels: (upstreamModel: string) => boolean;
+  private readonly reasoningReplay: (upstreamModel: string) => ReasoningReplay;
   private readonly embedInputs: number;
   private readonly embeddingsBase64: boolean;
 
@@ -123,6 +139,7 @@ export class OpenAIProvider implements Provider {
     }
     this.reasoningModels = options.reasoningModels ?? (official ? isOpenAIReasoningModel : () => false);
     this.responsesModels = responsesModelTest(options.responsesModels);
+    this.reasoningReplay = reasoningReplayFor(options.reasoningReplay, baseUrl);
     this.embedInputs = maxEmbedInputsOption(options.maxEmbedInputs, OPENAI_MAX_EMBED_INPUTS);
     if (options.embeddingsBase64 !== undefined && typeof options.embeddingsBase64 !== 'boolean')
       throw new GatewayConfigError(
@@ -143,6 +160,7 @@ export class OpenAIProvider implements Provider {
       maxTokensField: this.maxTokensField,
       stream,
       reasoningModel: this.reasoningModels(context.upstreamModel),
+      reasoningReplay: this.reasoningReplay(context.upstreamModel),
       warn: context.warn,
     };
   }
@@ -169,12 +187,19 @@ export class OpenAIProvider implements Provider {
     if (responses) return generateViaResponses(responses, request, context);
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, false));
     const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
-    const response = await this.client.requestJson<OpenAIChatResponse>({
-      path: '/chat/completions',
-      body,
-      signal: callSignal(context),
-      headers,
-    });
+    let response: OpenAIChatResponse;
+    try {
+      response = await this.client.requestJson<OpenAIChatResponse>({
+        path: '/chat/completions',
+        body,
+        signal: callSignal(context),
+        headers,
+      });
+    } catch (error) {
+      // A reasoning model refuses a cap it used up before writing anything (Claude Code's max_tokens: 1 probe).
+      if (isCapExhausted(error)) return capExhaustedAnswer(request, context.upstreamModel);
+      throw error;
+    }
     const decoded = decodeChatResponse(response, context.upstreamModel, this.name);
     // Figures the upstream left out (some compatible servers send no usage, or only part of it) are left out for the
     // gateway to count, not charged as 0.
@@ -199,7 +224,8 @@ export class OpenAIProvider implements Provider {
       );
       return this.client.stream({ path: '/chat/completions', body, signal, headers }, sink);
     };
-    return decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal, this.client.redactor);
+    const parts = decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal, this.client.redactor);
+    return answerCapExhaustedStream(parts, request, context.upstreamModel);
   }
 
   async generateImage(request: ImageRequest, context: ProviderCallContext): Promise<ImageResponse> {

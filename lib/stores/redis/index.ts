@@ -10,3 +10,8 @@ export { QUOTA_SCRIPTS, KEY_SCRIPTS, RATE_LIMIT_SCRIPTS, type ScriptDefinition }
 export { RedisResponseStore, type RedisResponseStoreOptions } from './redis-response-store';
 export { RedisUsageStream, type RedisUsageStreamOptions } from './redis-usage-stream';
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './redis-rate-limit-store';
+export {
+  RedisDeploymentStore,
+  DEPLOYMENT_SCRIPTS,
+  type RedisDeploymentStoreOptions,
+} from './redis-deployment-store';

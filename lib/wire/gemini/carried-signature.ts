@@ -12,3 +12,10 @@ export const GEMINI_CARRIED_SIGNATURE: SignatureVendor = {
   idTag: 'gem',
   openAIExtraContent: { key: 'google', field: 'thought_signature' },
 };
+
+/**
+ * Google's documented placeholder thought signature, for a function call Gemini did not sign (another vendor's turns,
+ * hand-built transcripts), on the native API and on its OpenAI-compatible endpoint alike. Whether Google keeps
+ * accepting it long-term is unverified (protocols.md 4.9).
+ */
+export const GEMINI_PLACEHOLDER_SIGNATURE = 'skip_thought_signature_validator';

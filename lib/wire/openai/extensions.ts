@@ -128,7 +128,10 @@ export const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set([
 ]);
 /** Choice fields the chat codec writes itself. */
 export const MODELLED_CHOICE_FIELDS: ReadonlySet<string> = new Set(['index', 'message', 'finish_reason']);
-/** Message fields the chat codec writes itself; `reasoning` too, returned as `reasoning_content`. */
+/**
+ * Message fields the chat codec writes itself; `reasoning` too, returned as `reasoning_content`, and OpenRouter's
+ * `reasoning_details`, which are provider metadata (carried in the tool-call ids).
+ */
 export const MODELLED_MESSAGE_FIELDS: ReadonlySet<string> = new Set([
   'role',
   'content',
@@ -136,6 +139,7 @@ export const MODELLED_MESSAGE_FIELDS: ReadonlySet<string> = new Set([
   'tool_calls',
   'reasoning_content',
   'reasoning',
+  'reasoning_details',
 ]);
 /**
  * Stream-chunk fields the chat codec writes itself. `obfuscation` is OpenAI's per-chunk padding:
@@ -158,7 +162,11 @@ export const MODELLED_USAGE_FIELDS: ReadonlySet<string> = new Set([
   'total_tokens',
 ]);
 /** Counts inside `prompt_tokens_details` / `completion_tokens_details` that canonical usage has. */
-export const MODELLED_USAGE_DETAILS: ReadonlySet<string> = new Set(['cached_tokens', 'reasoning_tokens']);
+export const MODELLED_USAGE_DETAILS: ReadonlySet<string> = new Set([
+  'cached_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+]);
 
 /** The chat-completions entry of some extensions. */
 export function chatExtension<T extends JsonObject>(extensions: Extensions | undefined): T | undefined {

@@ -5,6 +5,7 @@ import type { JsonObject } from '../../../json';
 import { responsesExtension, type ResponsesRequestExtension } from '../../../wire/openai/responses-extensions';
 import { openAIUserId } from '../end-user-id';
 import { setSampling, upstreamEffort } from '../sampling';
+import { responsesOutputCap } from '../output-cap';
 import { encodeResponsesInput } from './encode-input';
 import { encodeResponsesToolChoice, encodeResponsesTools } from './encode-tools';
 import { reportForeignTools } from '../../../wire/vendor-tools';
@@ -112,7 +113,7 @@ export function encodeResponsesRequest(
   if (instructions !== undefined) body.instructions = instructions;
   body.input = input;
   body.stream = options.stream;
-  if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
+  if (request.maxOutputTokens !== undefined) body.max_output_tokens = responsesOutputCap(request.maxOutputTokens);
   const reasoningModel = options.reasoningModel ?? false;
   const warn = options.warn;
   setReasoningAndSampling(body, request, extension?.reasoning, reasoningModel, warn);
@@ -125,6 +126,8 @@ export function encodeResponsesRequest(
   }
   if (request.user !== undefined && body.safety_identifier === undefined && body.user === undefined)
     body.safety_identifier = openAIUserId(request.user);
+  if (request.promptCacheKey !== undefined) body.prompt_cache_key = openAIUserId(request.promptCacheKey);
+  if (request.promptCacheRetention !== undefined) body.prompt_cache_retention = request.promptCacheRetention;
   const tools = encodeResponsesTools(request);
   if (tools.length > 0) {
     body.tools = tools;

@@ -1,0 +1,98 @@
+/**
+ * A mock of DeepSeek's chat completions in thinking mode (api.deepseek.com), the dialect Kimi and Qwen share: the
+ * reasoning streams in `reasoning_content` beside `content`, and a turn that made tool calls must come back with its
+ * `reasoning_content`, or the request is refused.
+ *
+ * DeepSeek's thinking-mode guide (api-docs.deepseek.com/guides/thinking_mode, "Tool calls"): between two user
+ * messages, an assistant turn that called tools must pass its `reasoning_content` back in every later request, else a
+ * 400; without tool calls it is ignored. The refusal is the one Claude Code users behind claude-code-router met
+ * (musistudio/claude-code-router #1041, #1050): `{"error": {"message": "Missing `reasoning_content` field in the
+ * assistant message at message index N. …", "type": "invalid_request_error", "param": null, "code":
+ * "invalid_request_error"}}`.
+ */
+import {
+  type MockDialect,
+  sendAnswer,
+  sendError,
+  startDialect,
+  toolResultIsBack,
+  WEATHER_ANSWER,
+  WEATHER_ARGUMENTS,
+  WEATHER_TOOL,
+} from './mock-chat-wire';
+
+/** The reasoning of the turn that calls the tool, and of the answer. */
+export const DEEPSEEK_CALL_THOUGHT = 'The user wants the weather; I will call get_weather.';
+export const DEEPSEEK_ANSWER_THOUGHT = 'The tool says 3°C.';
+export const DEEPSEEK_CALL_ID = 'call_00_deepseek';
+
+/** The index of the first assistant message with tool calls and no `reasoning_content`, or -1. */
+function missingReasoning(body: Record<string, any>): number {
+  const messages: Array<Record<string, any>> = body.messages ?? [];
+  return messages.findIndex(
+    (message) =>
+      message.role === 'assistant' &&
+      Array.isArray(message.tool_calls) &&
+      typeof message.reasoning_content !== 'string',
+  );
+}
+
+/**
+ * Starts the mock. Every model thinks (`thinking: {type: "disabled"}` turns it off). The script: reasoning and a call of
+ * `get_weather` (streamed: the reasoning in two deltas, then the call in fragments), then, once its result is back,
+ * reasoning and the answer.
+ */
+export function startMockDeepSeek(): Promise<MockDialect> {
+  return startDialect((body, response) => {
+    const thinking = body.thinking?.type !== 'disabled';
+    const missing = thinking ? missingReasoning(body) : -1;
+    if (missing >= 0) {
+      sendError(response, 400, {
+        error: {
+          message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_request_error',
+        },
+      });
+      return;
+    }
+    const model = String(body.model);
+    if (toolResultIsBack(body)) {
+      sendAnswer(body, response, {
+        model,
+        message: { role: 'assistant', reasoning_content: DEEPSEEK_ANSWER_THOUGHT, content: WEATHER_ANSWER },
+        deltas: [{ reasoning_content: DEEPSEEK_ANSWER_THOUGHT }, { content: WEATHER_ANSWER }],
+      });
+      return;
+    }
+    const half = DEEPSEEK_CALL_THOUGHT.length >> 1;
+    sendAnswer(body, response, {
+      model,
+      message: {
+        role: 'assistant',
+        content: '',
+        reasoning_content: DEEPSEEK_CALL_THOUGHT,
+        tool_calls: [
+          {
+            index: 0,
+            id: DEEPSEEK_CALL_ID,
+            type: 'function',
+            function: { name: WEATHER_TOOL, arguments: WEATHER_ARGUMENTS },
+          },
+        ],
+      },
+      deltas: [
+        { reasoning_content: DEEPSEEK_CALL_THOUGHT.slice(0, half) },
+        { reasoning_content: DEEPSEEK_CALL_THOUGHT.slice(half) },
+        {
+          tool_calls: [
+            { index: 0, id: DEEPSEEK_CALL_ID, type: 'function', function: { name: WEATHER_TOOL, arguments: '' } },
+          ],
+        },
+        { tool_calls: [{ index: 0, function: { arguments: WEATHER_ARGUMENTS.slice(0, 6) } }] },
+        { tool_calls: [{ index: 0, function: { arguments: WEATHER_ARGUMENTS.slice(6) } }] },
+      ],
+    });
+  });
+}

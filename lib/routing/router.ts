@@ -1,0 +1,403 @@
+/**
+ * One gateway's deployment routing (docs/routing.md): for a call to a model with several deployments (or one with
+ * limits), the deployment to call — its session's while that one can take it, else one drawn in the best tier with a
+ * deployment that is healthy and under its limits — and what each attempt's outcome does to its health.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Usage } from '../canonical';
+import { GatewayError } from '../errors';
+import type { ResolvedModel } from '../models';
+import type { Call } from '../pipeline/call';
+import { logProvider } from '../pipeline/log';
+import { RateSlot, usedTokens } from '../pipeline/rate-limit';
+import type {
+  DeploymentState,
+  DeploymentStateStore,
+  MaybePromise,
+  RateLimitResult,
+  RateLimitStore,
+} from '../stores/types';
+import type { UsageAttempt } from '../usage/record';
+import type { ResolvedDeployment } from './deployments';
+import { failureOf, type HealthSettings, LocalDeploymentFacts, type RecentFailure } from './health';
+import { type DeploymentStrategy, pickLeastBusy, pickWeighted } from './select';
+
+/** The `routing` option resolved: every default filled in. */
+export interface RoutingSettings extends HealthSettings {
+  strategy: DeploymentStrategy;
+  /** Session affinity's idle time in milliseconds; undefined: affinity is off. */
+  affinityIdleMs: number | undefined;
+  store: DeploymentStateStore;
+}
+
+/** Whether the call's session stayed on its deployment (`held`), had to leave it (`moved`) or had none (`new`). */
+export type AffinityOutcome = 'held' | 'moved' | 'new';
+
+/** Why a deployment was passed over: cooling down, another caller's probe under way, or at its own rate limit. */
+export type SkipReason = 'cooldown' | 'probe' | 'rate_limit';
+
+/** The codes of the errors a call gets when no deployment of its model can take it (the next model may). */
+export const DEPLOYMENTS_OUT_CODES: ReadonlySet<string> = new Set(['deployments_at_limit', 'no_healthy_deployment']);
+
+const HEALTHY: DeploymentState = Object.freeze({
+  coolingMs: 0,
+  probation: false,
+  probing: false,
+  failures: 0,
+  inFlight: 0,
+});
+
+/** The wait a caller is told while another caller's probe decides (a guess: about one call). */
+const PROBE_WAIT_MS = 1000;
+
+function isPromiseLike<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as Promise<T> | undefined)?.then === 'function';
+}
+
+/** A deployment chosen for one attempt: released once, with the tokens the call used, however it ended. */
+export class ChosenDeployment {
+  private finished = false;
+
+  constructor(
+    private readonly router: DeploymentRouter,
+    readonly deployment: ResolvedDeployment,
+    readonly state: DeploymentState,
+    private readonly slot: RateSlot | undefined,
+    readonly affinity: AffinityOutcome | undefined,
+  ) {}
+
+  /** Gives back its rate-limit slot (settled with the tokens used) and its place among the calls in flight. */
+  end(usage: Usage | undefined): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.slot?.settle(usage ? usedTokens(usage) : 0);
+    this.router.left(this.deployment);
+  }
+}
+
+/** Routes the calls of one gateway's models with deployments; holds no state a second gateway shares. */
+export class DeploymentRouter {
+  private readonly facts = new Map<string, LocalDeploymentFacts>();
+
+  constructor(
+    readonly settings: RoutingSettings,
+    private readonly rateLimitStore: RateLimitStore,
+  ) {}
+
+  /** Whether calls are kept on their session's deployment. */
+  get affinity(): boolean {
+    return this.settings.affinityIdleMs !== undefined;
+  }
+
+  /** This process's facts of a deployment (made on first use). */
+  factsOf(name: string): LocalDeploymentFacts {
+    let facts = this.facts.get(name);
+    if (!facts) {
+      facts = new LocalDeploymentFacts();
+      this.facts.set(name, facts);
+    }
+    return facts;
+  }
+
+  /**
+   * The deployment for the next attempt of a call to `model`, not one of `excluded` (those already failed in this
+   * call): the session's while it is in the best tier that can take the call, healthy and under its limits, else
+   * one drawn among that tier's. Passed-over deployments are listed in the call's attempts when `noteSkips`.
+   * Throws a 429 (every one at its limit) or a 503 (every one cooling down) with `Retry-After` when none can.
+   */
+  async choose(
+    model: ResolvedModel,
+    call: Call,
+    session: string | undefined,
+    excluded: ReadonlySet<string> | undefined,
+    tokens: () => number,
+    noteSkips: boolean,
+  ): Promise<ChosenDeployment> {
+    const deployments = model.deployments;
+    const states = await this.read(model);
+    const previous = session === undefined ? undefined : await this.previous(session);
+    let wait = Number.POSITIVE_INFINITY;
+    let limited = false;
+    const skip = (deployment: ResolvedDeployment, reason: SkipReason, waitMs: number) => {
+      if (waitMs < wait) wait = waitMs;
+      if (reason === 'rate_limit') limited = true;
+      if (noteSkips) call.attempts.push(skipped(model, deployment, reason));
+    };
+    let index = 0;
+    while (index < deployments.length) {
+      const priority = deployments[index]!.priority;
+      const candidates: number[] = [];
+      for (; index < deployments.length && deployments[index]!.priority === priority; index++) {
+        const deployment = deployments[index]!;
+        if (excluded?.has(deployment.name)) continue;
+        const state = states[index]!;
+        if (state.coolingMs > 0) skip(deployment, 'cooldown', state.coolingMs);
+        else if (state.probation && state.probing) skip(deployment, 'probe', PROBE_WAIT_MS);
+        else candidates.push(index);
+      }
+      let held = previous === undefined ? -1 : candidates.findIndex((at) => deployments[at]!.name === previous);
+      while (candidates.length > 0) {
+        const at = held >= 0 ? held : this.pick(candidates, deployments, states);
+        held = -1;
+        const chosenIndex = candidates[at]!;
+        candidates.splice(at, 1);
+        const deployment = deployments[chosenIndex]!;
+        const state = states[chosenIndex]!;
+        let slot: RateSlot | undefined;
+        if (deployment.scopes) {
+          const admitted = await this.admit(deployment, tokens, call.requestId);
+          if (!admitted.ok) {
+            skip(deployment, 'rate_limit', admitted.retryAfterMs);
+            continue;
+          }
+          slot = new RateSlot(this.rateLimitStore, admitted.lease, undefined, call.requestId);
+        }
+        if (state.probation && !(await this.claimProbe(deployment))) {
+          slot?.release();
+          skip(deployment, 'probe', PROBE_WAIT_MS);
+          continue;
+        }
+        if (state.probation) logProvider('%s probes %s after its cooldown', call.requestId, deployment.name);
+        const affinity =
+          session === undefined ? undefined : previous === deployment.name ? 'held' : previous ? 'moved' : 'new';
+        this.entered(deployment);
+        return new ChosenDeployment(this, deployment, state, slot, affinity);
+      }
+    }
+    throw allOut(model, limited, wait);
+  }
+
+  /** The chosen deployment answered: its failures are forgotten (a probe that passed ends its probation). */
+  succeeded(chosen: ChosenDeployment, session: string | undefined): void {
+    const { deployment, state } = chosen;
+    this.factsOf(deployment.name).served += 1;
+    if (state.failures > 0 || state.probation) this.quietly(this.settings.store.succeed(deployment.name));
+    const idleMs = this.settings.affinityIdleMs;
+    if (session !== undefined && idleMs !== undefined)
+      this.quietly(this.settings.store.setAffinity(session, deployment.name, idleMs));
+  }
+
+  /** The chosen deployment failed in a way that counts against it (`DEPLOYMENT_FAILURE_KINDS`). */
+  async failed(chosen: ChosenDeployment, error: GatewayError, requestId: string): Promise<void> {
+    const { deployment } = chosen;
+    this.factsOf(deployment.name).noteFailure(error, Date.now());
+    const failure = failureOf(error, this.settings);
+    if (error.kind === 'upstream_auth')
+      console.warn(
+        `rosetta-gateway: the upstream of deployment '${deployment.name}' (provider '${deployment.provider.name}') rejected the gateway's credentials; it is out for ${Math.round(failure.cooldownMs / 1000)} s. Fix its key.`,
+      );
+    let cooled = 0;
+    try {
+      cooled = await this.settings.store.fail(deployment.name, failure);
+    } catch (thrown) {
+      logProvider('%s the deployment store could not count a failure: %O', requestId, thrown);
+    }
+    if (cooled > 0)
+      logProvider('%s deployment %s cooled down for %d ms (%s)', requestId, deployment.name, cooled, error.kind);
+  }
+
+  /** The chosen deployment answered with an error of the request's own (a 400): it is reachable. */
+  answered(chosen: ChosenDeployment): void {
+    if (chosen.state.probation) this.quietly(this.settings.store.succeed(chosen.deployment.name));
+  }
+
+  /** A deployment's call ended. */
+  left(deployment: ResolvedDeployment): void {
+    this.factsOf(deployment.name).inFlight -= 1;
+    if (this.settings.strategy === 'least-busy') this.quietly(this.settings.store.leave(deployment.name));
+  }
+
+  /** What the health view shows of each deployment of these models (each named once). */
+  async view(models: readonly ResolvedModel[]): Promise<DeploymentView[]> {
+    const seen = new Map<string, DeploymentView>();
+    const now = Date.now();
+    for (const model of models) {
+      if (!model.router) continue;
+      const states = await this.read(model);
+      model.deployments.forEach((deployment, index) => {
+        const existing = seen.get(deployment.name);
+        if (existing) {
+          existing.models.push(model.id);
+          return;
+        }
+        const state = states[index]!;
+        const facts = this.facts.get(deployment.name);
+        seen.set(deployment.name, {
+          name: deployment.name,
+          models: [model.id],
+          provider: deployment.provider.name,
+          upstreamModel: deployment.upstreamModel,
+          weight: deployment.weight,
+          priority: deployment.priority,
+          state: state.coolingMs > 0 ? 'cooling' : state.probation ? 'probation' : 'healthy',
+          ...(state.coolingMs > 0 ? { cooldownUntil: new Date(now + state.coolingMs).toISOString() } : {}),
+          failures: state.failures,
+          inFlight: facts?.inFlight ?? 0,
+          served: facts?.served ?? 0,
+          recentFailures: (facts?.recent ?? []).map((failure) => ({
+            ...failure,
+            at: new Date(failure.at).toISOString(),
+          })),
+        });
+      });
+    }
+    return [...seen.values()];
+  }
+
+  private entered(deployment: ResolvedDeployment): void {
+    this.factsOf(deployment.name).inFlight += 1;
+    if (this.settings.strategy === 'least-busy') this.quietly(this.settings.store.enter(deployment.name));
+  }
+
+  private pick(
+    candidates: readonly number[],
+    deployments: readonly ResolvedDeployment[],
+    states: readonly DeploymentState[],
+  ): number {
+    const tier = candidates.map((index) => deployments[index]!);
+    if (this.settings.strategy === 'least-busy')
+      return pickLeastBusy(
+        tier,
+        candidates.map((index) => states[index]!.inFlight),
+      );
+    return pickWeighted(tier);
+  }
+
+  /** The deployments' states; all healthy when the store fails (routing goes on by weight alone). */
+  private async read(model: ResolvedModel): Promise<readonly DeploymentState[]> {
+    try {
+      const states = this.settings.store.read(model.deploymentNames);
+      return isPromiseLike(states) ? await states : states;
+    } catch (error) {
+      logProvider('the deployment store could not be read; routing by weight alone: %O', error);
+      return model.deploymentNames.map(() => HEALTHY);
+    }
+  }
+
+  private async previous(session: string): Promise<string | undefined> {
+    try {
+      const name = this.settings.store.affinity(session);
+      return isPromiseLike(name) ? await name : name;
+    } catch (error) {
+      logProvider('the deployment store could not read a session: %O', error);
+      return undefined;
+    }
+  }
+
+  private async claimProbe(deployment: ResolvedDeployment): Promise<boolean> {
+    try {
+      const claimed = this.settings.store.claimProbe(deployment.name, this.settings.cooldownMs);
+      return isPromiseLike(claimed) ? await claimed : claimed;
+    } catch (error) {
+      logProvider('the deployment store could not claim a probe: %O', error);
+      return true;
+    }
+  }
+
+  /** Admits a call against a deployment's own limits; a failing store admits (the deployment's own 429 is the backstop). */
+  private async admit(
+    deployment: ResolvedDeployment,
+    tokens: () => number,
+    requestId: string,
+  ): Promise<RateLimitResult> {
+    const scopes = deployment.scopes!;
+    const estimate = scopes[0]!.tokensPerMinute !== undefined ? tokens() : 0;
+    try {
+      const outcome = this.rateLimitStore.acquire({ scopes, tokens: estimate, requestId });
+      return isPromiseLike(outcome) ? await outcome : outcome;
+    } catch (error) {
+      logProvider('%s the rate-limit store failed for deployment %s: %O', requestId, deployment.name, error);
+      return { ok: true, lease: { id: `unlimited-${requestId}`, scopes: [], tokens: 0 }, state: {} };
+    }
+  }
+
+  /** Runs a store write off the call's path: a failure is logged, never the call's. */
+  private quietly(outcome: MaybePromise<void>): void {
+    if (isPromiseLike(outcome))
+      outcome.catch((error: unknown) => logProvider('a deployment store write failed: %O', error));
+  }
+}
+
+/**
+ * The health view's handler, `gateway.deployments`: mount it where your operators look
+ * (`app.get('/admin/deployments', auth, gateway.deployments)`); it answers `{ deployments: DeploymentView[] }` as JSON,
+ * read-only and without any key.
+ */
+export type DeploymentsHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** A health view handler over a router and its table's models. */
+export function deploymentsHandler(
+  router: DeploymentRouter,
+  models: () => readonly ResolvedModel[],
+): DeploymentsHandler {
+  return (_request, response) => {
+    router.view(models()).then(
+      (deployments) => {
+        if (response.headersSent || response.destroyed) return;
+        const body = JSON.stringify({ deployments });
+        response.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': String(Buffer.byteLength(body)),
+          'cache-control': 'no-store',
+        });
+        response.end(body);
+      },
+      (error: unknown) => {
+        logProvider('the deployment view failed: %O', error);
+        if (response.headersSent || response.destroyed) return;
+        response.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        response.end(JSON.stringify({ error: { message: 'The deployment view could not be read.' } }));
+      },
+    );
+  };
+}
+
+/** What the health view shows of one deployment. */
+export interface DeploymentView {
+  name: string;
+  /** The models it serves. */
+  models: string[];
+  provider: string;
+  upstreamModel: string;
+  weight: number;
+  priority: number;
+  state: 'healthy' | 'cooling' | 'probation';
+  /** When its cooldown ends (ISO 8601), while it is cooling down. */
+  cooldownUntil?: string;
+  /** Failures counted in its current window (shared). */
+  failures: number;
+  /** Calls on it in flight in this process. */
+  inFlight: number;
+  /** Calls it answered in this process. */
+  served: number;
+  /** Its last few failures in this process, oldest first (`at` in ISO 8601). */
+  recentFailures: Array<Omit<RecentFailure, 'at'> & { at: string }>;
+}
+
+function skipped(model: ResolvedModel, deployment: ResolvedDeployment, reason: SkipReason): UsageAttempt {
+  return {
+    model: model.id,
+    provider: deployment.provider.name,
+    upstreamModel: deployment.upstreamModel,
+    deployment: deployment.name,
+    skipped: reason,
+  };
+}
+
+/** The error of a call no deployment of its model can take: 429 when one is at its limit, else 503. */
+function allOut(model: ResolvedModel, limited: boolean, waitMs: number): GatewayError {
+  const wait = Number.isFinite(waitMs) ? Math.max(1, Math.ceil(waitMs)) : 1000;
+  const seconds = Math.max(1, Math.ceil(wait / 1000));
+  const headers = { 'retry-after-ms': String(wait) };
+  if (limited)
+    return new GatewayError(
+      'rate_limit',
+      `Every deployment of the model '${model.id}' is at its rate limit or cooling down; try again in ${seconds} s.`,
+      { code: 'deployments_at_limit', retryAfter: seconds, headers },
+    );
+  return new GatewayError(
+    'unavailable',
+    `Every deployment of the model '${model.id}' is cooling down after upstream failures; try again in ${seconds} s.`,
+    { code: 'no_healthy_deployment', retryAfter: seconds, headers },
+  );
+}
