@@ -2,7 +2,14 @@
  * The OpenAI-compatible provider: OpenAI itself and every server speaking chat completions (vLLM, llama.cpp, Ollama,
  * OpenRouter…).
  */
-import type { GenerateRequest, ImageRequest, ImageResponse, ProviderStreamPart } from '../../canonical';
+import type {
+  EmbedRequest,
+  EmbedResponse,
+  GenerateRequest,
+  ImageRequest,
+  ImageResponse,
+  ProviderStreamPart,
+} from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
@@ -10,7 +17,12 @@ import { reportedFigures } from '../../tokenizer';
 import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';
 import type { UpstreamClient } from '../../upstream/upstream-client';
-import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
+import {
+  maxEmbedInputsOption,
+  modelsFor,
+  upstreamClientFor,
+  type UpstreamProviderOptions,
+} from '../../upstream/provider-options';
 import type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
 import { openAICachePriceRatios } from './cache-prices';
 import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
@@ -21,6 +33,12 @@ import { cacheControlFor, type CacheControlMode, type Markers } from './cache-ma
 import { isDashScope } from './dashscope';
 import { collectParts } from '../../stream/collect';
 import { decodeImageResponse, encodeImageRequest } from './images';
+import {
+  decodeEmbeddingsResponse,
+  encodeEmbeddingsRequest,
+  OPENAI_MAX_EMBED_INPUTS,
+  type EmbeddingsBody,
+} from './embed';
 import { openAIMaxImageTokens } from './image-token-bound';
 import { answerCapExhaustedStream, capExhaustedAnswer, isCapExhausted } from './output-cap';
 import {
@@ -101,6 +119,14 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * non-streamed call to one is refused). Default: true on `dashscope*.aliyuncs.com`, else false.
    */
   dashScopeThinking?: boolean;
+  /** Most inputs one upstream `/embeddings` call may carry; larger calls are split. Default 2,048 (OpenAI's limit). */
+  maxEmbedInputs?: number;
+  /**
+   * Whether an OpenAI embeddings caller's `encoding_format: 'base64'` (the openai SDK's default) is asked of the
+   * upstream too. Default true; set false for a compatible server that refuses the field (the gateway then asks for
+   * floats and encodes base64 itself).
+   */
+  embeddingsBase64?: boolean;
 }
 
 /** OpenAI's reasoning models by id: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and the gpt-5 family. */
@@ -124,6 +150,8 @@ export class OpenAIProvider implements Provider {
   private readonly cacheMarkers: (upstreamModel: string) => Markers;
   /** DashScope (Qwen): thinking by `enable_thinking`, and answers only streamed in thinking mode (./dashscope.ts). */
   private readonly dashScope: boolean;
+  private readonly embedInputs: number;
+  private readonly embeddingsBase64: boolean;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.name = options.name ?? 'openai';
@@ -142,6 +170,14 @@ export class OpenAIProvider implements Provider {
     this.reasoningReplay = reasoningReplayFor(options.reasoningReplay, baseUrl);
     this.cacheMarkers = cacheControlFor(options.cacheControl, baseUrl);
     this.dashScope = options.dashScopeThinking ?? isDashScope(baseUrl);
+    this.embedInputs = maxEmbedInputsOption(options.maxEmbedInputs, OPENAI_MAX_EMBED_INPUTS);
+    if (options.embeddingsBase64 !== undefined && typeof options.embeddingsBase64 !== 'boolean')
+      throw new GatewayConfigError(
+        'ERR_GATEWAY_INVALID_OPTION',
+        'embeddingsBase64 must be a boolean.',
+        'embeddingsBase64',
+      );
+    this.embeddingsBase64 = options.embeddingsBase64 ?? true;
     this.client = upstreamClientFor(options, this.name, baseUrl, {
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
@@ -235,6 +271,23 @@ export class OpenAIProvider implements Provider {
       headers: context.upstreamHeaders,
     });
     return decodeImageResponse(response, this.name);
+  }
+
+  /** `maxEmbedInputs` (default 2,048). */
+  maxEmbedInputs(): number {
+    return this.embedInputs;
+  }
+
+  /** `POST /embeddings` (./embed.ts). */
+  async embed(request: EmbedRequest, context: ProviderCallContext): Promise<EmbedResponse> {
+    const body = encodeEmbeddingsRequest(request, context.upstreamModel, this.embeddingsBase64, context.warn);
+    const response = await this.client.requestJson<EmbeddingsBody>({
+      path: '/embeddings',
+      body,
+      signal: callSignal(context),
+      headers: Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders),
+    });
+    return decodeEmbeddingsResponse(response, request.inputs.length, this.name, context.upstreamModel);
   }
 
   close(): Promise<void> {
