@@ -104,7 +104,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   router.use((request, response, next) => pipeline.dispatch(request, response, next));
   skipRoutingPass(router, pipeline);
   const lifecycle = pipeline.lifecycle;
-  const metrics = config.metrics && new GatewayMetrics(config.metrics, config, lifecycle);
+  const metrics =
+    config.metrics &&
+    new GatewayMetrics(config.metrics, config, lifecycle, () => pipeline.router.cooling(pipeline.models.all()));
   if (metrics) pipeline.usage.add(metrics);
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= lifecycle.close().finally(() => metrics?.close()));

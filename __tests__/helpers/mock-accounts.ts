@@ -1,12 +1,15 @@
 /**
  * A mock OpenAI-compatible upstream on 127.0.0.1 serving several accounts, told apart by their Bearer key: each
  * account's calls are counted, and each can be told to answer with an error (a 500, a 429 with `Retry-After`, a 401)
- * until told otherwise. Chat completions, streamed and not.
+ * or to cut its streams after the first chunk, until told otherwise. Chat completions, streamed and not.
  */
 import { startMockServer } from './mock-server';
 
-/** How an account answers: normally, or with this status (and `Retry-After` seconds, for a 429). */
-export type AccountMode = 'ok' | { status: number; retryAfter?: number };
+/**
+ * How an account answers: normally, with this status (and `Retry-After` seconds, for a 429), or (`break`) a stream
+ * that is cut after its first chunk (a non-streamed call is answered normally).
+ */
+export type AccountMode = 'ok' | 'break' | { status: number; retryAfter?: number };
 
 export interface MockAccounts {
   /** The base URL for an `OpenAIProvider` (with `/v1`). */
@@ -34,7 +37,7 @@ export async function startMockAccounts(): Promise<MockAccounts> {
     if (!prompts.has(key)) prompts.set(key, []);
     prompts.get(key)!.push(text);
     const mode = modes.get(key) ?? 'ok';
-    if (mode !== 'ok') {
+    if (mode !== 'ok' && mode !== 'break') {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (mode.retryAfter !== undefined) headers['retry-after'] = String(mode.retryAfter);
       response.writeHead(mode.status, headers);
@@ -50,6 +53,10 @@ export async function startMockAccounts(): Promise<MockAccounts> {
       const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
         response.write(`data: ${JSON.stringify({ ...head, choices, ...extra })}\n\n`);
       chunk([{ index: 0, delta: { role: 'assistant', content: answer }, finish_reason: null }]);
+      if (mode === 'break') {
+        setTimeout(() => response.socket?.destroy(), 10);
+        return;
+      }
       chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]);
       chunk([], { usage });
       response.end('data: [DONE]\n\n');

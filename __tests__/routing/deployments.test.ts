@@ -10,7 +10,9 @@ import {
   OpenAIProvider,
   type UsageRecord,
 } from '../../lib';
+import { Registry } from 'prom-client';
 import { pickLeastBusy, pickWeighted } from '../../lib/routing/select';
+import { sampleValue } from '../helpers/prometheus';
 import { type Json, type RunningGateway, serveGateway, TEST_KEY, testOptions } from '../helpers/app';
 import { type MockAccounts, seededRandom, startMockAccounts } from '../helpers/mock-accounts';
 
@@ -27,10 +29,10 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 beforeEach(() => mock.reset());
 
-function providers(): OpenAIProvider[] {
+/** The three accounts' providers; without their own retries unless `retries` says otherwise. */
+function providers(retries: { max?: number; baseDelayMs?: number } = { max: 0 }): OpenAIProvider[] {
   return (['a', 'b', 'c'] as const).map(
-    (account) =>
-      new OpenAIProvider({ name: `acct-${account}`, apiKey: KEYS[account], baseUrl: mock.url, retries: { max: 0 } }),
+    (account) => new OpenAIProvider({ name: `acct-${account}`, apiKey: KEYS[account], baseUrl: mock.url, retries }),
   );
 }
 
@@ -356,6 +358,194 @@ describe('health and cooldown', () => {
     expect(typeof view[0]!.cooldownUntil).toBe('string');
     expect(view[1]).toMatchObject({ state: 'healthy', weight: 2 });
     expect(JSON.stringify(response.body)).not.toContain('sk-account');
+    await gateway.close();
+  });
+});
+
+describe('provider retries and deployments', () => {
+  /** Accounts a and b (b a tier below, so the order is known) with the providers' own retries on: 2, 1 ms apart. */
+  const retrying = (deployments = ['a', 'b']) =>
+    harness({
+      providers: providers({ max: 2, baseDelayMs: 1 }),
+      models: [
+        {
+          id: 'pool',
+          deployments: deployments.map((name, priority) => ({
+            provider: `acct-${name}`,
+            upstreamModel: `up-${name}`,
+            name,
+            priority,
+          })),
+        },
+      ],
+    });
+
+  it.each([false, true])('a 500 from A: A is called once, B answers (stream %s)', async (stream) => {
+    const { gateway, records } = await retrying();
+    mock.setMode(KEYS.a, { status: 500 });
+    const answer = await chat(gateway, 'q', { stream });
+    expect(answer.status).toBe(200);
+    expect(callsOf(KEYS.a)).toBe(1);
+    expect(callsOf(KEYS.b)).toBe(1);
+    await settled(records, 1);
+    expect(records[0]!.attempts.map((attempt) => [attempt.deployment, attempt.error?.status])).toEqual([
+      ['a', 502],
+      ['b', undefined],
+    ]);
+    await gateway.close();
+  });
+
+  it('the last deployment keeps the provider’s retries', async () => {
+    const { gateway } = await retrying();
+    mock.setMode(KEYS.a, { status: 500 });
+    mock.setMode(KEYS.b, { status: 503 });
+    expect((await chat(gateway, 'q')).status).toBe(503);
+    expect(callsOf(KEYS.a)).toBe(1);
+    expect(callsOf(KEYS.b)).toBe(3);
+    await gateway.close();
+  });
+
+  it('a deployment whose only alternative is cooling down keeps the provider’s retries', async () => {
+    const { gateway } = await retrying();
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      // a fails once (not retried: b would take the call), b rejects its key and is out for the auth cooldown.
+      mock.setMode(KEYS.a, { status: 500 });
+      mock.setMode(KEYS.b, { status: 401 });
+      await chat(gateway, 'q');
+      expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([1, 1]);
+      // b is out: a is the last deployment and retries as its provider does.
+      expect((await chat(gateway, 'r')).status).toBe(502);
+      expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([4, 1]);
+    } finally {
+      warn.mockRestore();
+    }
+    await gateway.close();
+  });
+
+  it('a model with one deployment under limits keeps the provider’s retries', async () => {
+    const { gateway } = await harness({
+      providers: providers({ max: 2, baseDelayMs: 1 }),
+      models: [
+        {
+          id: 'pool',
+          deployments: [
+            { provider: 'acct-a', upstreamModel: 'up-a', name: 'a', rateLimits: { requestsPerMinute: 60 } },
+          ],
+        },
+      ],
+    });
+    mock.setMode(KEYS.a, { status: 500 });
+    expect((await chat(gateway, 'q')).status).toBe(502);
+    expect(callsOf(KEYS.a)).toBe(3);
+    await gateway.close();
+  });
+});
+
+describe('streams that break after their first byte', () => {
+  it('count toward the deployment’s health: never retried, cooled down after the configured failures', async () => {
+    const { gateway, records } = await harness({
+      models: [
+        {
+          id: 'pool',
+          deployments: [
+            { provider: 'acct-a', upstreamModel: 'up-a', name: 'a' },
+            { provider: 'acct-b', upstreamModel: 'up-b', name: 'b', priority: 1 },
+          ],
+        },
+      ],
+      routing: { affinity: false, failures: 2 },
+    });
+    mock.setMode(KEYS.a, 'break');
+    for (let call = 0; call < 2; call++) {
+      const broken = await chat(gateway, `cut ${call}`, { stream: true });
+      expect(broken.status).toBe(200);
+      expect(String(broken.body)).toContain('served by up-a');
+    }
+    // The caller had bytes: no other deployment was called.
+    expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([2, 0]);
+    await settled(records, 2);
+    expect(records[1]).toMatchObject({ deployment: 'a', outcome: 'error', error: { kind: 'upstream' } });
+    // Two breaks in the window: a is cooling down, b takes the calls.
+    for (let call = 0; call < 3; call++)
+      expect((await chat(gateway, `after ${call}`, { stream: true })).status).toBe(200);
+    expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([2, 3]);
+    await gateway.close();
+  });
+
+  it('a stream that finishes forgets the deployment’s failures', async () => {
+    const { gateway } = await harness({
+      models: [
+        {
+          id: 'pool',
+          deployments: [
+            { provider: 'acct-a', upstreamModel: 'up-a', name: 'a' },
+            { provider: 'acct-b', upstreamModel: 'up-b', name: 'b', priority: 1 },
+          ],
+        },
+      ],
+      routing: { affinity: false, failures: 2 },
+    });
+    mock.setMode(KEYS.a, 'break');
+    await chat(gateway, 'cut', { stream: true });
+    mock.setMode(KEYS.a, 'ok');
+    await chat(gateway, 'whole', { stream: true });
+    mock.setMode(KEYS.a, 'break');
+    await chat(gateway, 'cut again', { stream: true });
+    // One failure since the last whole answer: a still takes the calls.
+    mock.setMode(KEYS.a, 'ok');
+    await chat(gateway, 'next', { stream: true });
+    expect([callsOf(KEYS.a), callsOf(KEYS.b)]).toEqual([4, 0]);
+    await gateway.close();
+  });
+});
+
+describe('metrics', () => {
+  it('count each deployment’s calls, failures and skips, the sessions’ affinity, and the cooldowns', async () => {
+    const registry = new Registry();
+    const { gateway, records } = await harness({
+      models: [
+        {
+          id: 'pool',
+          deployments: ['a', 'b', 'c'].map((name, priority) => ({
+            provider: `acct-${name}`,
+            upstreamModel: `up-${name}`,
+            name,
+            priority,
+          })),
+        },
+      ],
+      routing: { failures: 1 },
+      metrics: { registry },
+    });
+    const session = { headers: { 'x-session-id': 'one' } };
+    mock.setMode(KEYS.a, { status: 500 });
+    // a fails and cools down, b answers (a new session); then b twice, the session held, a passed over.
+    for (let call = 0; call < 3; call++) expect((await chat(gateway, `turn ${call}`, session)).status).toBe(200);
+    // b's stream breaks after its first byte: its failure too.
+    mock.setMode(KEYS.b, 'break');
+    expect((await chat(gateway, 'cut', { ...session, stream: true })).status).toBe(200);
+    await settled(records, 4);
+    const text = await registry.metrics();
+    const attempts = (deployment: string, outcome: string) =>
+      sampleValue(text, 'rosetta_deployment_attempts_total', { model: 'pool', deployment, outcome });
+    expect(attempts('a', 'upstream')).toBe(1);
+    expect(attempts('b', 'ok')).toBe(3);
+    expect(attempts('b', 'upstream')).toBe(1);
+    const skips = sampleValue(text, 'rosetta_deployment_skips_total', {
+      model: 'pool',
+      deployment: 'a',
+      reason: 'cooldown',
+    });
+    expect(skips).toBe(3);
+    const affinity = (outcome: string) => sampleValue(text, 'rosetta_affinity_total', { model: 'pool', outcome });
+    expect([affinity('new'), affinity('held'), affinity('moved')]).toEqual([1, 3, undefined]);
+    // Another deployment of the same model is not a fallback to another model.
+    expect(sampleValue(text, 'rosetta_fallbacks_total', { provider: 'acct-a', model: 'pool' })).toBeUndefined();
+    const cooldown = (deployment: string) => sampleValue(text, 'rosetta_deployment_cooldown_seconds', { deployment });
+    expect(cooldown('a')).toBeGreaterThan(0);
+    expect(cooldown('b')).toBeGreaterThan(0);
+    expect(cooldown('c')).toBe(0);
     await gateway.close();
   });
 });

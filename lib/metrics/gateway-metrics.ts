@@ -9,7 +9,9 @@ import { type ErrorKind, GatewayConfigError } from '../errors';
 import type { ModelConfig } from '../models';
 import { logRequest } from '../pipeline/log';
 import { type UpstreamRetryMessage, upstreamRetries } from '../upstream/retry-channel';
-import type { UsageRecord } from '../usage/record';
+import { DEPLOYMENT_FAILURE_KINDS } from '../routing/health';
+import type { DeploymentCooling } from '../routing/router';
+import type { UsageAttempt, UsageRecord } from '../usage/record';
 import { CounterFamily, HistogramFamily, TokenFamily } from './families';
 import { LabelValues, statusClass, UNKNOWN } from './labels';
 import type { ResolvedMetricsOptions } from './options';
@@ -55,10 +57,21 @@ export class GatewayMetrics {
   private readonly upstreamErrors: CounterFamily;
   private readonly fallbacks: CounterFamily;
   private readonly retries: CounterFamily;
+  private readonly deploymentAttempts: CounterFamily;
+  private readonly deploymentSkips: CounterFamily;
+  private readonly affinity: CounterFamily;
   private readonly onRetry: (message: unknown) => void;
 
-  /** @throws GatewayConfigError when the registry already holds a metric of one of these names. */
-  constructor(options: ResolvedMetricsOptions, scope: MetricsScope, live: LiveFigures) {
+  /**
+   * `cooling` reads each deployment's cooldown at scrape time (the router's, docs/routing.md).
+   * @throws GatewayConfigError when the registry already holds a metric of one of these names.
+   */
+  constructor(
+    options: ResolvedMetricsOptions,
+    scope: MetricsScope,
+    live: LiveFigures,
+    cooling?: () => Promise<readonly DeploymentCooling[]>,
+  ) {
     const { registry, prefix, keyLabels, buckets } = options;
     this.registry = registry;
     this.keyLabels = keyLabels;
@@ -82,6 +95,21 @@ export class GatewayMetrics {
       upstream_errors: ['counter', 'Failed upstream attempts, by error kind.', ['provider', 'model', 'kind']],
       fallbacks: ['counter', 'Fallbacks away from a model whose upstream attempt failed.', ['provider', 'model']],
       upstream_retries: ['counter', 'Upstream requests sent again after a failure.', ['provider', 'kind']],
+      deployment_attempts: [
+        'counter',
+        'Calls to a deployment of a model routed over several, by outcome: ok or the error kind.',
+        ['model', 'deployment', 'outcome'],
+      ],
+      deployment_skips: [
+        'counter',
+        'Deployments passed over without a call, by reason: cooldown, probe or rate_limit.',
+        ['model', 'deployment', 'reason'],
+      ],
+      affinity: [
+        'counter',
+        'Calls with a session to a model routed over deployments, by whether it kept its deployment: held, moved or new.',
+        ['model', 'outcome'],
+      ],
     } as const;
     const names = [
       ...Object.keys(definitions).map((name) => `${prefix}${name}_total`),
@@ -89,6 +117,7 @@ export class GatewayMetrics {
       `${prefix}time_to_first_token_seconds`,
       `${prefix}open_streams`,
       `${prefix}calls_in_flight`,
+      `${prefix}deployment_cooldown_seconds`,
     ];
     for (const name of names) {
       if (registry.getSingleMetric(name)) {
@@ -113,6 +142,9 @@ export class GatewayMetrics {
     this.upstreamErrors = counter('upstream_errors');
     this.fallbacks = counter('fallbacks');
     this.retries = counter('upstream_retries');
+    this.deploymentAttempts = counter('deployment_attempts');
+    this.deploymentSkips = counter('deployment_skips');
+    this.affinity = counter('affinity');
     this.duration = new HistogramFamily(
       registry,
       `${prefix}call_duration_seconds`,
@@ -140,6 +172,17 @@ export class GatewayMetrics {
       help: 'Model calls being served.',
       registers,
       collect: () => inFlight.set(live.inFlight),
+    });
+    const cooldown: Gauge = new Gauge({
+      name: `${prefix}deployment_cooldown_seconds`,
+      help: 'Seconds of cooldown left for each deployment of a model routed over several; 0 when it takes calls.',
+      labelNames: ['deployment'],
+      registers,
+      collect: async () => {
+        if (!cooling) return;
+        cooldown.reset();
+        for (const { name, coolingMs } of await cooling()) cooldown.set({ deployment: name }, coolingMs / 1000);
+      },
     });
     this.onRetry = (message) => {
       const { upstream, signal, kind } = message as UpstreamRetryMessage;
@@ -253,8 +296,10 @@ export class GatewayMetrics {
     }
 
     const attempts = record.attempts;
-    for (let index = 0; index < attempts.length; index++) {
+    const last = attempts.length - 1;
+    for (let index = 0; index <= last; index++) {
       const attempt = attempts[index]!;
+      if (attempt.deployment !== undefined) this.countDeployment(record, attempt, index === last);
       if (!attempt.error) continue;
       const failedProvider = labels.provider(attempt.provider);
       const failedModel = labels.model(attempt.model);
@@ -263,13 +308,45 @@ export class GatewayMetrics {
       errors[1] = failedModel;
       errors[2] = attempt.error.kind;
       this.upstreamErrors.add(1);
-      if (index < attempts.length - 1) {
+      // A move to the next model of the chain; another deployment of the same model is not a fallback.
+      if (index < last && attempts[index + 1]!.model !== attempt.model) {
         const fallbacks = this.fallbacks.path;
         fallbacks[0] = failedProvider;
         fallbacks[1] = failedModel;
         this.fallbacks.add(1);
       }
     }
+    if (record.affinity !== undefined) {
+      const affinity = this.affinity.path;
+      affinity[0] = model;
+      affinity[1] = record.affinity;
+      this.affinity.add(1);
+    }
+  }
+
+  /**
+   * One deployment of an attempt: passed over (its reason), failed (its error kind) or called last, which answered
+   * (`ok`, or the kind of the failure that broke its stream after the first byte, which counts against it too).
+   */
+  private countDeployment(record: UsageRecord, attempt: UsageAttempt, last: boolean): void {
+    const labels = this.labels;
+    if (attempt.skipped !== undefined) {
+      const skips = this.deploymentSkips.path;
+      skips[0] = labels.model(attempt.model);
+      skips[1] = labels.deployment(attempt.deployment);
+      skips[2] = attempt.skipped;
+      this.deploymentSkips.add(1);
+      return;
+    }
+    let outcome = attempt.error?.kind ?? 'ok';
+    const broken = record.error;
+    if (last && outcome === 'ok' && broken && record.stream && DEPLOYMENT_FAILURE_KINDS.has(broken.kind))
+      outcome = broken.kind;
+    const path = this.deploymentAttempts.path;
+    path[0] = labels.model(attempt.model);
+    path[1] = labels.deployment(attempt.deployment);
+    path[2] = outcome;
+    this.deploymentAttempts.add(1);
   }
 
   private async answer(response: ServerResponse): Promise<void> {

@@ -3,6 +3,7 @@
  * codec) or a fixed word, never a string a caller sent.
  */
 import type { ModelConfig } from '../models';
+import { defaultDeploymentName } from '../routing/deployments';
 
 /** The value of a label whose figure the call never reached, or whose value is not one the gateway knows. */
 export const UNKNOWN = 'unknown';
@@ -12,6 +13,8 @@ export class LabelValues {
   private readonly models: ReadonlySet<string>;
   private readonly providers: ReadonlySet<string>;
   private readonly protocols: ReadonlySet<string>;
+  /** The names of the models' deployments (docs/routing.md), as the router names them. */
+  private readonly deployments: ReadonlySet<string>;
   /** `provider/*` of each provider, made once rather than per call. */
   private readonly wildcards: ReadonlyMap<string, string>;
 
@@ -19,6 +22,15 @@ export class LabelValues {
     this.models = new Set(models.map((model) => model.id));
     this.providers = new Set(providers);
     this.protocols = new Set(protocols);
+    this.deployments = new Set(
+      models.flatMap((model) =>
+        (model.deployments ?? []).map(
+          (deployment) =>
+            deployment.name ??
+            defaultDeploymentName(deployment.provider, deployment.upstreamModel ?? model.upstreamModel ?? model.id),
+        ),
+      ),
+    );
     this.wildcards = new Map([...this.providers].map((provider) => [provider, `${provider}/*`]));
   }
 
@@ -36,6 +48,11 @@ export class LabelValues {
   /** A configured provider's name, else `unknown`. */
   provider(name: string | undefined): string {
     return name !== undefined && this.providers.has(name) ? name : UNKNOWN;
+  }
+
+  /** A configured deployment's name, else `unknown`. */
+  deployment(name: string | undefined): string {
+    return name !== undefined && this.deployments.has(name) ? name : UNKNOWN;
   }
 
   /** A configured codec's name, else `unknown`. */

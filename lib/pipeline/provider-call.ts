@@ -47,9 +47,16 @@ export function generate(
   call: Call,
 ): Promise<Served<GenerateResponse>> {
   const { cancellation, requestId, upstreamHeaders } = call;
-  return withFallbacks(request, requested, call, async (candidate, target, warnings) => {
+  return withFallbacks(request, requested, call, false, async (candidate, target, warnings, retries) => {
     const provider = target.provider;
-    const context = providerCallContext(cancellation, target.upstreamModel, requestId, upstreamHeaders, warnings);
+    const context = providerCallContext(
+      cancellation,
+      target.upstreamModel,
+      requestId,
+      upstreamHeaders,
+      warnings,
+      retries,
+    );
     const call = { ...request, model: candidate.id };
     logProvider('%s → %s/%s max_output=%d', requestId, provider.name, target.upstreamModel, call.maxOutputTokens);
     return provider.generate(call, context);
@@ -67,9 +74,16 @@ export function openStream(
   gatewayCall: Call,
 ): Promise<Served<OpenedStream>> {
   const { cancellation, requestId, upstreamHeaders } = gatewayCall;
-  return withFallbacks(request, requested, gatewayCall, async (candidate, target, warnings) => {
+  return withFallbacks(request, requested, gatewayCall, true, async (candidate, target, warnings, retries) => {
     const call = { ...request, model: candidate.id };
-    const context = providerCallContext(cancellation, target.upstreamModel, requestId, upstreamHeaders, warnings);
+    const context = providerCallContext(
+      cancellation,
+      target.upstreamModel,
+      requestId,
+      upstreamHeaders,
+      warnings,
+      retries,
+    );
     const provider = target.provider;
     logProvider(
       '%s → %s/%s stream max_output=%d',
@@ -92,11 +106,20 @@ export function openStream(
   });
 }
 
-/** One attempt of a call: `candidate` (the chain's model) called at `target`, with a warning collector of its own. */
-type Attempt<T> = (candidate: ResolvedModel, target: Target, warnings: CallWarnings) => Promise<T>;
+/**
+ * One attempt of a call: `candidate` (the chain's model) called at `target`, with a warning collector of its own and
+ * the provider's retry hint (0 while another deployment would take the call; undefined: the provider's own policy).
+ */
+type Attempt<T> = (
+  candidate: ResolvedModel,
+  target: Target,
+  warnings: CallWarnings,
+  retries: number | undefined,
+) => Promise<T>;
 
 /**
- * Runs `attempt` on a model (on its deployments when it has a router), then on each of its fallbacks while the
+ * Runs `attempt` on a model (on its deployments when it has a router; `streamed`: the attempt opens a stream, whose
+ * deployment's health is settled when it ends), then on each of its fallbacks while the
  * failure is one a fallback may cure (5xx, timeout, connection failure, no deployment able to take the call) and the
  * caller is still there. Each model and deployment tried is listed in the call's `attempts`, with why it failed.
  */
@@ -104,6 +127,7 @@ async function withFallbacks<T>(
   request: GenerateRequest,
   requested: ResolvedModel,
   call: Call,
+  streamed: boolean,
   attempt: Attempt<T>,
 ): Promise<Served<T>> {
   const chain = requested.chain;
@@ -111,7 +135,7 @@ async function withFallbacks<T>(
   for (let index = 0; index < chain.length; index++) {
     const candidate = chain[index]!;
     try {
-      if (candidate.router) return await withDeployments(request, candidate, call, attempt);
+      if (candidate.router) return await withDeployments(request, candidate, call, streamed, attempt);
       const warnings = new CallWarnings();
       const tried: UsageAttempt = {
         model: candidate.id,
@@ -120,7 +144,7 @@ async function withFallbacks<T>(
       };
       call.attempts.push(tried);
       try {
-        const value = await attempt(candidate, candidate, warnings);
+        const value = await attempt(candidate, candidate, warnings, undefined);
         return { value, model: candidate, warnings: warnings.list };
       } catch (error) {
         const failure = toGatewayError(error);
@@ -156,6 +180,7 @@ async function withDeployments<T>(
   request: GenerateRequest,
   model: ResolvedModel,
   call: Call,
+  streamed: boolean,
   attempt: Attempt<T>,
 ): Promise<Served<T>> {
   const router = model.router!;
@@ -182,8 +207,11 @@ async function withDeployments<T>(
     };
     call.attempts.push(tried);
     try {
-      const value = await attempt(model, deployment, warnings);
-      router.succeeded(chosen, session);
+      // Another deployment would take the call: it is the retry, not this account again (docs/routing.md, *Retries*).
+      const value = await attempt(model, deployment, warnings, chosen.alternative ? 0 : undefined);
+      // A stream's health is known when it ends (streamResponse): one that breaks after its first byte is a failure.
+      router.served(chosen, session);
+      if (!streamed) router.healthy(chosen);
       call.deployment = chosen;
       return { value, model, warnings: warnings.list };
     } catch (error) {

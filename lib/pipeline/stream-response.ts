@@ -116,6 +116,8 @@ export async function streamResponse(
     const usage = meter.usage();
     call.usage = usage;
     endedEarly(call, ended, part, lifecycle);
+    // Its deployment's health (docs/routing.md): a stream the upstream broke is that deployment's failure.
+    call.deployment?.streamEnded(ended === 'failed' ? call.failure : undefined, requestId);
     await hold.settleStream(ended, signal.aborted, usage, model, chargeFailedStreams);
     if (rateSlot) await rateSlot.settle(usedTokens(usage));
   }

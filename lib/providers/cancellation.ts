@@ -79,7 +79,8 @@ export function abortSignalOf(signal: CallSignal): AbortSignal {
 /**
  * The context a provider gets for one call. `signal` is an own, enumerable getter, so a provider
  * that reads it, or copies the context with `{ ...context }`, gets a working `AbortSignal`; one that
- * never reads it costs none. `cancellation` is the cheap signal itself, for {@link callSignal}.
+ * never reads it costs none. `cancellation` is the cheap signal itself, for {@link callSignal}. `retries` is the
+ * attempt's retry hint (undefined: the provider's own policy).
  */
 export function providerCallContext(
   cancellation: CallCancellation,
@@ -87,6 +88,7 @@ export function providerCallContext(
   requestId: string,
   upstreamHeaders?: Readonly<Record<string, string>>,
   warnings?: CallWarnings,
+  retries?: number,
 ): ProviderCallContext {
   return {
     upstreamModel,
@@ -94,6 +96,7 @@ export function providerCallContext(
     upstreamHeaders,
     cancellation,
     warn: warnings ? (warning) => warnings.add(warning) : undefined,
+    retries,
     get signal() {
       return cancellation.signal;
     },

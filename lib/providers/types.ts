@@ -68,6 +68,14 @@ export interface ProviderCallContext {
    * `GatewayError` (`invalid_request`) instead.
    */
   warn?: (warning: CallWarning) => void;
+  /**
+   * A hint: the most times this call's upstream request should be sent again after a failure a retry may cure (a
+   * connection failure, a 429, a 5xx). The gateway sets 0 while another deployment of the model would take the call
+   * (docs/routing.md, *Retries*): that deployment is the retry, and a failing account is not called again. Absent:
+   * the provider's own policy. The built-in providers hand it to their upstream client (never above its
+   * `retries.max`); a provider that ignores it still works, only slower to move off a failing account.
+   */
+  retries?: number;
 }
 
 /**

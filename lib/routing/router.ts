@@ -19,7 +19,13 @@ import type {
 } from '../stores/types';
 import type { UsageAttempt } from '../usage/record';
 import type { ResolvedDeployment } from './deployments';
-import { failureOf, type HealthSettings, LocalDeploymentFacts, type RecentFailure } from './health';
+import {
+  DEPLOYMENT_FAILURE_KINDS,
+  failureOf,
+  type HealthSettings,
+  LocalDeploymentFacts,
+  type RecentFailure,
+} from './health';
 import { type DeploymentStrategy, pickLeastBusy, pickWeighted } from './select';
 
 /** The `routing` option resolved: every default filled in. */
@@ -64,7 +70,23 @@ export class ChosenDeployment {
     readonly state: DeploymentState,
     private readonly slot: RateSlot | undefined,
     readonly affinity: AffinityOutcome | undefined,
+    /**
+     * Whether another deployment of the model would take the call if this one failed (one not tried, not cooling
+     * down, not being probed, not found at its limit): then the provider does not retry inside the attempt.
+     */
+    readonly alternative: boolean,
   ) {}
+
+  /**
+   * Its stream ended after the first byte reached the caller: a break that is the deployment's fault
+   * (`DEPLOYMENT_FAILURE_KINDS`) counts against its health (nothing is retried: the caller has bytes); any other end
+   * (finished, the caller left, the gateway's own failure) is a success.
+   */
+  streamEnded(failure: GatewayError | undefined, requestId: string): void {
+    if (failure !== undefined && DEPLOYMENT_FAILURE_KINDS.has(failure.kind))
+      void this.router.failed(this, failure, requestId);
+    else this.router.healthy(this);
+  }
 
   /** Gives back its rate-limit slot (settled with the tokens used) and its place among the calls in flight. */
   end(usage: Usage | undefined): void {
@@ -118,6 +140,8 @@ export class DeploymentRouter {
     const previous = session === undefined ? undefined : await this.previous(session);
     let wait = Number.POSITIVE_INFINITY;
     let limited = false;
+    // Deployments found unable to take the call in this choice (at their limit, or probed by another caller).
+    let refused: number[] | undefined;
     const skip = (deployment: ResolvedDeployment, reason: SkipReason, waitMs: number) => {
       if (waitMs < wait) wait = waitMs;
       if (reason === 'rate_limit') limited = true;
@@ -148,6 +172,7 @@ export class DeploymentRouter {
           const admitted = await this.admit(deployment, tokens, call.requestId);
           if (!admitted.ok) {
             skip(deployment, 'rate_limit', admitted.retryAfterMs);
+            (refused ??= []).push(chosenIndex);
             continue;
           }
           slot = new RateSlot(this.rateLimitStore, admitted.lease, undefined, call.requestId);
@@ -155,26 +180,36 @@ export class DeploymentRouter {
         if (state.probation && !(await this.claimProbe(deployment))) {
           slot?.release();
           skip(deployment, 'probe', PROBE_WAIT_MS);
+          (refused ??= []).push(chosenIndex);
           continue;
         }
         if (state.probation) logProvider('%s probes %s after its cooldown', call.requestId, deployment.name);
         const affinity =
           session === undefined ? undefined : previous === deployment.name ? 'held' : previous ? 'moved' : 'new';
         this.entered(deployment);
-        return new ChosenDeployment(this, deployment, state, slot, affinity);
+        const alternative = hasAlternative(deployments, states, chosenIndex, excluded, refused);
+        return new ChosenDeployment(this, deployment, state, slot, affinity, alternative);
       }
     }
     throw allOut(model, limited, wait);
   }
 
-  /** The chosen deployment answered: its failures are forgotten (a probe that passed ends its probation). */
-  succeeded(chosen: ChosenDeployment, session: string | undefined): void {
-    const { deployment, state } = chosen;
+  /** The chosen deployment answered (a stream: opened): the call's session is kept on it. */
+  served(chosen: ChosenDeployment, session: string | undefined): void {
+    const { deployment } = chosen;
     this.factsOf(deployment.name).served += 1;
-    if (state.failures > 0 || state.probation) this.quietly(this.settings.store.succeed(deployment.name));
     const idleMs = this.settings.affinityIdleMs;
     if (session !== undefined && idleMs !== undefined)
       this.quietly(this.settings.store.setAffinity(session, deployment.name, idleMs));
+  }
+
+  /**
+   * The chosen deployment's answer is whole (a stream: ended other than by its own failure): its failures are
+   * forgotten (a probe that passed ends its probation).
+   */
+  healthy(chosen: ChosenDeployment): void {
+    const { deployment, state } = chosen;
+    if (state.failures > 0 || state.probation) this.quietly(this.settings.store.succeed(deployment.name));
   }
 
   /** The chosen deployment failed in a way that counts against it (`DEPLOYMENT_FAILURE_KINDS`). */
@@ -205,6 +240,19 @@ export class DeploymentRouter {
   left(deployment: ResolvedDeployment): void {
     this.factsOf(deployment.name).inFlight -= 1;
     if (this.settings.strategy === 'least-busy') this.quietly(this.settings.store.leave(deployment.name));
+  }
+
+  /** Each deployment of these models (named once) and how long it is still cooling down (0: it is not). */
+  async cooling(models: readonly ResolvedModel[]): Promise<DeploymentCooling[]> {
+    const seen = new Map<string, number>();
+    for (const model of models) {
+      if (!model.router) continue;
+      const states = await this.read(model);
+      model.deployments.forEach((deployment, index) => {
+        if (!seen.has(deployment.name)) seen.set(deployment.name, states[index]!.coolingMs);
+      });
+    }
+    return Array.from(seen, ([name, coolingMs]) => ({ name, coolingMs }));
   }
 
   /** What the health view shows of each deployment of these models (each named once). */
@@ -352,6 +400,13 @@ export function deploymentsHandler(
   };
 }
 
+/** A deployment's cooldown as the metrics read it at scrape time. */
+export interface DeploymentCooling {
+  name: string;
+  /** Milliseconds of cooldown left; 0 when it is not cooling down. */
+  coolingMs: number;
+}
+
 /** What the health view shows of one deployment. */
 export interface DeploymentView {
   name: string;
@@ -372,6 +427,26 @@ export interface DeploymentView {
   served: number;
   /** Its last few failures in this process, oldest first (`at` in ISO 8601). */
   recentFailures: Array<Omit<RecentFailure, 'at'> & { at: string }>;
+}
+
+/**
+ * Whether a deployment other than the one at `chosen` could take the call if that one fails: not tried in this call,
+ * not cooling down, not being probed by another caller, not found at its limit in this choice (`refused`).
+ */
+function hasAlternative(
+  deployments: readonly ResolvedDeployment[],
+  states: readonly DeploymentState[],
+  chosen: number,
+  excluded: ReadonlySet<string> | undefined,
+  refused: readonly number[] | undefined,
+): boolean {
+  for (let index = 0; index < deployments.length; index++) {
+    if (index === chosen || refused?.includes(index) || excluded?.has(deployments[index]!.name)) continue;
+    const state = states[index]!;
+    if (state.coolingMs > 0 || (state.probation && state.probing)) continue;
+    return true;
+  }
+  return false;
 }
 
 function skipped(model: ResolvedModel, deployment: ResolvedDeployment, reason: SkipReason): UsageAttempt {

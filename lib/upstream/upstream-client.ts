@@ -89,6 +89,11 @@ export interface UpstreamRequest {
   headers?: Readonly<Record<string, string>>;
   /** Cancels the call: an `AbortSignal`, or the gateway's cheaper per-call cancellation. */
   signal: CallSignal;
+  /**
+   * At most this many retries for this request, below the client's `retries.max` (a provider passes its call
+   * context's `retries`: 0 while another deployment of the model would take the call). Default: `retries.max`.
+   */
+  retries?: number;
 }
 
 /**
@@ -280,6 +285,7 @@ export class UpstreamClient {
     const headers: Record<string, string> = Object.assign({}, this.headers, request.headers);
     if (streamed) headers['content-length'] = String(bytes.length);
     const method = request.method ?? 'POST';
+    const retries = request.retries === undefined ? this.retries.max : Math.min(request.retries, this.retries.max);
     for (let n = 0; ; n++) {
       let retryAfter: number | undefined;
       let failure: GatewayError;
@@ -299,7 +305,7 @@ export class UpstreamClient {
         failure = transportError(error, this.name);
         if (!CONNECTION_ERROR_CODES.has(errorCode(error) ?? '')) throw failure;
       }
-      if (n >= this.retries.max) throw failure;
+      if (n >= retries) throw failure;
       const backoff = this.retries.baseDelayMs * 2 ** n * (0.5 + Math.random() / 2);
       const delay = retryAfter !== undefined ? retryAfter * 1000 : backoff;
       if (delay > this.retries.maxDelayMs) throw failure;

@@ -167,6 +167,7 @@ export class AnthropicProvider implements Provider {
       body,
       signal: callSignal(context),
       headers: this.requestHeaders(request, context, 'application/json'),
+      retries: context.retries,
     });
     // The figures the upstream left out are left out for the gateway to count (each on its own: an input count is kept
     // without an output count).
@@ -187,6 +188,7 @@ export class AnthropicProvider implements Provider {
           body,
           signal,
           headers: this.requestHeaders(request, context, 'text/event-stream'),
+          retries: context.retries,
         },
         sink,
       );

@@ -140,6 +140,7 @@ export class GeminiProvider implements Provider {
         body,
         signal,
         headers: context.upstreamHeaders,
+        retries: context.retries,
       });
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
@@ -167,6 +168,7 @@ export class GeminiProvider implements Provider {
             body,
             signal,
             headers: Object.assign({ accept: 'text/event-stream' }, context.upstreamHeaders),
+            retries: context.retries,
           },
           sink,
         );

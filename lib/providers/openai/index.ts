@@ -228,6 +228,7 @@ export class OpenAIProvider implements Provider {
         body,
         signal: callSignal(context),
         headers,
+        retries: context.retries,
       });
     } catch (error) {
       // A reasoning model refuses a cap it used up before writing anything (Claude Code's max_tokens: 1 probe).
@@ -256,7 +257,7 @@ export class OpenAIProvider implements Provider {
         { accept: 'text/event-stream', 'x-request-id': context.requestId },
         context.upstreamHeaders,
       );
-      return this.client.stream({ path: '/chat/completions', body, signal, headers }, sink);
+      return this.client.stream({ path: '/chat/completions', body, signal, headers, retries: context.retries }, sink);
     };
     const parts = decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal, this.client.redactor);
     return answerCapExhaustedStream(parts, request, context.upstreamModel);

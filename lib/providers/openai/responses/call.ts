@@ -64,6 +64,7 @@ export async function generateViaResponses(
     body,
     signal: callSignal(context),
     headers,
+    retries: context.retries,
   });
   const answer = decodeResponsesResponse(response, context.upstreamModel, call.name);
   const opaque = answer.choices[0]?.opaque;
@@ -91,7 +92,7 @@ export function streamViaResponses(
       { accept: 'text/event-stream', 'x-request-id': context.requestId },
       context.upstreamHeaders,
     );
-    return call.client.stream({ path: '/responses', body, signal, headers }, sink);
+    return call.client.stream({ path: '/responses', body, signal, headers, retries: context.retries }, sink);
   };
   const decoder = new ResponsesStreamDecoder(call.name, answerItemDrops(request, log, context.warn));
   return decodeEventStream(open, decoder, call.name, signal, call.client.redactor);
