@@ -416,18 +416,18 @@ function providerNames(model: ModelConfig, option: string): Array<[string, strin
 }
 
 /**
- * A model's deployments: text models only (past one plain deployment), each weight positive, each priority a
+ * A model's deployments: text and embedding models only (past one plain deployment), each weight positive, each priority a
  * finite number, names unique in the model and, across models, one name for one provider and upstream id.
  */
 function checkDeployments(model: ModelConfig, option: string, byName: Map<string, string>): void {
   const deployments = model.deployments;
   if (deployments === undefined) return;
   const plain = deployments.length === 1 && deployments[0]!.rateLimits === undefined;
-  if ((model.type ?? 'text') !== 'text' && !plain)
+  if (model.type === 'image' && !plain)
     fail(
       'ERR_GATEWAY_INVALID_OPTION',
       `${option}.deployments`,
-      `can list one deployment without limits for an ${model.type} model; several are for text models.`,
+      `can list one deployment without limits for an image model; several are for text and embedding models.`,
     );
   const names = new Set<string>();
   deployments.forEach((deployment, index) => {

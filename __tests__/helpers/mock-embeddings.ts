@@ -22,6 +22,8 @@ export interface MockEmbeddings extends MockServer {
   readonly bodies: Array<Record<string, any>>;
   /** Every path requested, in order. */
   readonly paths: string[];
+  /** While true, every call is a 503 (the OpenAI mock): an upstream account that is failing. */
+  failing: boolean;
 }
 
 function json(response: import('node:http').ServerResponse, status: number, body: unknown): void {
@@ -53,7 +55,7 @@ export async function startMockOpenAIEmbeddings(
       return json(response, 400, {
         error: { message: `'$.input' must have at most ${limit} items.`, type: 'invalid_request_error' },
       });
-    if (inputs.includes('fail'))
+    if (mock.failing || inputs.includes('fail'))
       return json(response, 503, { error: { message: 'The mock is overloaded.', type: 'server_error' } });
     const dimensions = typeof body.dimensions === 'number' ? body.dimensions : undefined;
     const data = inputs.map((input, index) => {
@@ -72,7 +74,8 @@ export async function startMockOpenAIEmbeddings(
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     });
   });
-  return Object.assign(server, { url: `${server.origin}/v1`, bodies, paths });
+  const mock: MockEmbeddings = Object.assign(server, { url: `${server.origin}/v1`, bodies, paths, failing: false });
+  return mock;
 }
 
 /** Gemini `batchEmbedContents` (and nothing else): `{embeddings: [{values}]}`, no usage, as Google answers. */
@@ -114,5 +117,5 @@ export async function startMockGeminiEmbeddings(
     }
     json(response, 200, { embeddings });
   });
-  return Object.assign(server, { url: server.origin, bodies, paths });
+  return Object.assign(server, { url: server.origin, bodies, paths, failing: false });
 }

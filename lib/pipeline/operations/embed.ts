@@ -4,13 +4,13 @@
  * the call with that batch's error (never a partial answer).
  */
 import type { EmbedRequest, EmbedResponse } from '../../canonical';
-import { GatewayError, toGatewayError } from '../../errors';
+import { GatewayError } from '../../errors';
 import type { ResolvedModel } from '../../models';
 import { providerCallContext } from '../../providers/cancellation';
+import { type RoutingFacts, type Target, withModels } from '../provider-call';
 import type { EmbedRoute, EncodedResponse, RouteParams } from '../../protocols/types';
 import { creditsForEmbed, estimateEmbed } from '../../quota';
 import { markCounted } from '../../tokenizer';
-import type { UsageAttempt } from '../../usage/record';
 import { CallWarnings, mergeWarnings, WARNINGS_HEADER, warningsHeader } from '../../warnings';
 import type { Call } from '../call';
 import { type EmbedInputs, measureEmbedInputs } from '../embed-input';
@@ -56,7 +56,7 @@ export async function runEmbed(
     hold = await QuotaHold.reserve(
       gateway.config.quotaStore,
       principal,
-      estimateEmbed(measured.total, model),
+      chainEstimate(measured.total, model),
       model,
       'embed',
       requestId,
@@ -66,21 +66,26 @@ export async function runEmbed(
     throw error;
   }
   call.hold = hold;
-  const attempt: UsageAttempt = { model: model.id, provider: model.provider.name, upstreamModel: model.upstreamModel };
-  call.attempts.push(attempt);
+  // Deployments and fallbacks as for text (docs/routing.md): no session (an embedding has no prompt cache to keep
+  // warm), a deployment's tokens-per-minute admitted on the inputs' bound.
+  const routing: RoutingFacts = { session: () => undefined, tokens: () => measured.total };
   let result: EmbedResult;
+  let served: ResolvedModel;
   try {
-    result = await embedWithProvider(call, model, { ...request, model: model.id }, measured, warnings);
+    const answered = await withModels(model, call, routing, false, (candidate, target, attemptWarnings, retries) =>
+      embedWithProvider(call, target, { ...request, model: candidate.id }, measured, attemptWarnings, retries),
+    );
+    result = answered.value;
+    served = answered.model;
+    for (const warning of answered.warnings ?? []) warnings.add(warning);
   } catch (error) {
-    const failure = toGatewayError(error);
-    attempt.error = { kind: failure.kind, status: failure.status };
     await hold.release();
     await slot?.release();
     throw error;
   }
   const usage = { inputTokens: result.inputTokens, outputTokens: 0 };
   call.usage = result.reported ? usage : markCounted(usage);
-  const credits = creditsForEmbed(result.inputTokens, model);
+  const credits = creditsForEmbed(result.inputTokens, served);
   try {
     await hold.settle(credits.total, 'completed', credits);
   } finally {
@@ -101,27 +106,29 @@ export async function runEmbed(
  */
 export async function embedWithProvider(
   call: Call,
-  model: ResolvedModel,
+  target: Target,
   request: EmbedRequest,
   measured: EmbedInputs,
   warnings: CallWarnings,
+  retries?: number,
 ): Promise<EmbedResult> {
-  const provider = model.provider;
+  const { provider, upstreamModel } = target;
   const context = providerCallContext(
     call.cancellation,
-    model.upstreamModel,
+    upstreamModel,
     call.requestId,
     call.upstreamHeaders,
     warnings,
+    retries,
   );
-  const size = Math.max(1, provider.maxEmbedInputs(model.upstreamModel));
+  const size = Math.max(1, provider.maxEmbedInputs(upstreamModel));
   const starts: number[] = [];
   for (let start = 0; start < request.inputs.length; start += size) starts.push(start);
   logProvider(
     '%s → %s/%s embed inputs=%d batches=%d',
     call.requestId,
     provider.name,
-    model.upstreamModel,
+    upstreamModel,
     request.inputs.length,
     starts.length,
   );
@@ -167,4 +174,11 @@ export async function embedWithProvider(
   if (dropped) joined.warnings = dropped;
   else delete joined.warnings;
   return { response: joined, inputTokens, reported };
+}
+
+/** The hold of an embedding call: its inputs' bound at the dearest input price of its model and fallbacks. */
+function chainEstimate(tokens: number, model: ResolvedModel) {
+  let dearest = model;
+  for (const candidate of model.chain) if (candidate.pricing.input > dearest.pricing.input) dearest = candidate;
+  return estimateEmbed(tokens, dearest);
 }
