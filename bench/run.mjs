@@ -29,7 +29,7 @@
  *   median reported (3; quick 1)
  * --only <ids>               BENCH_ONLY             comma-separated target ids (direct and the floor are always kept)
  *   and
- *                                                     steps (held-stream); without a target id no server is started
+ *                                                     steps (held-stream, embeddings); without a target id no target server is started
  * --held-stream-rounds <n>   BENCH_HELD_STREAM_ROUNDS  rounds of the held-stream memory probes; medians reported (3;
  *   quick 1)
  * --profile                  BENCH_PROFILE=1        also profile the gateway (node --cpu-prof) on a same-protocol round
@@ -56,6 +56,7 @@ import { requestFor } from './lib/protocols.mjs';
 import { countCpu, perfAvailable } from './lib/perf.mjs';
 import { median, percentile, round } from './lib/stats.mjs';
 import { HELD_STREAM_STEP, heldStreamVerdicts, renderHeldStream, runHeldStream } from './lib/held-stream.mjs';
+import { EMBEDDINGS_STEP, renderEmbeddings, runEmbeddings } from './lib/embeddings.mjs';
 import { formatSummary, summariseProfile } from './profile-summary.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -123,8 +124,9 @@ const options = {
 
 /** Which parts run: the servers under test (any target id, or no --only) and the held-stream step. */
 const steps = {
-  targets: !options.only || options.only.some((id) => id !== HELD_STREAM_STEP),
+  targets: !options.only || options.only.some((id) => id !== HELD_STREAM_STEP && id !== EMBEDDINGS_STEP),
   heldStream: !options.only || options.only.includes(HELD_STREAM_STEP),
+  embeddings: !options.only || options.only.includes(EMBEDDINGS_STEP),
 };
 
 /** Sequential requests are split into interleaved rounds of this size. */
@@ -208,7 +210,10 @@ async function main() {
     : !steps.targets
       ? {
           pinned: true,
-          [`core ${options.serverCore}`]: 'the held-stream probes (client, gateway and upstream in one process)',
+          [`core ${options.serverCore}`]: [
+            ...(steps.heldStream ? ['the held-stream probes (client, gateway and upstream in one process)'] : []),
+            ...(steps.embeddings ? ['the embeddings step: its floor relays and gateways'] : []),
+          ].join(', then '),
         }
       : {
           pinned: true,
@@ -230,10 +235,6 @@ async function main() {
   const heldStream = steps.heldStream
     ? runHeldStream({ rounds: options.heldStreamRounds, pin, core: options.serverCore, log, fail })
     : undefined;
-  if (!steps.targets) {
-    finish({ ...report, heldStream, verdicts: heldStreamVerdicts(heldStream) });
-    return;
-  }
 
   const mockEnv = { BENCH_SLOW_INTERVAL_MS: String(options.streamIntervalMs) };
   const servers = [];
@@ -242,6 +243,21 @@ async function main() {
     servers.push(server);
     return server;
   };
+  // The embeddings step: its own mock upstream, floor relays and gateways, stopped before the targets start.
+  report.embeddings = steps.embeddings
+    ? await runEmbeddings({
+        start: (spec) => startServer({ pin, nodeArgs: SERVER_NODE_ARGS, ...spec }),
+        options,
+        log,
+        fail,
+        upstreamCore: options.upstreamCore,
+        serverCore: options.serverCore,
+      })
+    : undefined;
+  if (!steps.targets) {
+    finish({ ...report, heldStream, verdicts: heldStream ? heldStreamVerdicts(heldStream) : [] });
+    return;
+  }
 
   const upstream = await start({
     name: 'mock-upstream',
@@ -961,6 +977,7 @@ function finish({
   sequentialRows = [],
   slow = [],
   heldStream,
+  embeddings,
   verdicts,
   profiles = [],
   runs = [],
@@ -987,7 +1004,16 @@ function finish({
     serverNodeArgs: rows.length ? SERVER_NODE_ARGS : [],
     layout,
   };
-  const markdown = renderMarkdown({ rows, sequentialRows, slow, heldStream, verdicts, profiles, environment });
+  const markdown = renderMarkdown({
+    rows,
+    sequentialRows,
+    slow,
+    heldStream,
+    embeddings,
+    verdicts,
+    profiles,
+    environment,
+  });
   log(`\n${markdown}`);
 
   mkdirSync(path.dirname(options.out), { recursive: true });
@@ -999,6 +1025,7 @@ function finish({
     sequential: sequentialRows,
     slowStreams: slow,
     heldStream,
+    embeddings,
     verdicts,
     profiles,
     problems,
@@ -1029,11 +1056,12 @@ function signed(value, digits = 2) {
   return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
 }
 
-function renderMarkdown({ rows, sequentialRows, slow, heldStream, verdicts, profiles, environment }) {
+function renderMarkdown({ rows, sequentialRows, slow, heldStream, embeddings, verdicts, profiles, environment }) {
   const blocks = [];
   if (rows.length) blocks.push(renderTargets(rows, sequentialRows));
   if (slow.length) blocks.push(renderSlowStreams(slow));
   if (heldStream) blocks.push(renderHeldStream(heldStream));
+  if (embeddings) blocks.push(renderEmbeddings(embeddings));
   blocks.push(['#### Targets', '', '```', ...verdicts.map((entry) => entry.line), '```']);
   for (const profile of profiles)
     blocks.push([

@@ -5,7 +5,13 @@ import type { JsonObject } from './json';
  * The wire protocols the gateway speaks, each the name of a caller-side codec (`lib/protocols/<name>/`)
  * and of the format an upstream provider may speak. Keys of {@link Extensions}.
  */
-export type ProtocolName = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images';
+export type ProtocolName =
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'anthropic-messages'
+  | 'gemini'
+  | 'openai-images'
+  | 'openai-embeddings';
 
 /**
  * What a protocol's object carried that the canonical types do not model, keyed by the protocol it
@@ -19,6 +25,18 @@ export type ProtocolName = 'openai-chat' | 'openai-responses' | 'anthropic-messa
  * A host's own codec may use its own name as a key.
  */
 export type Extensions = { [P in ProtocolName]?: JsonObject } & { [protocol: string]: JsonObject | undefined };
+
+/**
+ * A prompt-cache breakpoint the caller set on a part or a tool: the prompt up to and including it
+ * should be cached (Anthropic `cache_control: {type: "ephemeral", ttl?}`, which OpenRouter and LiteLLM
+ * also take on chat-completions content parts and tools). `ttl` is the cache's lifetime; absent, the
+ * upstream's default (Anthropic: 5 minutes). An upstream without explicit breakpoints ignores it
+ * (docs/translation.md, *Prompt caching*).
+ */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
 
 /** A piece of content inside a message. Parts are a discriminated union on `type`. */
 export type ContentPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ReasoningPart;
@@ -34,6 +52,8 @@ export interface TextPart {
   type: 'text';
   text: string;
   providerMetadata?: ProviderMetadata;
+  /** A prompt-cache breakpoint after this part. Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -48,6 +68,8 @@ export interface ImagePart {
   source: MediaSource;
   detail?: string;
   providerMetadata?: ProviderMetadata;
+  /** A prompt-cache breakpoint after this part. Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -57,6 +79,8 @@ export interface FilePart {
   source: MediaSource;
   filename?: string;
   providerMetadata?: ProviderMetadata;
+  /** A prompt-cache breakpoint after this part. Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -67,6 +91,8 @@ export interface ToolCallPart {
   name: string;
   arguments: string;
   providerMetadata?: ProviderMetadata;
+  /** A prompt-cache breakpoint after this part. Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -79,6 +105,8 @@ export interface ToolResultPart {
   content: Array<TextPart | ImagePart>;
   isError?: boolean;
   providerMetadata?: ProviderMetadata;
+  /** A prompt-cache breakpoint after this part. Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -124,6 +152,8 @@ export interface ToolDefinition {
   description?: string;
   parameters: Record<string, unknown>;
   strict?: boolean;
+  /** A prompt-cache breakpoint after this tool (the tools come first in a prompt). Default: none. */
+  cacheControl?: CacheControl;
   extensions?: Extensions;
 }
 
@@ -179,6 +209,13 @@ export interface GenerateRequest {
   seed?: number;
   /** Opaque end-user id (OpenAI `user`, Anthropic `metadata.user_id`). */
   user?: string;
+  /**
+   * What groups requests that share a long prefix for the upstream's prompt cache (OpenAI
+   * `prompt_cache_key`); an Anthropic caller's `metadata.user_id` stands for one. Default: none.
+   */
+  promptCacheKey?: string;
+  /** How long the upstream keeps the cached prefix (OpenAI `prompt_cache_retention`: `in_memory`, `24h`). Default: none. */
+  promptCacheRetention?: string;
   /**
    * Whether a streamed answer should report its usage to the caller (OpenAI
    * `stream_options.include_usage`); protocols whose streams always carry usage leave it out.
@@ -276,6 +313,9 @@ export interface GenerateResponse {
  * block's signature). Metadata on both a start and its end is merged, the end's keys winning.
  * A block's `*-end` part may carry the `extensions` of the upstream's whole block (a Responses
  * output item's own fields, known when it is done), and `finish` those of the finished answer.
+ * A tool call the upstream streamed in pieces of its own shape (Gemini's `partialArgs`) may carry each
+ * piece as it came in the `extensions` of the part it became (start, delta or end), so a caller of that
+ * protocol gets the pieces unchanged.
  * An `opaque` part is a piece of the upstream's stream that no canonical part models (a Responses
  * built-in tool's item and its progress events), between blocks, for a caller of the upstream's
  * protocol; every other encoder skips it. The one with `item: true` holds the finished item whole,
@@ -303,8 +343,8 @@ export type StreamPart =
       providerMetadata?: ProviderMetadata;
       extensions?: Extensions;
     }
-  | { type: 'tool-call-start'; id: string; name: string; providerMetadata?: ProviderMetadata }
-  | { type: 'tool-call-delta'; id: string; delta: string }
+  | { type: 'tool-call-start'; id: string; name: string; providerMetadata?: ProviderMetadata; extensions?: Extensions }
+  | { type: 'tool-call-delta'; id: string; delta: string; extensions?: Extensions }
   | { type: 'tool-call-end'; id: string; providerMetadata?: ProviderMetadata; extensions?: Extensions }
   | { type: 'opaque'; extensions: Extensions; item?: true }
   | { type: 'finish'; usage: Usage; finishReason: FinishReason; extensions?: Extensions }
@@ -359,5 +399,49 @@ export interface ImageResponse {
   images: GeneratedImage[];
   /** Token usage where the provider reports it. */
   usage?: Usage;
+  extensions?: Extensions;
+}
+
+/**
+ * One input of an embedding call: text, or token ids (what OpenAI's `/v1/embeddings` accepts as an
+ * array of integers; an upstream that takes only text refuses it with a 400).
+ */
+export type EmbedInput = string | readonly number[];
+
+/** An embedding request (OpenAI `/v1/embeddings`, Gemini `:embedContent` / `:batchEmbedContents`). */
+export interface EmbedRequest {
+  model: string;
+  /** The inputs, one vector each, in this order. Never empty. */
+  inputs: EmbedInput[];
+  /** Length of each vector (OpenAI `dimensions`, Gemini `outputDimensionality`). Default: the model's own. */
+  dimensions?: number;
+  /**
+   * What the vectors are for, in Gemini's terms (`RETRIEVAL_QUERY`, `RETRIEVAL_DOCUMENT`,
+   * `SEMANTIC_SIMILARITY`, `CLASSIFICATION`, `CLUSTERING`, …). An upstream without a counterpart
+   * drops it with an `unsupported-setting` warning.
+   */
+  taskType?: string;
+  /** The document's title (Gemini, with `RETRIEVAL_DOCUMENT`); dropped with a warning where there is no counterpart. */
+  title?: string;
+  /** The end user, for the upstream's abuse monitoring (OpenAI `user`). */
+  user?: string;
+  extensions?: Extensions;
+}
+
+/** Token usage of an embedding call: embeddings have input only. */
+export interface EmbedUsage {
+  inputTokens: number;
+}
+
+/** An embedding response. */
+export interface EmbedResponse {
+  /** One vector per input, in input order. */
+  vectors: Array<Float32Array | number[]>;
+  /** The model that answered, as the upstream named it. */
+  model: string;
+  /** The upstream's reported usage; absent when it reports none (Gemini), and the gateway's count is charged. */
+  usage?: EmbedUsage;
+  /** What the gateway could not pass on to the upstream (see {@link GenerateResponse.warnings}). */
+  warnings?: CallWarning[];
   extensions?: Extensions;
 }

@@ -18,7 +18,7 @@ export {
 } from './errors';
 export type * from './canonical';
 export { WARNINGS_HEADER, MAX_WARNINGS_HEADER_LENGTH, warningsHeader, describeWarning, type Warn } from './warnings';
-export type { ModelConfig, ModelPricing } from './models';
+export type { ModelConfig, ModelPricing, ModelType } from './models';
 export type {
   KeyStore,
   QuotaStore,
@@ -64,8 +64,10 @@ export {
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
 export type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
 export { callSignal, abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';
-export { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
+export { PROVIDER_SPECIFICATION_VERSION, DEFAULT_MAX_EMBED_INPUTS } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';
+export { LOCAL_EMBED_DIMENSIONS, LOCAL_EMBED_MAX_DIMENSIONS } from './providers/local/embed';
+export { MAX_EMBED_INPUT_TOKENS, MAX_EMBED_REQUEST_TOKENS } from './pipeline/embed-input';
 export { OpenAIProvider, isOpenAIReasoningModel, type OpenAIProviderOptions } from './providers/openai';
 export { GeminiProvider, type GeminiProviderOptions } from './providers/gemini';
 export {
@@ -73,9 +75,11 @@ export {
   ANTHROPIC_VERSION,
   supportsAdaptiveThinking,
   type AnthropicProviderOptions,
+  type PromptCaching,
 } from './providers/anthropic';
 export type { MaxTokensField } from './providers/openai/encode-request';
 export type { ReasoningReplay } from './providers/openai/reasoning-replay';
+export type { CacheControlMode } from './providers/openai/cache-markers';
 export type { UpstreamTimeouts, UpstreamRetries } from './upstream/upstream-client';
 export { MediaFetcher, type MediaFetchOptions } from './upstream/fetch-media';
 export type { UpstreamProviderOptions } from './upstream/provider-options';
@@ -89,6 +93,7 @@ export type {
   GenerateRoute,
   CountTokensRoute,
   ImageRoute,
+  EmbedRoute,
   ConversationState,
   StoredResponseMatch,
   StoredResponseRoutes,

@@ -30,6 +30,9 @@ export interface ModelPricing {
   cacheWriteLong?: number;
 }
 
+/** What a model does: generate text, generate images, or turn inputs into embedding vectors. */
+export type ModelType = 'text' | 'image' | 'embedding';
+
 /** One entry of the model table. */
 export interface ModelConfig {
   /** The public id callers use. */
@@ -47,8 +50,8 @@ export interface ModelConfig {
    * can. Text models only. Default: the one deployment `provider` names.
    */
   deployments?: readonly DeploymentConfig[];
-  /** What it generates. Default `text`. */
-  type?: 'text' | 'image';
+  /** What it does. Default `text`. An `embedding` model is priced per input token at `pricing.input`. */
+  type?: ModelType;
   /** Other ids that lead to this model. */
   aliases?: readonly string[];
   /** Shown by the model lists. Default: `id`. */
@@ -73,7 +76,7 @@ export interface ModelConfig {
 export interface ResolvedModel {
   /** The model's public id (an alias resolves to this). */
   id: string;
-  type: 'text' | 'image';
+  type: ModelType;
   /**
    * The provider resolved at creation: the pipeline calls it without checks per call. With several deployments, the
    * first's (it counts the model's input and prices its cache).
@@ -192,7 +195,7 @@ export class ModelTable {
    * `provider/model` for a model not in the table, when the gateway allows such ids. The upstream
    * id is the caller's, so the provider checks it first (`Provider.checkModelId`).
    */
-  private providerModel(id: string, type: 'text' | 'image'): ResolvedModel | undefined {
+  private providerModel(id: string, type: ModelType): ResolvedModel | undefined {
     if (!this.defaults.providerModelIds) return undefined;
     const slash = id.indexOf('/');
     const provider = slash > 0 ? this.providers.get(id.slice(0, slash)) : undefined;
@@ -219,7 +222,7 @@ export class ModelTable {
   }
 
   /** A model id that is not in the table: checked, then tried as a `provider/model` id. */
-  private unlisted(id: string, type: 'text' | 'image'): ResolvedModel | undefined {
+  private unlisted(id: string, type: ModelType): ResolvedModel | undefined {
     checkCallerModelId(id);
     return this.providerModel(id, type);
   }
@@ -234,10 +237,10 @@ export class ModelTable {
    * upstream should see ({@link checkCallerModelId}, `Provider.checkModelId`), 404 when unknown
    * (or of the wrong kind), 403 when the caller's key may not use it.
    */
-  resolve(id: string, principal: Principal, type: 'text' | 'image'): ResolvedModel {
+  resolve(id: string, principal: Principal, type: ModelType): ResolvedModel {
     const model = this.byId.get(id) ?? this.unlisted(id, type);
     if (!model || model.type !== type) {
-      const kind = type === 'image' ? 'image model' : 'model';
+      const kind = type === 'text' ? 'model' : `${type} model`;
       throw new GatewayError('not_found', `The ${kind} '${id}' does not exist or you do not have access to it.`, {
         code: 'model_not_found',
         param: 'model',

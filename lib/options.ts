@@ -1,7 +1,7 @@
 /** Gateway options: the public option type, its defaults, and validation into a resolved configuration. */
 import { GatewayConfigError } from './errors';
 import { type MetricsOptions, type ResolvedMetricsOptions, resolveMetricsOptions } from './metrics/options';
-import type { ModelConfig } from './models';
+import type { ModelConfig, ModelType } from './models';
 import type { ProtocolCodec } from './protocols/types';
 import type { Provider } from './providers/types';
 import { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
@@ -307,8 +307,8 @@ function resolveProviders(options: GatewayOptions, defaults: () => readonly Prov
     }
     if (typeof provider.name !== 'string' || provider.name.length === 0)
       fail('ERR_GATEWAY_INVALID_OPTION', `${option}.name`, 'must be a non-empty string.');
-    if (!provider.generate && !provider.stream && !provider.generateImage) {
-      fail('ERR_GATEWAY_INVALID_OPTION', option, 'must implement generate(), stream() or generateImage().');
+    if (!provider.generate && !provider.stream && !provider.generateImage && !provider.embed) {
+      fail('ERR_GATEWAY_INVALID_OPTION', option, 'must implement generate(), stream(), generateImage() or embed().');
     }
     if (providers.has(provider.name))
       fail('ERR_GATEWAY_DUPLICATE', `${option}.name`, `repeats the provider name '${provider.name}'.`);
@@ -346,8 +346,8 @@ function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, R
       fail('ERR_GATEWAY_INVALID_OPTION', option, 'must be an object with a non-empty string `id`.');
     }
     const type = model.type ?? 'text';
-    if (type !== 'text' && type !== 'image')
-      fail('ERR_GATEWAY_INVALID_OPTION', `${option}.type`, "must be 'text' or 'image'.");
+    if (type !== 'text' && type !== 'image' && type !== 'embedding')
+      fail('ERR_GATEWAY_INVALID_OPTION', `${option}.type`, "must be 'text', 'image' or 'embedding'.");
     for (const [where, name] of providerNames(model, option)) {
       const provider = providers.get(name);
       if (!provider) {
@@ -357,7 +357,7 @@ function resolveModels(options: GatewayOptions, providers: ReadonlyMap<string, R
           `names '${String(name)}', which is not among the providers${suggest(String(name), [...providers.keys()])}.`,
         );
       }
-      if (!provider.serves[type as 'text' | 'image'])
+      if (!provider.serves[type as ModelType])
         fail(
           'ERR_GATEWAY_INVALID_OPTION',
           option,
@@ -416,18 +416,18 @@ function providerNames(model: ModelConfig, option: string): Array<[string, strin
 }
 
 /**
- * A model's deployments: text models only (past one plain deployment), each weight positive, each priority a
+ * A model's deployments: text and embedding models only (past one plain deployment), each weight positive, each priority a
  * finite number, names unique in the model and, across models, one name for one provider and upstream id.
  */
 function checkDeployments(model: ModelConfig, option: string, byName: Map<string, string>): void {
   const deployments = model.deployments;
   if (deployments === undefined) return;
   const plain = deployments.length === 1 && deployments[0]!.rateLimits === undefined;
-  if ((model.type ?? 'text') !== 'text' && !plain)
+  if (model.type === 'image' && !plain)
     fail(
       'ERR_GATEWAY_INVALID_OPTION',
       `${option}.deployments`,
-      'can list one deployment without limits for an image model; several are for text models.',
+      `can list one deployment without limits for an image model; several are for text and embedding models.`,
     );
   const names = new Set<string>();
   deployments.forEach((deployment, index) => {

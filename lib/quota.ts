@@ -84,3 +84,19 @@ export function creditsForImage(response: ImageResponse, model: ResolvedModel): 
   const image = response.images.length * model.pricing.image;
   return { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, image, total: image };
 }
+
+/**
+ * An embedding call holds its input bound (one token per UTF-8 byte of text, per token id; exact where a limit was
+ * checked: lib/pipeline/embed-input.ts) at the model's `input` price: embeddings have no output, so the input price
+ * is the embedding price. The whole bound is its minimum (no partial hold).
+ */
+export function estimateEmbed(inputTokens: number, model: ResolvedModel): CostEstimate {
+  const amount = inputTokens * model.pricing.input;
+  return { amount, minimum: amount };
+}
+
+/** The credits of a finished embedding call: its input tokens at the model's `input` price. */
+export function creditsForEmbed(inputTokens: number, model: ResolvedModel): CreditSplit {
+  const input = inputTokens * model.pricing.input;
+  return { input, cacheRead: 0, cacheWrite: 0, output: 0, image: 0, total: input };
+}

@@ -73,6 +73,35 @@ export function countTextTokens(text: string): number {
   return total;
 }
 
+/** Characters {@link countTextTokensUpTo} hands the tokenizer at a time. */
+const COUNT_WINDOW = 16 * 1024;
+
+/**
+ * Tokens in a string, counted only until they pass `limit`: the exact count when it is at most `limit` (for ordinary
+ * text; a window cut inside a long run of non-space characters may add a token, as {@link tokenizerPieces}' own
+ * cuts do), else some figure above it. The text is read a window at a time, each cut before a space between words,
+ * so an over-long text (a 20 MB string) costs the tokenizer about `limit` tokens, not the whole string.
+ */
+export function countTextTokensUpTo(text: string, limit: number): number {
+  if (text.length === 0) return 0;
+  const tokenizer = load();
+  let total = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + COUNT_WINDOW);
+    if (end < text.length) {
+      const space = text.lastIndexOf(' ', end - 1);
+      if (space > start && isWordBoundarySpace(text, space)) end = space;
+    }
+    for (const piece of tokenizerPieces(text.slice(start, end))) {
+      total += tokenizer.countTokens(piece);
+      if (total > limit) return total;
+    }
+    start = end;
+  }
+  return total;
+}
+
 /** Encodes text to token ids. */
 export function encodeTokens(text: string): number[] {
   const tokenizer = load();

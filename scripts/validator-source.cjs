@@ -13,6 +13,7 @@ const VALIDATORS = [
   { dir: 'lib/protocols/gemini', schemaExport: 'generateContentBodySchema' },
   { dir: 'lib/protocols/openai-images', schemaExport: 'imageGenerationBodySchema' },
   { dir: 'lib/protocols/openai-responses', schemaExport: 'responsesBodySchema' },
+  { dir: 'lib/protocols/openai-embeddings', schemaExport: 'embeddingsBodySchema' },
 ];
 
 /** Where a protocol's generated validator lives, relative to the repository root. */

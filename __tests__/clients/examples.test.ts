@@ -253,7 +253,7 @@ describe('examples/server (npm start)', () => {
     const { child, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '' });
     try {
       for (const [method, path] of [
-        ['POST', '/v1/embeddings'],
+        ['POST', '/v1/audio/speech'],
         ['GET', '/v1/files'],
         ['POST', '/v1beta/cachedContents'],
         ['POST', '/nothing/here'],

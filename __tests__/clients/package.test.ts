@@ -70,7 +70,7 @@ describe('an Express 4 host', () => {
       expect(result.stream.text).toContain('data: [DONE]');
       expect(result.messages).toEqual({ status: 200, text: 'Hello from Express 4' });
       expect(result.gemini).toEqual({ status: 200, text: 'Hello from Express 4' });
-      expect(result.models).toEqual({ status: 200, ids: ['rosetta-echo', 'rosetta-image'] });
+      expect(result.models).toEqual({ status: 200, ids: ['rosetta-echo', 'rosetta-image', 'rosetta-embed'] });
       expect(result.unauthorized.status).toBe(401);
       expect(result.fallthrough).toEqual({ status: 200, text: 'host route' });
       expect(result.mounted).toEqual({ status: 200, content: 'Hello from Express 4' });

@@ -78,7 +78,7 @@ describe.each([
     it('models.list and models.retrieve', async () => {
       const ids = [];
       for await (const model of client().models.list()) ids.push(model.id);
-      expect(ids).toEqual(['rosetta-echo', 'rosetta-image']);
+      expect(ids).toEqual(['rosetta-echo', 'rosetta-image', 'rosetta-embed']);
       expect((await client().models.retrieve('rosetta-echo')).owned_by).toBe('local');
     });
 

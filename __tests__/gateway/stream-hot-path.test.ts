@@ -80,12 +80,13 @@ describe('CoalescingWriter', () => {
 describe('an upstream stream that ends after [DONE]', () => {
   /** An OpenAI-compatible upstream that streams a short answer, then ends the body 30 ms after `[DONE]`. */
   async function lingeringUpstream() {
-    const state = { connections: 0, cutOff: 0 };
+    const state = { connections: 0, cutOff: 0, ended: 0 };
     const server = http.createServer((request, response) => {
       request.resume();
       request.on('end', () => {
         response.on('close', () => {
           if (!response.writableFinished) state.cutOff++;
+          else state.ended++;
         });
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm' };
@@ -126,7 +127,11 @@ describe('an upstream stream that ends after [DONE]', () => {
           if (part.type === 'finish') break;
         }
         expect(parts.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 3, outputTokens: 1 } });
-        await new Promise((resolve) => setTimeout(resolve, 60));
+        // The body's end has been written and the response closed before the next call (a loaded machine
+        // may take longer than the 30 ms the upstream lingers), then the client is given time to read it.
+        while (upstream.state.ended + upstream.state.cutOff <= call)
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(upstream.state.cutOff).toBe(0);
       expect(upstream.state.connections).toBe(1);

@@ -122,7 +122,11 @@ describe('model lists (OpenAI shape)', () => {
     const all = await request(app).get('/v1/models').set(auth);
     expect(all.status).toBe(200);
     expect(all.body.object).toBe('list');
-    expect(all.body.data.map((model: { id: string }) => model.id)).toEqual(['rosetta-echo', 'rosetta-image']);
+    expect(all.body.data.map((model: { id: string }) => model.id)).toEqual([
+      'rosetta-echo',
+      'rosetta-image',
+      'rosetta-embed',
+    ]);
     expect(all.body.data[0]).toEqual({
       id: 'rosetta-echo',
       object: 'model',

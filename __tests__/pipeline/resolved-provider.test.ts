@@ -37,7 +37,7 @@ describe('resolveProvider', () => {
       },
     };
     const resolved = resolveProvider(streamOnly);
-    expect(resolved.serves).toEqual({ text: true, image: false });
+    expect(resolved.serves).toEqual({ text: true, image: false, embedding: false });
     const response = await resolved.generate(request, context);
     expect(response.choices[0]!.content).toEqual([{ type: 'text', text: 'Hello there' }]);
     expect(response.usage).toEqual({ inputTokens: 12, outputTokens: countTextTokens('Hello there') });

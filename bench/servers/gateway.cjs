@@ -2,7 +2,8 @@
 /**
  * The gateway under test, imported from the BUILT package (`require('rosetta-gateway')` → dist/cjs),
  * mounted at the root of an Express app, with one key whose balance is unmetered and one
- * OpenAI-compatible upstream: the mock. DEBUG is unset by the parent. With BENCH_OPERATED=1 (the
+ * OpenAI-compatible upstream: the mock (chat models, and the embedding model `mock-embed`). DEBUG is unset by the
+ * parent. With BENCH_OPERATED=1 (the
  * `gateway-operated` target) the gateway also has what a host that sells access runs: a usage sink (a
  * MemoryUsageLog) and a rate limit on the key, high enough never to refuse, so every call is admitted and
  * settled in the limiter and its record delivered. For finding where a cost is: BENCH_OPERATED=sink (the sink
@@ -61,7 +62,11 @@ const gateway = createGateway({
     new OpenAIProvider({ baseUrl: upstream, apiKey: 'sk-upstream-bench', ...(connections ? { connections } : {}) }),
     ...accountProviders,
   ],
-  models: [mockModel, { id: 'mock-slow', provider: 'openai', upstreamModel: 'mock-slow' }],
+  models: [
+    mockModel,
+    { id: 'mock-slow', provider: 'openai', upstreamModel: 'mock-slow' },
+    { id: 'mock-embed', provider: 'openai', type: 'embedding', upstreamModel: 'mock-embed' },
+  ],
 });
 
 const app = express();

@@ -5,6 +5,8 @@
  * BENCH_SLOW_INTERVAL_MS (default 100) until the parent sends `slow-release` over IPC (then each
  * stream finishes at its next tick), and never for longer than BENCH_SLOW_MAX_CHUNKS chunks
  * (default 600, one minute) — so 1,000 streams can be held open together for a known time.
+ * POST …/embeddings answers one fixed vector per input (EMBEDDING_DIMENSIONS float32 values, as JSON numbers or, for
+ * `encoding_format: "base64"`, as base64), in the OpenAI shape with usage.
  */
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -68,6 +70,34 @@ function fixed(model) {
   return entry;
 }
 
+/** The length of every vector the mock answers: what a caller asking `dimensions: 256` of text-embedding-3 gets. */
+const EMBEDDING_DIMENSIONS = 256;
+const VECTOR = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, index) => Math.fround(Math.sin(index + 1) / 16));
+const VECTOR_BASE64 = Buffer.from(Float32Array.from(VECTOR).buffer).toString('base64');
+const embeddingAnswers = new Map();
+
+/** The fixed embeddings answer for `count` inputs, as floats or base64 (made once per model, count and format). */
+function embeddings(model, count, base64) {
+  const key = `${model}\n${count}\n${base64}`;
+  let answer = embeddingAnswers.get(key);
+  if (!answer) {
+    answer = Buffer.from(
+      JSON.stringify({
+        object: 'list',
+        data: Array.from({ length: count }, (_, index) => ({
+          object: 'embedding',
+          index,
+          embedding: base64 ? VECTOR_BASE64 : VECTOR,
+        })),
+        model,
+        usage: { prompt_tokens: 8 * count, total_tokens: 8 * count },
+      }),
+    );
+    embeddingAnswers.set(key, answer);
+  }
+  return answer;
+}
+
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 let served = 0;
 let connections = 0;
@@ -103,7 +133,8 @@ function slowStream(response, answer) {
 }
 
 const server = http.createServer((request, response) => {
-  if (request.method !== 'POST' || !request.url.endsWith('/chat/completions')) {
+  const embedding = request.url.endsWith('/embeddings');
+  if (request.method !== 'POST' || !(embedding || request.url.endsWith('/chat/completions'))) {
     response.writeHead(404, { 'content-type': 'application/json' });
     response.end('{"error":{"message":"not found"}}');
     return;
@@ -121,6 +152,13 @@ const server = http.createServer((request, response) => {
     }
     served++;
     const model = typeof body.model === 'string' ? body.model : 'mock-model';
+    if (embedding) {
+      const count = Array.isArray(body.input) && typeof body.input[0] !== 'number' ? body.input.length : 1;
+      const answer = embeddings(model, count, body.encoding_format === 'base64');
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length });
+      response.end(answer);
+      return;
+    }
     const answer = fixed(model);
     if (model === 'mock-slow') {
       slowStream(response, answer);

@@ -19,8 +19,11 @@ const { serve } = require('./instrument.cjs');
 const CLIENT = process.env.BENCH_CLIENT ?? 'undici';
 const UPSTREAM = new URL(process.env.BENCH_UPSTREAM ?? 'http://127.0.0.1:1/v1');
 const CONNECTIONS = Number(process.env.BENCH_UPSTREAM_CONNECTIONS ?? 1024);
-const TARGET = `${UPSTREAM.origin}${UPSTREAM.pathname.replace(/\/+$/, '')}/chat/completions`;
+const BASE_PATH = UPSTREAM.pathname.replace(/\/+$/, '');
+const TARGET = `${UPSTREAM.origin}${BASE_PATH}/chat/completions`;
 const TARGET_PATH = new URL(TARGET).pathname;
+/** The embeddings route relays `POST /v1/embeddings` to the upstream's `/embeddings` the same way (undici only). */
+const EMBEDDINGS_PATH = `${BASE_PATH}/embeddings`;
 const UPSTREAM_HEADERS = { 'content-type': 'application/json', authorization: 'Bearer sk-upstream-bench' };
 
 /** Each client: (body string, stream?) → { statusCode, contentType, body: Buffer | Readable }. */
@@ -153,5 +156,29 @@ app.post(['/v1/chat/completions', '/chat/completions'], express.json({ limit: '3
     }
   }
 });
+
+if (CLIENT === 'undici') {
+  const { Pool } = await import('undici');
+  const pool = new Pool(UPSTREAM.origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
+  app.post(['/v1/embeddings', '/embeddings'], express.json({ limit: '32mb' }), async (request, response) => {
+    try {
+      const upstream = await pool.request({
+        path: EMBEDDINGS_PATH,
+        method: 'POST',
+        headers: UPSTREAM_HEADERS,
+        body: JSON.stringify(request.body),
+      });
+      const body = Buffer.from(await upstream.body.arrayBuffer());
+      response.writeHead(upstream.statusCode, {
+        'content-type': upstream.headers['content-type'] ?? 'application/json',
+        'content-length': body.length,
+      });
+      response.end(body);
+    } catch (error) {
+      response.writeHead(502, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: `relay (${CLIENT}) failed: ${error?.message ?? error}` } }));
+    }
+  });
+}
 
 serve(http.createServer(app), { name: `relay-${CLIENT}` });

@@ -35,6 +35,8 @@ export function bannerLines({ base, keys, models, configured, admin }) {
     `  curl ${base}/v1/responses -H "Authorization: Bearer ${shellKey}" -H "Content-Type: application/json" -d '{"model":"rosetta-echo","input":"Hello!"}'`,
     'curl (OpenAI images):',
     `  curl ${base}/v1/images/generations -H "Authorization: Bearer ${shellKey}" -H "Content-Type: application/json" -d '{"model":"rosetta-image","prompt":"a lighthouse","size":"512x512","response_format":"b64_json"}'`,
+    'curl (OpenAI embeddings; Gemini :embedContent and :batchEmbedContents too):',
+    `  curl ${base}/v1/embeddings -H "Authorization: Bearer ${shellKey}" -H "Content-Type: application/json" -d '{"model":"rosetta-embed","input":["a lighthouse","a harbour light"]}'`,
     '',
     'openai (npm i openai):',
     `  new OpenAI({ baseURL: '${base}/v1', apiKey: ${jsKey} }).chat.completions.create({ model: 'rosetta-echo', messages: [{ role: 'user', content: 'Hello!' }] })`,

@@ -41,7 +41,7 @@ if (admin) {
   app.get('/admin/deployments', admin, gateway.deployments);
 }
 app.use(gateway);
-// Anything the gateway does not serve (/v1/embeddings, other /v1/… and /v1beta/… paths): a JSON 404 in
+// Anything the gateway does not serve (/v1/audio/speech, other /v1/… and /v1beta/… paths): a JSON 404 in
 // the OpenAI envelope, not Express's HTML page. (The library itself falls through to the host app.)
 app.use((request, response) => {
   response.status(404).json({

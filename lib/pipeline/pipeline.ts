@@ -19,6 +19,7 @@ import { Call } from './call';
 import { Lifecycle } from './lifecycle';
 import { logRequest } from './log';
 import { runCountTokens } from './operations/count-tokens';
+import { runEmbed } from './operations/embed';
 import { runGenerate } from './operations/generate';
 import { runImage } from './operations/image';
 import { serveModelList } from './operations/model-list';
@@ -106,7 +107,9 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
           ? await runGenerate(this, route, match.params, call)
           : route.operation === 'count-tokens'
             ? await runCountTokens(this, route, match.params, call)
-            : await runImage(this, route, match.params, call);
+            : route.operation === 'image'
+              ? await runImage(this, route, match.params, call)
+              : await runEmbed(this, route, match.params, call);
       if (encoded !== undefined) {
         // A caller that left while its answer was made (and charged) never gets it.
         if (response.destroyed) call.cancelled = true;

@@ -1,7 +1,8 @@
 /**
- * Calling the provider: a non-streamed text call, or a stream opened up to its first part, each
- * tried on the model's deployments (docs/routing.md), then on its fallbacks while the failure is the
- * upstream's. Nothing has been sent to the caller while these run.
+ * Calling the provider: a non-streamed text call, or a stream opened up to its first part (and, through
+ * {@link withModels}, any other operation's provider step), each tried on the model's deployments
+ * (docs/routing.md), then on its fallbacks while the failure is the upstream's. Nothing has been sent
+ * to the caller while these run.
  */
 import type { CallWarning, GenerateRequest, GenerateResponse, ProviderStreamPart } from '../canonical';
 import { GatewayError, toGatewayError } from '../errors';
@@ -34,6 +35,31 @@ export interface Served<T> {
   warnings: CallWarning[] | undefined;
 }
 
+/**
+ * What the router needs of a call to choose among a model's deployments (read only for a model that has several):
+ * the call's session, for affinity (undefined: none), and the tokens a deployment's tokens-per-minute limit admits it on.
+ */
+export interface RoutingFacts {
+  session(model: ResolvedModel): string | undefined;
+  tokens(model: ResolvedModel): number;
+}
+
+/** A text call's routing facts: its session (docs/routing.md, *Session affinity*) and its input bound plus output cap. */
+class TextRouting implements RoutingFacts {
+  constructor(
+    private readonly request: GenerateRequest,
+    private readonly call: Call,
+  ) {}
+
+  session(model: ResolvedModel): string | undefined {
+    return sessionKey(model.id, this.call.http, this.request, this.call.protocol);
+  }
+
+  tokens(model: ResolvedModel): number {
+    return estimatedTokens(this.request, model);
+  }
+}
+
 /** A provider stream whose first part has been read. */
 export interface OpenedStream {
   iterator: AsyncIterator<ProviderStreamPart>;
@@ -47,20 +73,26 @@ export function generate(
   call: Call,
 ): Promise<Served<GenerateResponse>> {
   const { cancellation, requestId, upstreamHeaders } = call;
-  return withFallbacks(request, requested, call, false, async (candidate, target, warnings, retries) => {
-    const provider = target.provider;
-    const context = providerCallContext(
-      cancellation,
-      target.upstreamModel,
-      requestId,
-      upstreamHeaders,
-      warnings,
-      retries,
-    );
-    const call = { ...request, model: candidate.id };
-    logProvider('%s → %s/%s max_output=%d', requestId, provider.name, target.upstreamModel, call.maxOutputTokens);
-    return provider.generate(call, context);
-  });
+  return withModels(
+    requested,
+    call,
+    new TextRouting(request, call),
+    false,
+    async (candidate, target, warnings, retries) => {
+      const provider = target.provider;
+      const context = providerCallContext(
+        cancellation,
+        target.upstreamModel,
+        requestId,
+        upstreamHeaders,
+        warnings,
+        retries,
+      );
+      const call = { ...request, model: candidate.id };
+      logProvider('%s → %s/%s max_output=%d', requestId, provider.name, target.upstreamModel, call.maxOutputTokens);
+      return provider.generate(call, context);
+    },
+  );
 }
 
 /**
@@ -74,43 +106,49 @@ export function openStream(
   gatewayCall: Call,
 ): Promise<Served<OpenedStream>> {
   const { cancellation, requestId, upstreamHeaders } = gatewayCall;
-  return withFallbacks(request, requested, gatewayCall, true, async (candidate, target, warnings, retries) => {
-    const call = { ...request, model: candidate.id };
-    const context = providerCallContext(
-      cancellation,
-      target.upstreamModel,
-      requestId,
-      upstreamHeaders,
-      warnings,
-      retries,
-    );
-    const provider = target.provider;
-    logProvider(
-      '%s → %s/%s stream max_output=%d',
-      requestId,
-      provider.name,
-      target.upstreamModel,
-      call.maxOutputTokens,
-    );
-    const parts = provider.stream(call, context);
-    const opened = parts[Symbol.asyncIterator]();
-    try {
-      const next = await opened.next();
-      if (next.done) throw new GatewayError('upstream', 'The upstream stream ended before it started.');
-      if (next.value.type === 'error') throw next.value.error;
-      return { iterator: opened, first: next.value };
-    } catch (error) {
-      await opened.return?.()?.catch(() => undefined);
-      throw error;
-    }
-  });
+  return withModels(
+    requested,
+    gatewayCall,
+    new TextRouting(request, gatewayCall),
+    true,
+    async (candidate, target, warnings, retries) => {
+      const call = { ...request, model: candidate.id };
+      const context = providerCallContext(
+        cancellation,
+        target.upstreamModel,
+        requestId,
+        upstreamHeaders,
+        warnings,
+        retries,
+      );
+      const provider = target.provider;
+      logProvider(
+        '%s → %s/%s stream max_output=%d',
+        requestId,
+        provider.name,
+        target.upstreamModel,
+        call.maxOutputTokens,
+      );
+      const parts = provider.stream(call, context);
+      const opened = parts[Symbol.asyncIterator]();
+      try {
+        const next = await opened.next();
+        if (next.done) throw new GatewayError('upstream', 'The upstream stream ended before it started.');
+        if (next.value.type === 'error') throw next.value.error;
+        return { iterator: opened, first: next.value };
+      } catch (error) {
+        await opened.return?.()?.catch(() => undefined);
+        throw error;
+      }
+    },
+  );
 }
 
 /**
  * One attempt of a call: `candidate` (the chain's model) called at `target`, with a warning collector of its own and
  * the provider's retry hint (0 while another deployment would take the call; undefined: the provider's own policy).
  */
-type Attempt<T> = (
+export type Attempt<T> = (
   candidate: ResolvedModel,
   target: Target,
   warnings: CallWarnings,
@@ -123,10 +161,10 @@ type Attempt<T> = (
  * failure is one a fallback may cure (5xx, timeout, connection failure, no deployment able to take the call) and the
  * caller is still there. Each model and deployment tried is listed in the call's `attempts`, with why it failed.
  */
-async function withFallbacks<T>(
-  request: GenerateRequest,
+export async function withModels<T>(
   requested: ResolvedModel,
   call: Call,
+  routing: RoutingFacts,
   streamed: boolean,
   attempt: Attempt<T>,
 ): Promise<Served<T>> {
@@ -135,7 +173,7 @@ async function withFallbacks<T>(
   for (let index = 0; index < chain.length; index++) {
     const candidate = chain[index]!;
     try {
-      if (candidate.router) return await withDeployments(request, candidate, call, streamed, attempt);
+      if (candidate.router) return await withDeployments(candidate, call, routing, streamed, attempt);
       const warnings = new CallWarnings();
       const tried: UsageAttempt = {
         model: candidate.id,
@@ -177,17 +215,17 @@ function fallsBack(error: GatewayError): boolean {
  * last deployment's failure, or the router's 429 / 503 when none could take the call.
  */
 async function withDeployments<T>(
-  request: GenerateRequest,
   model: ResolvedModel,
   call: Call,
+  routing: RoutingFacts,
   streamed: boolean,
   attempt: Attempt<T>,
 ): Promise<Served<T>> {
   const router = model.router!;
   const signal = call.cancellation;
-  const session = router.affinity ? sessionKey(model.id, call.http, request, call.protocol) : undefined;
+  const session = router.affinity ? routing.session(model) : undefined;
   let tokens: number | undefined;
-  const estimate = () => (tokens ??= estimatedTokens(request, model));
+  const estimate = () => (tokens ??= routing.tokens(model));
   let excluded: Set<string> | undefined;
   let lastError: unknown;
   for (;;) {

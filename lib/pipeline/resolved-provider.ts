@@ -2,10 +2,24 @@
  * A provider resolved once, at creation, into the one shape the pipeline calls: every text
  * provider can generate, stream and count its input, whichever of those it implements itself.
  */
-import type { GenerateRequest, GenerateResponse, ImageRequest, ImageResponse, ProviderStreamPart } from '../canonical';
+import type {
+  EmbedRequest,
+  EmbedResponse,
+  GenerateRequest,
+  GenerateResponse,
+  ImageRequest,
+  ImageResponse,
+  ProviderStreamPart,
+} from '../canonical';
 import { GatewayError } from '../errors';
 import type { ModelConfig } from '../models';
-import type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from '../providers/types';
+import {
+  DEFAULT_MAX_EMBED_INPUTS,
+  type CachePriceRatios,
+  type Provider,
+  type ProviderCallContext,
+  type ProviderGenerateResponse,
+} from '../providers/types';
 import type { MaybePromise } from '../stores/types';
 import { collectParts } from '../stream/collect';
 import { replayResponse } from '../stream/replay';
@@ -23,7 +37,7 @@ export type CountContext = Omit<ProviderCallContext, 'signal'>;
 export interface ResolvedProvider {
   readonly name: string;
   /** The kinds of call the provider serves. */
-  readonly serves: { readonly text: boolean; readonly image: boolean };
+  readonly serves: { readonly text: boolean; readonly image: boolean; readonly embedding: boolean };
   /** The provider's `defaultModels`; none when it declares none. */
   readonly defaultModels: readonly ModelConfig[];
   /**
@@ -35,6 +49,9 @@ export interface ResolvedProvider {
   /** `stream`, or the provider's `generate` replayed as parts. */
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart>;
   generateImage(request: ImageRequest, context: ProviderCallContext): MaybePromise<ImageResponse>;
+  embed(request: EmbedRequest, context: ProviderCallContext): MaybePromise<EmbedResponse>;
+  /** The most inputs per upstream embedding call at a model. Default `DEFAULT_MAX_EMBED_INPUTS` (2,048). */
+  maxEmbedInputs(upstreamModel: string): number;
   /** Whether `countInput` is the provider's own count (`countTokens`) rather than the gateway's tokenizer. */
   readonly countsInput: boolean;
   /** The input tokens of a request: the provider's `countTokens`, else the gateway's tokenizer. */
@@ -59,13 +76,19 @@ export function resolveProvider(provider: Provider): ResolvedProvider {
     completeResponseUsage(await answer(request, context), request);
   return {
     name: provider.name,
-    serves: { text: Boolean(provider.generate ?? provider.stream), image: Boolean(provider.generateImage) },
+    serves: {
+      text: Boolean(provider.generate ?? provider.stream),
+      image: Boolean(provider.generateImage),
+      embedding: Boolean(provider.embed),
+    },
     defaultModels: provider.defaultModels ?? [],
     generate,
     stream: provider.stream
       ? provider.stream.bind(provider)
       : (request, context) => replayResponse(generate(request, context)),
     generateImage: provider.generateImage ? provider.generateImage.bind(provider) : unserved(provider, 'image'),
+    embed: provider.embed ? provider.embed.bind(provider) : unserved(provider, 'embedding'),
+    maxEmbedInputs: provider.maxEmbedInputs ? provider.maxEmbedInputs.bind(provider) : () => DEFAULT_MAX_EMBED_INPUTS,
     countsInput: Boolean(provider.countTokens),
     countInput: provider.countTokens ? provider.countTokens.bind(provider) : (request) => countRequestTokens(request),
     maxImageTokens: provider.maxImageTokens ? provider.maxImageTokens.bind(provider) : () => DEFAULT_MAX_IMAGE_TOKENS,
@@ -87,7 +110,7 @@ function answerOf(
 }
 
 /** A method for a kind of call the model table never routes to this provider. */
-function unserved(provider: Provider, kind: 'text' | 'image'): () => never {
+function unserved(provider: Provider, kind: 'text' | 'image' | 'embedding'): () => never {
   return () => {
     throw new GatewayError('internal', `The provider '${provider.name}' does not serve ${kind} calls.`);
   };

@@ -2,6 +2,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type {
   CallWarning,
+  EmbedRequest,
+  EmbedResponse,
   GenerateRequest,
   GenerateResponse,
   ImageRequest,
@@ -11,7 +13,10 @@ import type {
 import type { GatewayError } from '../errors';
 import type { RateLimitState, StoredResponse } from '../stores/types';
 
-/** The operations a route can lead to. `count-tokens` counts a text request's input without calling the model. */
+/**
+ * The operations a route can lead to. `count-tokens` counts a text request's input without calling the model; `embed`
+ * turns inputs into vectors.
+ */
 export type Operation = CodecRoute['operation'];
 
 /** What a codec sees of an HTTP request. `path` is relative to where the gateway is mounted. */
@@ -146,8 +151,23 @@ export interface ImageRoute {
   encode(response: ImageResponse, request: ImageRequest, call: CallView): EncodedResponse;
 }
 
+/**
+ * An embedding route: inputs in, one vector per input out, in order. The encoder decides the wire form of the vectors
+ * (OpenAI's `encoding_format: base64` is the little-endian float32 bytes of each vector).
+ */
+export interface EmbedRoute {
+  readonly operation: 'embed';
+  /**
+   * As {@link GenerateRoute.decode}: a bad body is a 400 naming the field, before anything goes upstream. What the
+   * codec drops for every upstream it reports to `warn`.
+   */
+  decode(http: HttpRequestView, params: RouteParams, warn?: (warning: CallWarning) => void): EmbedRequest;
+  /** `inputTokens`: what the call was charged for (the upstream's figure, else the gateway's count). */
+  encode(response: EmbedResponse, request: EmbedRequest, inputTokens: number, call: CallView): EncodedResponse;
+}
+
 /** One operation a codec serves, typed by what it decodes and encodes. */
-export type CodecRoute = GenerateRoute | CountTokensRoute | ImageRoute;
+export type CodecRoute = GenerateRoute | CountTokensRoute | ImageRoute | EmbedRoute;
 
 /** The route a path leads to, with the parameters found in the path. */
 export interface RouteMatch {
@@ -184,7 +204,7 @@ export interface StreamEncoder {
 /** A model as the model-list endpoints show it. */
 export interface ModelInfo {
   id: string;
-  type: 'text' | 'image';
+  type: 'text' | 'image' | 'embedding';
   /** Provider name, shown as `owned_by`. */
   ownedBy: string;
   displayName: string;

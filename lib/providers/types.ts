@@ -1,6 +1,8 @@
 /** The upstream-provider contract: what a provider must do for the gateway to route calls to it. */
 import type {
   CallWarning,
+  EmbedRequest,
+  EmbedResponse,
   GenerateRequest,
   GenerateResponse,
   ImageRequest,
@@ -81,7 +83,7 @@ export interface ProviderCallContext {
  * later version is refused at creation rather than misused.
  *
  * Text providers implement `generate`, and `stream` if they can stream (the gateway otherwise
- * serves streams by generating and replaying). Image providers implement `generateImage`.
+ * serves streams by generating and replaying). Image providers implement `generateImage`, embedding providers `embed`.
  * Failures are thrown as `GatewayError`s (kinds `upstream`, `upstream_timeout`, `rate_limit`, …).
  */
 export interface Provider {
@@ -104,6 +106,18 @@ export interface Provider {
    */
   stream?(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart>;
   generateImage?(request: ImageRequest, context: ProviderCallContext): MaybePromise<ImageResponse>;
+  /**
+   * One vector per input, in order. The gateway never hands it more inputs than {@link maxEmbedInputs} allows at the
+   * model: it splits a larger call into batches and joins their vectors. `usage` is the upstream's own report, left
+   * out when it reports none (the gateway then charges its own count). Token-id inputs to an upstream that takes
+   * only text are a `GatewayError` (`invalid_request`) that says so.
+   */
+  embed?(request: EmbedRequest, context: ProviderCallContext): MaybePromise<EmbedResponse>;
+  /**
+   * The most inputs one upstream embedding call may carry at `upstreamModel`. Default
+   * `DEFAULT_MAX_EMBED_INPUTS` (2,048, OpenAI's limit).
+   */
+  maxEmbedInputs?(upstreamModel: string): number;
   /** Counts the input tokens of a request (used for quota estimates and count-tokens endpoints). */
   countTokens?(request: GenerateRequest, context: Omit<ProviderCallContext, 'signal'>): MaybePromise<number>;
   /**
@@ -129,6 +143,9 @@ export interface Provider {
   init?(): MaybePromise<void>;
   close?(): MaybePromise<void>;
 }
+
+/** The most inputs per upstream embedding call for a provider that does not say ({@link Provider.maxEmbedInputs}). */
+export const DEFAULT_MAX_EMBED_INPUTS = 2048;
 
 /** The provider contract version this gateway implements. */
 export const PROVIDER_SPECIFICATION_VERSION = 'v1';

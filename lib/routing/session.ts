@@ -36,19 +36,12 @@ function sessionId(http: HttpRequestView, request: GenerateRequest, protocol: st
     const text = Array.isArray(value) ? value[0] : value;
     if (text) return bounded(`h:${text}`);
   }
-  const extensions = request.extensions;
-  const cacheKey = extensions?.['openai-responses']?.prompt_cache_key ?? chatFields(request)?.prompt_cache_key;
-  if (typeof cacheKey === 'string' && cacheKey.length > 0) return bounded(`k:${cacheKey}`);
-  // Anthropic's user id (Claude Code puts its session in it); OpenAI's `user` names an end user, not a session.
+  // The prompt-cache key: OpenAI chat's and the Responses API's `prompt_cache_key`, and Anthropic's
+  // `metadata.user_id` (Claude Code puts its session in it); OpenAI's `user` names an end user, not a session.
+  const cacheKey = request.promptCacheKey;
+  if (cacheKey) return bounded(`k:${cacheKey}`);
   if (protocol === 'anthropic-messages' && request.user) return bounded(`u:${request.user}`);
   return conversationId(request.messages);
-}
-
-function chatFields(request: GenerateRequest): Record<string, unknown> | undefined {
-  const fields = request.extensions?.['openai-chat']?.fields;
-  return fields !== null && typeof fields === 'object' && !Array.isArray(fields)
-    ? (fields as Record<string, unknown>)
-    : undefined;
 }
 
 function bounded(id: string): string {

@@ -65,7 +65,7 @@ export interface KeyStore {
  */
 export interface ReservationInfo {
   model: string;
-  operation: 'generate' | 'image' | 'count-tokens';
+  operation: 'generate' | 'image' | 'count-tokens' | 'embed';
   requestId: string;
 }
 

@@ -22,8 +22,8 @@ function cacheFigures(usage: Partial<Usage> | undefined): CacheFigures {
  * them. It gathers the stream's output text — the only copy kept: providers leave out the figures
  * their upstream did not report and do not gather the text themselves.
  *
- * - `response-start` without an input count gets `inputTokens`, the gateway's own estimate, so the
- *   caller's protocol has a figure to show.
+ * - `response-start` without an input count (or with 0) gets `inputTokens`, the gateway's own
+ *   estimate, so the caller's protocol has a figure to show (Claude Code's context meter reads it).
  * - `finish` gets what it leaves out: the output counted from what was produced, the input from the
  *   `response-start` figure if the provider gave one, else the request counted with the tokenizer.
  * - A stream that ends without `finish` (the caller left, the upstream broke) is charged the input
@@ -49,7 +49,8 @@ export class StreamMeter {
       case 'response-start': {
         this.startCache = cacheFigures(part.usage);
         const reported = part.usage?.inputTokens;
-        if (reported !== undefined) {
+        // 0 is no count: every request has input (some upstreams say 0 until their last chunk).
+        if (reported !== undefined && reported > 0) {
           this.reportedInput = reported;
           return part;
         }

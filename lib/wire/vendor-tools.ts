@@ -7,6 +7,7 @@ import type { GenerateRequest, ProtocolName } from '../canonical';
 import { isJsonObject } from '../json';
 import { reportDrop, type Warn } from '../warnings';
 import { ANTHROPIC_MESSAGES_KEY, type AnthropicRequestExtension } from './anthropic/extensions';
+import { refuseForeignCachedContent } from './gemini/cached-content';
 import { GEMINI_EXTENSION_KEY, type GeminiRequestExtension } from './gemini/extensions';
 import { RESPONSES, type ResponsesRequestExtension } from './openai/responses-extensions';
 
@@ -42,7 +43,8 @@ export function vendorTools(request: GenerateRequest): VendorTool[] {
 }
 
 /**
- * Reports (see `reportDrop`) every vendor-run tool that an upstream speaking `own` does not send
+ * Refuses a Gemini caller's explicit cache for an upstream of another protocol (a 400:
+ * `refuseForeignCachedContent`), then reports (see `reportDrop`) every vendor-run tool that an upstream speaking `own` does not send
  * (all of them when `own` is undefined, as for the local provider), and a Responses caller's
  * built-in tool choice, which such an upstream replaces with the nearest canonical choice.
  */
@@ -52,6 +54,7 @@ export function reportForeignTools(
   log: Debugger,
   warn: Warn | undefined,
 ): void {
+  refuseForeignCachedContent(request, own);
   reportForeignItems(request, own, log, warn);
   if (!request.extensions) return;
   for (const tool of vendorTools(request)) {

@@ -746,6 +746,8 @@ describe('MessageStreamEncoder (unit)', () => {
       ['content_block_stop', 0],
       ['content_block_start', 1],
       ['content_block_delta', 1],
+      // A thinking block stops with its signature_delta, even one closed by the next block: the API's order.
+      ['content_block_delta', 1],
       ['content_block_stop', 1],
       ['content_block_start', 2],
       ['content_block_delta', 2],
@@ -754,6 +756,7 @@ describe('MessageStreamEncoder (unit)', () => {
       ['message_stop', null],
     ]);
     expect(events[0]!.data.message.usage.input_tokens).toBe(9);
+    expect(events[7]!.data.delta).toEqual({ type: 'signature_delta', signature: '' });
   });
 
   it('sends no ping and no blocks for an empty reply', () => {

@@ -319,7 +319,12 @@ describe('Gemini model list', () => {
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty('nextPageToken');
     const names = res.body.models.map((model: { name: string }) => model.name);
-    expect(names).toEqual(['models/rosetta-echo', 'models/rosetta-image', 'models/vendor/echo']);
+    expect(names).toEqual([
+      'models/rosetta-echo',
+      'models/rosetta-image',
+      'models/rosetta-embed',
+      'models/vendor/echo',
+    ]);
     expect(res.body.models[1]).toMatchObject({ name: 'models/rosetta-image', supportedGenerationMethods: [] });
     expect(res.body.models[0]).toEqual({
       name: 'models/rosetta-echo',
@@ -355,7 +360,10 @@ describe('Gemini model list', () => {
     const second = await request(app)
       .get(`/v1beta/models?pageSize=2&pageToken=${encodeURIComponent(first.body.nextPageToken)}`)
       .set('x-goog-api-key', TEST_KEY);
-    expect(second.body.models.map((model: { name: string }) => model.name)).toEqual(['models/vendor/echo']);
+    expect(second.body.models.map((model: { name: string }) => model.name)).toEqual([
+      'models/rosetta-embed',
+      'models/vendor/echo',
+    ]);
     expect(second.body).not.toHaveProperty('nextPageToken');
   });
 
@@ -434,7 +442,12 @@ describe('@google/genai against the gateway', () => {
       expect(model.name).toBe('models/rosetta-echo');
       const names: string[] = [];
       for await (const listed of await ai.models.list()) names.push(listed.name ?? '');
-      expect(names).toEqual(['models/rosetta-echo', 'models/rosetta-image', 'models/vendor/echo']);
+      expect(names).toEqual([
+        'models/rosetta-echo',
+        'models/rosetta-image',
+        'models/rosetta-embed',
+        'models/vendor/echo',
+      ]);
     },
   );
 
@@ -926,7 +939,6 @@ describe('decode', () => {
       },
       'tools[0].functionDeclarations[0].parametersJsonSchema',
     ],
-    ['cachedContent', { ...hello, cachedContent: 'cachedContents/abc' }, 'cachedContent'],
     [
       'a functionCall without a name',
       { contents: [{ role: 'model', parts: [{ functionCall: { args: {} } }] }] },

@@ -338,6 +338,7 @@ describe('decodeResponsesRequest: settings', () => {
       topP: 0.9,
       parallelToolCalls: false,
       user: 'u-1',
+      promptCacheKey: 'k',
     });
     expect(request.extensions?.['openai-responses']).toEqual({
       text: { verbosity: 'low' },
@@ -345,7 +346,6 @@ describe('decodeResponsesRequest: settings', () => {
       metadata: { a: 'b' },
       store: false,
       include: ['reasoning.encrypted_content'],
-      prompt_cache_key: 'k',
       client_metadata: { x: 1 },
       truncation: 'auto',
       service_tier: 'flex',

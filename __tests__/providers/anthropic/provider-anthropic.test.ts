@@ -364,7 +364,7 @@ describe('Anthropic upstream, Anthropic callers (same-protocol pass-through)', (
   const callerBody = {
     model: 'claude-thinking',
     max_tokens: 2000,
-    system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }],
+    system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral', ttl: '1h' } }],
     messages: [
       { role: 'user', content: [{ type: 'text', text: 'think', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
     ],

@@ -45,7 +45,7 @@ const EVERY_LEVEL: Json = {
       description: 'Weather',
       input_schema: { type: 'object', properties: { city: { type: 'string' } } },
       strict: true,
-      cache_control: { type: 'ephemeral' },
+      cache_control: { type: 'ephemeral', ttl: '1h' },
     },
     {
       type: 'custom',
@@ -63,7 +63,6 @@ const EVERY_LEVEL: Json = {
         {
           type: 'image',
           source: { type: 'base64', media_type: 'image/png', data: PNG },
-          cache_control: { type: 'ephemeral' },
         },
         { type: 'image', source: { type: 'url', url: 'https://example.com/a.jpg' } },
         {
@@ -88,12 +87,12 @@ const EVERY_LEVEL: Json = {
             type: 'content',
             content: [
               { type: 'text', text: 'first chunk' },
-              { type: 'text', text: 'second chunk', cache_control: { type: 'ephemeral' } },
+              { type: 'text', text: 'second chunk' },
             ],
           },
           title: 'chunks',
         },
-        { type: 'text', text: 'Look these up.', cache_control: { type: 'ephemeral' } },
+        { type: 'text', text: 'Look these up.' },
       ],
     },
     {

@@ -152,8 +152,12 @@ export function decodeMessagesRequest(
   if (reasoning) request.reasoning = reasoning;
   const responseFormat = decodeResponseFormat(body.output_config?.format);
   if (responseFormat) request.responseFormat = responseFormat;
-  if (typeof body.metadata?.user_id === 'string' && body.metadata.user_id.length > 0)
+  if (typeof body.metadata?.user_id === 'string' && body.metadata.user_id.length > 0) {
     request.user = body.metadata.user_id;
+    // Anthropic has no cache key; the end-user id (Claude Code's names its session) groups a caller's calls the way
+    // OpenAI's prompt_cache_key asks for (docs/translation.md, "Prompt caching").
+    request.promptCacheKey = body.metadata.user_id;
+  }
   const extension = requestExtension(body, tools.serverTools, anthropicBetas(headers['anthropic-beta']));
   if (extension) request.extensions = { [ANTHROPIC_MESSAGES_KEY]: extension };
   return request;

@@ -263,11 +263,23 @@ export class MessageStreamEncoder {
     } else if (redactedData !== undefined) {
       log('reasoning %s: redacted data after thinking text has no Anthropic block; dropped', block.partId);
     }
-    if (signature) events.push(this.delta({ type: 'signature_delta', signature }));
+    this.stopThinking(signature ?? '', events);
+  }
+
+  /**
+   * Stops a started thinking block as the API does, with a `signature_delta` first; a block whose
+   * upstream minted no signature (an OpenAI-compatible reasoning model's) gets an empty one, which is
+   * what the non-streamed answer's block says (`signature: ""`).
+   */
+  private stopThinking(signature: string, events: string[]): void {
+    events.push(this.delta({ type: 'signature_delta', signature }));
     this.blockStop(events);
   }
 
-  /** Stops the open block (without a signature: that only comes with `reasoning-end`); unstarted blocks vanish. */
+  /**
+   * Stops the open block (a thinking block with an empty signature: its own comes only with `reasoning-end`);
+   * unstarted blocks vanish.
+   */
   private endOpen(events: string[]): void {
     const open = this.open;
     if (!open) return;
@@ -278,6 +290,7 @@ export class MessageStreamEncoder {
       return;
     }
     if (open.index === undefined) this.open = undefined;
+    else if (open.kind === 'thinking') this.stopThinking('', events);
     else this.blockStop(events);
   }
 }

@@ -1,6 +1,5 @@
 /** generateContent request body → canonical GenerateRequest; what it does not model goes to `extensions.gemini`. */
 import type { GenerateRequest } from '../../canonical';
-import { invalidField } from '../shared/validate';
 import { decodeMessages } from './decode-contents';
 import { applyGenerationConfig } from './decode-generation-config';
 import { decodeToolChoice, decodeTools } from './decode-tools';
@@ -24,13 +23,11 @@ const BODY_KEYS = modelledKeys(['contents', 'systemInstruction', 'tools', 'toolC
 
 /**
  * Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field.
- * Top-level fields it does not model (`safetySettings`, `labels`, …) and the unmodelled parts of
+ * Top-level fields it does not model (`safetySettings`, `labels`, `cachedContent`, …) and the unmodelled parts of
  * `generationConfig`, `toolConfig` and `tools` ride in `extensions.gemini` (see lib/wire/gemini/extensions.ts).
  */
 export function decodeGenerateContentRequest(target: GeminiCallTarget, body: unknown): GenerateRequest {
   validateGenerateContentBody(body);
-  if (field(body, 'cachedContent') !== undefined)
-    invalidField(keyOf(body, 'cachedContent'), 'is not supported by this gateway; send the cached contents inline');
   const request: GenerateRequest = {
     model: target.model,
     messages: decodeMessages(body),

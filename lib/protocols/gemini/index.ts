@@ -1,6 +1,6 @@
 /**
- * The Gemini protocol: POST /v1beta|/v1/models/{model}:generateContent and :streamGenerateContent, and the Gemini model
- * list.
+ * The Gemini protocol: POST /v1beta|/v1/models/{model}:generateContent, :streamGenerateContent, :countTokens,
+ * :embedContent and :batchEmbedContents, and the Gemini model list.
  */
 import { headerValue } from '../shared/credentials';
 import type { HttpRequestView, ProtocolCodec } from '../types';

@@ -1,5 +1,6 @@
 /** Gemini call paths: `/v1beta/models/{model}:{action}` and `/v1/models/{model}:{action}`. */
 import type { CodecRoute, RouteMatch } from '../types';
+import { BATCH_EMBED_CONTENTS, EMBED_CONTENT } from './embed';
 import { COUNT_TOKENS, GENERATE_CONTENT, STREAM_GENERATE_CONTENT } from './routes';
 import { percentDecode } from '../../percent-decode';
 
@@ -10,6 +11,8 @@ const ACTIONS: Readonly<Record<string, CodecRoute>> = Object.freeze({
   generateContent: GENERATE_CONTENT,
   streamGenerateContent: STREAM_GENERATE_CONTENT,
   countTokens: COUNT_TOKENS,
+  embedContent: EMBED_CONTENT,
+  batchEmbedContents: BATCH_EMBED_CONTENTS,
 });
 
 /**

@@ -13,6 +13,9 @@ export const SUPPORTED_GENERATION_METHODS: readonly string[] = Object.freeze([
   'countTokens',
 ]);
 
+/** What a listed embedding model may be called with through this codec. */
+export const EMBEDDING_METHODS: readonly string[] = Object.freeze(['embedContent', 'batchEmbedContents']);
+
 /** Models of this gateway carry no version of their own; the list shows this one. */
 const MODEL_VERSION = '001';
 const DEFAULT_PAGE_SIZE = 50;
@@ -29,12 +32,17 @@ function encodeModel(model: ModelInfo) {
     name: `models/${model.id}`,
     version: MODEL_VERSION,
     displayName: model.displayName,
-    description: text
-      ? `${model.displayName}, served by the ${model.ownedBy} provider.`
-      : `${model.displayName}, an image model served by the ${model.ownedBy} provider: call it with POST /v1/images/generations (OpenAI images).`,
+    description:
+      text || model.type === 'embedding'
+        ? `${model.displayName}, served by the ${model.ownedBy} provider.`
+        : `${model.displayName}, an image model served by the ${model.ownedBy} provider: call it with POST /v1/images/generations (OpenAI images).`,
     ...(model.contextWindow !== undefined ? { inputTokenLimit: model.contextWindow } : {}),
     ...(model.maxOutputTokens !== undefined ? { outputTokenLimit: model.maxOutputTokens } : {}),
-    supportedGenerationMethods: text ? [...SUPPORTED_GENERATION_METHODS] : [],
+    supportedGenerationMethods: text
+      ? [...SUPPORTED_GENERATION_METHODS]
+      : model.type === 'embedding'
+        ? [...EMBEDDING_METHODS]
+        : [],
   };
 }
 

@@ -1,6 +1,10 @@
 /** Canonical stream parts → the GenerateContentResponse objects of a Gemini stream, each holding only the new parts. */
 import type { Extensions, ProviderMetadata, StreamPart, Usage } from '../../canonical';
-import { geminiExtension, type GeminiChunkExtension } from '../../wire/gemini/extensions';
+import {
+  geminiExtension,
+  type GeminiChunkExtension,
+  type GeminiStreamedCallExtension,
+} from '../../wire/gemini/extensions';
 import type { JsonObject } from '../../json';
 import { toGatewayError } from '../../errors';
 import { geminiErrorBody } from './encode-error';
@@ -39,12 +43,15 @@ function thoughtSignature(metadata: ProviderMetadata | undefined): { thoughtSign
  * the prompt token count when `response-start` gave it. An `error` part becomes the Gemini error body
  * and ends the stream. `fallback` names the response when the stream does not start with `response-start`.
  * A Gemini upstream's unmodelled chunk fields (`extensions.gemini` on `response-start` and
- * `text-delta`) go on the response the part makes, the response-start's on the first response.
+ * `text-delta`) go on the response the part makes, the response-start's on the first response. A call a Gemini
+ * upstream streamed in pieces (`partialArgs`, `willContinue`) goes as those pieces, unchanged (`streamedCall`).
  */
 export class GeminiStreamResponses {
   private identity: StreamIdentity;
   private promptUsage: { promptTokenCount: number } | undefined;
   private readonly toolCalls = new Map<string, { name: string; arguments: string; metadata?: ProviderMetadata }>();
+  /** The calls a Gemini upstream streamed in pieces, sent as those pieces. */
+  private readonly streamedCalls = new Set<string>();
   /** The response-start's unmodelled fields, for the first response. */
   private pending: GeminiChunkExtension | undefined;
 
@@ -54,6 +61,16 @@ export class GeminiStreamResponses {
 
   /** The response (or error body) one part makes, if any. */
   accept(part: StreamPart): GeminiStreamItem | undefined {
+    const piece = streamedPiece(part);
+    if (piece) {
+      if (part.type === 'tool-call-start') this.streamedCalls.add(part.id);
+      if (part.type === 'tool-call-end') this.streamedCalls.delete(part.id);
+      return this.response([piece as GeminiPart]);
+    }
+    if ((part.type === 'tool-call-delta' || part.type === 'tool-call-end') && this.streamedCalls.has(part.id)) {
+      if (part.type === 'tool-call-end') this.streamedCalls.delete(part.id);
+      return undefined;
+    }
     switch (part.type) {
       case 'response-start':
         this.identity = { modelVersion: part.model, responseId: part.id };
@@ -121,6 +138,13 @@ export class GeminiStreamResponses {
     const extension = geminiExtension<GeminiChunkExtension>({ extensions });
     return extension ? mergeChunkExtension(response, extension) : response;
   }
+}
+
+/** The piece of a call a Gemini upstream streamed in pieces that a tool-call part came from, as it came. */
+function streamedPiece(part: StreamPart): JsonObject | undefined {
+  if (part.type !== 'tool-call-start' && part.type !== 'tool-call-delta' && part.type !== 'tool-call-end')
+    return undefined;
+  return geminiExtension<GeminiStreamedCallExtension>(part)?.streamedCall;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Chat-completions messages → canonical messages, each object's unmodelled fields in its `extensions['openai-chat']`.
  */
-import type { ContentPart, Extensions, Message, TextPart } from '../../canonical';
+import type { CacheControl, ContentPart, Extensions, Message, TextPart } from '../../canonical';
 import { unmodelledFields, type JsonObject } from '../../json';
+import { liftCacheControl } from '../../wire/cache-control';
 import { sourceFromUrl } from '../../wire/media';
 import { chatExtensions, type ChatMessageExtension, type ChatPartExtension } from '../../wire/openai/extensions';
 import { signatureMetadata, splitToolId } from '../shared/signature-carrier';
@@ -25,10 +26,19 @@ const ASSISTANT_MESSAGE = set('role', 'content', 'name', 'refusal', 'tool_calls'
 const ASSISTANT_MESSAGE_WITHOUT_REFUSAL = set('role', 'content', 'name', 'tool_calls');
 const TOOL_MESSAGE = set('role', 'content', 'name', 'tool_call_id');
 
-/** `{extensions}` holding a part's unmodelled fields, or nothing. */
-function partExtensions(raw: JsonObject, modelled: ReadonlySet<string>): { extensions?: Extensions } {
-  const fields = unmodelledFields(raw, modelled);
-  return fields ? { extensions: chatExtensions({ fields } satisfies ChatPartExtension) } : {};
+/**
+ * `{extensions}` holding a part's unmodelled fields, and its `cache_control` (the OpenRouter and
+ * LiteLLM convention) as the canonical breakpoint; nothing when it has neither.
+ */
+function partExtensions(
+  raw: JsonObject,
+  modelled: ReadonlySet<string>,
+): { extensions?: Extensions; cacheControl?: CacheControl } {
+  const { cacheControl, fields } = liftCacheControl(unmodelledFields(raw, modelled));
+  return {
+    ...(fields ? { extensions: chatExtensions({ fields } satisfies ChatPartExtension) } : {}),
+    ...(cacheControl ? { cacheControl } : {}),
+  };
 }
 
 function decodePart(raw: RawPart, at: string): ContentPart {

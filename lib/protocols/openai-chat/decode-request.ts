@@ -1,6 +1,7 @@
 /** Chat-completions request body → canonical GenerateRequest. */
 import type { GenerateRequest, ReasoningEffort, ResponseFormat, ToolChoice, ToolDefinition } from '../../canonical';
 import { unmodelledFields, type JsonObject } from '../../json';
+import { liftCacheControl } from '../../wire/cache-control';
 import { chatExtensions, type ChatRequestExtension, type ChatToolExtension } from '../../wire/openai/extensions';
 import { invalidField } from '../shared/validate';
 import { decodeChatMessages } from './decode-messages';
@@ -30,6 +31,8 @@ const MODELLED_BODY: ReadonlySet<string> = new Set([
   'seed',
   'user',
   'safety_identifier',
+  'prompt_cache_key',
+  'prompt_cache_retention',
 ]);
 const MODELLED_JSON_SCHEMA: ReadonlySet<string> = new Set(['name', 'schema', 'strict']);
 const MODELLED_TOOL: ReadonlySet<string> = new Set(['type', 'function']);
@@ -44,7 +47,8 @@ function decodeTools(tools: ChatCompletionBody['tools']): ToolDefinition[] | und
     const decoded: ToolDefinition = { name: fn.name, parameters: fn.parameters ?? { type: 'object', properties: {} } };
     if (fn.description !== undefined) decoded.description = fn.description;
     if (typeof fn.strict === 'boolean') decoded.strict = fn.strict;
-    const fields = unmodelledFields(tool, MODELLED_TOOL);
+    const { cacheControl, fields } = liftCacheControl(unmodelledFields(tool, MODELLED_TOOL));
+    if (cacheControl) decoded.cacheControl = cacheControl;
     const functionFields = unmodelledFields(fn, MODELLED_FUNCTION);
     if (fields || functionFields)
       decoded.extensions = chatExtensions({
@@ -109,6 +113,12 @@ function requestExtension(body: ChatCompletionBody): ChatRequestExtension | unde
   return extension;
 }
 
+/** A string field's value (absent or null: undefined); anything else is a 400 naming it. */
+function optionalString(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? value : invalidField(name, 'must be a string');
+}
+
 /**
  * Validates the body and decodes it; throws a 400 `GatewayError` naming the first bad field.
  * Vendor signatures carried in tool-call ids are recovered into the calls' provider metadata and
@@ -143,6 +153,10 @@ export function decodeChatRequest(body: unknown): GenerateRequest {
   if (body.seed !== null && body.seed !== undefined) request.seed = body.seed;
   const user = body.safety_identifier || body.user;
   if (user) request.user = user;
+  const cacheKey = optionalString(body.prompt_cache_key, 'prompt_cache_key');
+  if (cacheKey !== undefined) request.promptCacheKey = cacheKey;
+  const retention = optionalString(body.prompt_cache_retention, 'prompt_cache_retention');
+  if (retention !== undefined) request.promptCacheRetention = retention;
   const extension = requestExtension(body);
   if (extension) request.extensions = chatExtensions(extension);
   return request;

@@ -10,13 +10,17 @@ export function chatCompletionId(id: string): string {
   return id.startsWith('chatcmpl-') ? id : `chatcmpl-${id}`;
 }
 
-/** The chat-completions usage block. */
+/** The chat-completions usage block (`cache_write_tokens`, OpenAI's from GPT-5.6 on, when the upstream wrote any). */
 export function encodeUsage(usage: Usage) {
   return {
     prompt_tokens: usage.inputTokens,
     completion_tokens: usage.outputTokens,
     total_tokens: usage.inputTokens + usage.outputTokens,
-    prompt_tokens_details: { cached_tokens: usage.cacheReadTokens ?? 0, audio_tokens: 0 },
+    prompt_tokens_details: {
+      cached_tokens: usage.cacheReadTokens ?? 0,
+      audio_tokens: 0,
+      ...(usage.cacheWriteTokens ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
+    },
     completion_tokens_details: {
       reasoning_tokens: usage.reasoningTokens ?? 0,
       audio_tokens: 0,

@@ -73,6 +73,10 @@ export interface ChatCompletionBody {
   seed?: number | null;
   user?: string;
   safety_identifier?: string;
+  /** Checked by the decoder (a string), not by the schema. */
+  prompt_cache_key?: unknown;
+  /** Checked by the decoder (a string), not by the schema. */
+  prompt_cache_retention?: unknown;
 }
 
 /** The chat-completions body schema; scripts/generate-validators.cjs turns it into schema.validator.ts. */

@@ -26,6 +26,8 @@ const MODELLED_FIELDS: ReadonlySet<string> = new Set([
   'reasoning',
   'user',
   'safety_identifier',
+  'prompt_cache_key',
+  'prompt_cache_retention',
   'background',
   'previous_response_id',
   'conversation',
@@ -88,6 +90,12 @@ export function decodeResponsesRequest(body: unknown): GenerateRequest {
   if (reasoning.settings) request.reasoning = reasoning.settings;
   const user = body.safety_identifier ?? body.user;
   if (user) request.user = user;
+  const raw = body as unknown as JsonObject;
+  if (typeof raw.prompt_cache_key === 'string') request.promptCacheKey = raw.prompt_cache_key;
+  if (raw.prompt_cache_retention !== undefined && raw.prompt_cache_retention !== null) {
+    if (typeof raw.prompt_cache_retention !== 'string') invalidField('prompt_cache_retention', 'must be a string');
+    request.promptCacheRetention = raw.prompt_cache_retention;
+  }
   const extension = requestExtension(body, {
     builtins: tools?.builtins,
     toolChoice: toolChoice.kept,

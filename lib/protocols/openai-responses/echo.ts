@@ -126,7 +126,7 @@ export function echoSettings(request: GenerateRequest | undefined, previousId?: 
     max_tool_calls: of('max_tool_calls', null),
     parallel_tool_calls: request?.parallelToolCalls ?? true,
     previous_response_id: previousId ?? null,
-    prompt_cache_key: of('prompt_cache_key', null),
+    prompt_cache_key: request?.promptCacheKey ?? null,
     reasoning: {
       effort: request?.reasoning?.effort ?? null,
       summary: extension?.reasoning?.summary ?? extension?.reasoning?.generate_summary ?? null,

@@ -154,11 +154,14 @@ export function outputItems(
   return items;
 }
 
-/** The usage block. */
+/** The usage block (`cache_write_tokens` when the upstream wrote to its cache). */
 export function encodeUsage(usage: Usage): JsonObject {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cacheReadTokens ?? 0 },
+    input_tokens_details: {
+      cached_tokens: usage.cacheReadTokens ?? 0,
+      ...(usage.cacheWriteTokens ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
+    },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.inputTokens + usage.outputTokens,

@@ -50,7 +50,7 @@ const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
 type OpenBlock =
   | { kind: 'text'; id: string }
   | { kind: 'reasoning'; id: string; signature?: string; redactedData?: string }
-  | { kind: 'tool'; id: string };
+  | { kind: 'tool'; id: string; startInput?: string; streamed?: boolean };
 
 /** The usage figures seen so far: `message_start` sets them, each `message_delta` overwrites those it carries. */
 function mergeUsage(current: AnthropicUsage, update: AnthropicUsage | null | undefined): AnthropicUsage {
@@ -64,6 +64,19 @@ function mergeUsage(current: AnthropicUsage, update: AnthropicUsage | null | und
   if (update.output_tokens != null) merged.output_tokens = update.output_tokens;
   if (update.output_tokens_details != null) merged.output_tokens_details = update.output_tokens_details;
   return merged;
+}
+
+/**
+ * A `message_start` usage without its input count when that count is 0 with no cache figures: no
+ * request has no input, and some Anthropic-compatible servers (SGLang, proxies in front of
+ * OpenAI-compatible ones) put 0 there until `message_delta` brings the real count. Left out, the
+ * gateway's estimate stands in (Claude Code's context meter reads `message_start`), and a
+ * `message_delta` without an input count leaves the input for the gateway to count, not to charge as 0.
+ */
+function withoutZeroInput(usage: AnthropicUsage | null | undefined): AnthropicUsage | null | undefined {
+  if (!usage || usage.input_tokens == null || decodeAnthropicUsage(usage).inputTokens > 0) return usage;
+  const { input_tokens: _zero, ...rest } = usage;
+  return rest;
 }
 
 function parseEvent(event: SseEvent, upstream: string): StreamEvent {
@@ -127,10 +140,19 @@ function openBlock(block: AnthropicContentBlock, id: string): OpenBlock | undefi
     case 'redacted_thinking':
       return { kind: 'reasoning', id, redactedData: block.data ?? '' };
     case 'tool_use':
-      return { kind: 'tool', id: block.id ?? `toolu_${id}` };
+      return { kind: 'tool', id: block.id ?? `toolu_${id}`, ...startInput(block.input) };
     default:
       return undefined;
   }
+}
+
+/**
+ * The input a `tool_use` block's `content_block_start` already holds, when it is not the empty
+ * placeholder the API documents (`input: {}`, the JSON following in `input_json_delta`s): some
+ * Anthropic-compatible servers send a call's input whole there, with no delta after it.
+ */
+function startInput(input: unknown): { startInput?: string } {
+  return isJsonObject(input) && Object.keys(input).length > 0 ? { startInput: JSON.stringify(input) } : {};
 }
 
 /** Appends the start part of a block, with the text or thinking its `content_block_start` already carries. */
@@ -149,19 +171,26 @@ function appendStart(open: OpenBlock, block: AnthropicContentBlock, out: Provide
   }
 }
 
-function endPart(open: OpenBlock): ProviderStreamPart {
+/**
+ * Appends the end part of a block; a tool call whose input came whole in its `content_block_start`
+ * and in no delta gets it as one delta first.
+ */
+function appendEnd(open: OpenBlock, out: ProviderStreamPart[]): void {
   switch (open.kind) {
     case 'text':
-      return { type: 'text-end', id: open.id };
+      out.push({ type: 'text-end', id: open.id });
+      return;
     case 'reasoning':
-      return {
+      out.push({
         type: 'reasoning-end',
         id: open.id,
         ...(open.signature ? { signature: open.signature } : {}),
         ...(open.redactedData !== undefined ? { redactedData: open.redactedData } : {}),
-      };
+      });
+      return;
     case 'tool':
-      return { type: 'tool-call-end', id: open.id };
+      if (open.startInput && !open.streamed) out.push({ type: 'tool-call-delta', id: open.id, delta: open.startInput });
+      out.push({ type: 'tool-call-end', id: open.id });
   }
 }
 
@@ -179,8 +208,10 @@ function appendDelta(open: OpenBlock, delta: NonNullable<StreamEvent['delta']>, 
       if (open.kind === 'reasoning' && delta.signature) open.signature = (open.signature ?? '') + delta.signature;
       return;
     case 'input_json_delta':
-      if (open.kind === 'tool' && delta.partial_json)
+      if (open.kind === 'tool' && delta.partial_json) {
+        open.streamed = true;
         out.push({ type: 'tool-call-delta', id: open.id, delta: delta.partial_json });
+      }
       return;
   }
 }
@@ -222,7 +253,7 @@ export class MessageStreamDecoder implements StreamEventDecoder {
       case 'message_start': {
         if (this.started) return;
         this.started = true;
-        this.usage = mergeUsage(this.usage, data.message?.usage);
+        this.usage = mergeUsage(this.usage, withoutZeroInput(data.message?.usage));
         const { inputTokens, cacheReadTokens, cacheWriteTokens, cacheWriteLongTokens } = decodeAnthropicUsage(
           this.usage,
         );
@@ -264,7 +295,7 @@ export class MessageStreamDecoder implements StreamEventDecoder {
         const block = this.open.get(index);
         if (!block) return;
         this.open.delete(index);
-        out.push(endPart(block));
+        appendEnd(block, out);
         return;
       }
       case 'message_delta':
@@ -273,7 +304,7 @@ export class MessageStreamDecoder implements StreamEventDecoder {
         this.usage = mergeUsage(this.usage, data.usage);
         return;
       case 'message_stop': {
-        for (const block of this.open.values()) out.push(endPart(block));
+        for (const block of this.open.values()) appendEnd(block, out);
         this.open.clear();
         const finishReason: FinishReason = mapAnthropicStopReason(this.stopReason, this.stopSequence);
         out.push({ type: 'finish', usage: reportedAnthropicUsage(this.usage), finishReason });

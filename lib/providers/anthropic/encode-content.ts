@@ -14,6 +14,7 @@ import { GatewayError } from '../../errors';
 import type { JsonObject } from '../../json';
 import { anthropicExtension, mergeUnmodelled, type AnthropicPartExtension } from '../../wire/anthropic/extensions';
 import { anthropicToolId } from '../../wire/anthropic/tool-id';
+import { CACHE_CONTROL, encodeCacheControl } from '../../wire/cache-control';
 import { mediaUrlKind } from '../../upstream/fetch-media';
 
 const log = createDebug('rosetta:provider');
@@ -182,6 +183,17 @@ function documentLength(parts: readonly ContentPart[], start: number, document: 
 }
 
 /**
+ * The canonical breakpoint of a part (a chat-completions caller's `cache_control`) on the last block
+ * it became, unless that block has one already (a tool result's content parts carry their own).
+ */
+function withBreakpoint(encoded: AnthropicBlockParam[], part: ContentPart): AnthropicBlockParam[] {
+  const cacheControl = part.type === 'reasoning' ? undefined : part.cacheControl;
+  const last = encoded.at(-1);
+  if (cacheControl && last && last[CACHE_CONTROL] === undefined) last[CACHE_CONTROL] = encodeCacheControl(cacheControl);
+  return encoded;
+}
+
+/**
  * Encodes parts in order with `encodeOne`, then applies their Anthropic extensions: the block's
  * unmodelled keys merged in, the opaque blocks that stood before a part put back before it, and
  * text or images that came from a `document` rebuilt into it. Parts without one are `encodeOne`'s alone.
@@ -195,7 +207,7 @@ export function encodeSequence<P extends ContentPart>(
     const part = parts[index]!;
     const extension = anthropicExtension<AnthropicPartExtension>(part.extensions);
     if (extension === undefined) {
-      blocks.push(...encodeOne(part, index));
+      blocks.push(...withBreakpoint(encodeOne(part, index), part));
       continue;
     }
     if (extension.leading) blocks.push(...(extension.leading as AnthropicBlockParam[]));
@@ -213,7 +225,7 @@ export function encodeSequence<P extends ContentPart>(
     }
     const encoded = encodeOne(part, index);
     if (encoded[0]) mergeUnmodelled(encoded[0], extension.fields);
-    blocks.push(...encoded);
+    blocks.push(...withBreakpoint(encoded, part));
   }
   return blocks;
 }

@@ -11,6 +11,8 @@ import {
   type AnthropicRequestExtension,
   type AnthropicToolExtension,
 } from '../../wire/anthropic/extensions';
+import { encodeCacheControl } from '../../wire/cache-control';
+import { applyCacheBreakpoints, type PromptCaching } from './cache-breakpoints';
 import { pairToolResults } from './clean-tool-results';
 import { encodeConversation } from './encode-messages';
 import { encodeThinking } from './encode-thinking';
@@ -31,6 +33,8 @@ export interface EncodeMessagesOptions {
   adaptiveThinking?: boolean;
   /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
   warn?: Warn;
+  /** Whose prompt-cache breakpoints the body carries (`AnthropicProviderOptions.promptCaching`). Default `caller`. */
+  promptCaching?: PromptCaching;
 }
 
 /** The schema that stands for JSON mode (any JSON object): Anthropic has no schema-less JSON mode. */
@@ -42,6 +46,7 @@ function encodeTool(tool: ToolDefinition): Record<string, unknown> {
     ...(tool.description ? { description: tool.description } : {}),
     input_schema: { type: 'object', ...tool.parameters },
     ...(tool.strict !== undefined ? { strict: tool.strict } : {}),
+    ...(tool.cacheControl ? { cache_control: encodeCacheControl(tool.cacheControl) } : {}),
   };
   return mergeUnmodelled(encoded, anthropicExtension<AnthropicToolExtension>(tool.extensions)?.fields);
 }
@@ -220,6 +225,7 @@ export function encodeMessagesRequest(
     if (management === undefined) delete body.context_management;
     else body.context_management = management;
   }
+  applyCacheBreakpoints(body, options.promptCaching ?? 'caller', warn);
   return body;
 }
 

@@ -8,6 +8,7 @@ import { decodeEventStream } from '../../upstream/sse';
 import type { UpstreamClient } from '../../upstream/upstream-client';
 import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
 import type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
+import type { PromptCaching } from './cache-breakpoints';
 import { ANTHROPIC_CACHE_PRICE_RATIOS } from './cache-prices';
 import { decodeMessageResponse, reportedAnthropicUsage, type AnthropicMessageResponse } from './decode-response';
 import { MessageStreamDecoder } from './decode-stream';
@@ -21,6 +22,7 @@ import {
 import { ANTHROPIC_MAX_IMAGE_TOKENS } from './image-token-bound';
 
 export { supportsAdaptiveThinking } from './adaptive-thinking';
+export type { PromptCaching } from './cache-breakpoints';
 
 /** The `anthropic-version` header sent with every request. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -53,6 +55,18 @@ export interface AnthropicProviderOptions extends UpstreamProviderOptions {
    * verified against the live API).
    */
   adaptiveThinking?: (upstreamModel: string) => boolean;
+  /**
+   * Whose prompt-cache breakpoints (`cache_control`) the upstream gets. `caller`: those the caller
+   * set — an Anthropic caller's, or a chat-completions caller's `cache_control` on content parts and
+   * tools (the OpenRouter and LiteLLM convention). `auto`: those, and when a request has none (every
+   * Gemini and Responses caller, a client that sets none), the gateway's own on the last tool, the
+   * system prompt and the last user turn, as Claude Code places its own. Caching writes cost 1.25 times
+   * the input price and reads a tenth, so `auto` pays off from the second call that repeats a prefix
+   * of at least the model's minimum (1024 tokens and more); a one-off call with a long prompt costs up
+   * to a quarter more on its input. Either way, at most 4 breakpoints are sent (the earliest of the
+   * conversation dropped first, with a warning). Default `caller`.
+   */
+  promptCaching?: PromptCaching;
 }
 
 function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
@@ -72,6 +86,7 @@ export class AnthropicProvider implements Provider {
   private readonly defaultMaxTokens: number;
   private readonly configuredBeta: string | undefined;
   private readonly adaptiveThinking: (upstreamModel: string) => boolean;
+  private readonly promptCaching: PromptCaching;
 
   constructor(options: AnthropicProviderOptions = {}) {
     this.name = options.name ?? 'anthropic';
@@ -91,6 +106,14 @@ export class AnthropicProvider implements Provider {
       );
     }
     this.adaptiveThinking = options.adaptiveThinking ?? supportsAdaptiveThinking;
+    if (options.promptCaching !== undefined && options.promptCaching !== 'caller' && options.promptCaching !== 'auto') {
+      throw new GatewayConfigError(
+        'ERR_GATEWAY_INVALID_OPTION',
+        `promptCaching must be 'caller' or 'auto', not ${JSON.stringify(options.promptCaching)}.`,
+        'promptCaching',
+      );
+    }
+    this.promptCaching = options.promptCaching ?? 'caller';
     const { 'anthropic-beta': beta, ...headers } = lowerCaseKeys(options.headers);
     this.configuredBeta = beta;
     this.client = upstreamClientFor(options, this.name, options.baseUrl ?? 'https://api.anthropic.com', {
@@ -121,6 +144,7 @@ export class AnthropicProvider implements Provider {
       defaultMaxTokens: this.defaultMaxTokens,
       adaptiveThinking: this.adaptiveThinking(context.upstreamModel),
       warn: context.warn,
+      promptCaching: this.promptCaching,
     };
   }
 

@@ -19,6 +19,9 @@ import {
   type GeminiChunkExtension,
 } from '../../wire/gemini/extensions';
 import type { Extensions } from '../../canonical';
+import type { JsonObject } from '../../json';
+import { PartialArgsWriter } from './partial-args';
+import type { GeminiFunctionCall } from './wire-types';
 
 type BlockKind = 'text' | 'reasoning';
 
@@ -81,6 +84,8 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
   private mintId: () => string = callIdMinter(undefined);
   /** The current chunk's unmodelled fields, until its first text delta carries them. */
   private extensions: Extensions | undefined;
+  /** A call Gemini is streaming in pieces (`partialArgs`), until its last piece. */
+  private streamedCall: { id: string; writer: PartialArgsWriter } | undefined;
 
   constructor(
     private readonly upstream: string,
@@ -120,6 +125,7 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
     if (parts) for (let index = 0; index < parts.length; index++) this.part(parts[index]!, out);
     if (candidate.finishReason) {
       this.finishRaw = candidate.finishReason;
+      if (this.streamedCall) this.endCall(undefined, out);
       this.close(out);
     }
   }
@@ -132,6 +138,7 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
       throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, {
         code: 'upstream_stream_cut',
       });
+    if (this.streamedCall) this.endCall(undefined, out);
     this.close(out);
     out.push(
       this.usage
@@ -177,6 +184,12 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
   }
 
   private part(raw: GeminiPart, out: ProviderStreamPart[]): void {
+    if (raw.functionCall && (this.streamedCall || isPiece(raw.functionCall))) {
+      this.callPiece(raw, raw.functionCall, out);
+      return;
+    }
+    // A part of another kind ends a streamed call left open.
+    if (this.streamedCall) this.endCall(undefined, out);
     if (raw.functionCall) {
       this.close(out);
       const call = decodeFunctionCall(raw.functionCall, raw.thoughtSignature, this.mintId);
@@ -200,4 +213,55 @@ export class GenerateContentStreamDecoder implements StreamEventDecoder {
       );
     }
   }
+
+  /**
+   * One piece of a call Gemini streams in pieces: the first (with `name`) starts the tool call, each piece's
+   * `partialArgs` become JSON text deltas (./partial-args.ts), and the piece without `willContinue` ends it. The piece
+   * as it came rides on the first canonical part it makes (`extensions.gemini.streamedCall`), for a Gemini caller.
+   */
+  private callPiece(raw: GeminiPart, call: GeminiFunctionCall, out: ProviderStreamPart[]): void {
+    let piece: Extensions | undefined = withGeminiExtension({ streamedCall: raw as JsonObject }).extensions;
+    const take = (): { extensions?: Extensions } => {
+      const extensions = piece;
+      piece = undefined;
+      return extensions ? { extensions } : {};
+    };
+    let streamed = this.streamedCall;
+    if (!streamed) {
+      this.close(out);
+      this.sawToolCalls = true;
+      streamed = { id: call.id || this.mintId(), writer: new PartialArgsWriter() };
+      this.streamedCall = streamed;
+      out.push({
+        type: 'tool-call-start',
+        id: streamed.id,
+        name: call.name ?? '',
+        ...geminiMetadata(raw.thoughtSignature),
+        ...take(),
+      });
+    }
+    let delta = '';
+    for (const arg of call.partialArgs ?? []) delta += streamed.writer.write(arg);
+    if (delta.length > 0 || (piece && call.willContinue === true))
+      out.push({ type: 'tool-call-delta', id: streamed.id, delta, ...take() });
+    if (call.willContinue !== true) this.endCall(call, out, take());
+  }
+
+  /** Ends the streamed call: the text that closes its arguments (or its whole `args`, when only they came), its end. */
+  private endCall(
+    call: GeminiFunctionCall | undefined,
+    out: ProviderStreamPart[],
+    piece: { extensions?: Extensions } = {},
+  ): void {
+    const streamed = this.streamedCall!;
+    this.streamedCall = undefined;
+    const rest = !streamed.writer.started && call?.args ? JSON.stringify(call.args) : streamed.writer.finish();
+    if (rest.length > 0) out.push({ type: 'tool-call-delta', id: streamed.id, delta: rest });
+    out.push({ type: 'tool-call-end', id: streamed.id, ...piece });
+  }
+}
+
+/** Whether a `functionCall` part is a piece of a call streamed in pieces (`streamFunctionCallArguments`). */
+function isPiece(call: GeminiFunctionCall): boolean {
+  return call.willContinue === true || Array.isArray(call.partialArgs);
 }

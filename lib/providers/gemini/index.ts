@@ -1,5 +1,8 @@
-/** The Gemini provider: the Gemini Developer API's generateContent and streamGenerateContent (`alt=sse`). */
-import type { GenerateRequest, ProviderStreamPart } from '../../canonical';
+/**
+ * The Gemini provider: the Gemini Developer API's generateContent and streamGenerateContent (`alt=sse`), and
+ * batchEmbedContents.
+ */
+import type { EmbedRequest, EmbedResponse, GenerateRequest, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import { callSignal, type CallSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
@@ -7,7 +10,12 @@ import { MediaFetcher, type MediaFetchOptions } from '../../upstream/fetch-media
 import { decodeEventStream } from '../../upstream/sse';
 import type { BodySink, StreamedBody } from '../../upstream/dispatch';
 import type { UpstreamClient } from '../../upstream/upstream-client';
-import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
+import {
+  maxEmbedInputsOption,
+  modelsFor,
+  upstreamClientFor,
+  type UpstreamProviderOptions,
+} from '../../upstream/provider-options';
 import type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
 import { geminiCachePriceRatios } from './cache-prices';
 import { geminiBaseUrl } from './base-url';
@@ -19,6 +27,12 @@ import { checkGeminiModelId, modelPath } from './model-path';
 import { remapCredentialFailure } from './upstream-error';
 import type { GenerateContentResponse } from './wire-types';
 import { GEMINI_MAX_IMAGE_TOKENS } from './image-token-bound';
+import {
+  type BatchEmbedBody,
+  decodeBatchEmbedResponse,
+  encodeBatchEmbedRequest,
+  GEMINI_MAX_EMBED_INPUTS,
+} from './embed';
 
 /** Options of {@link GeminiProvider}. */
 export interface GeminiProviderOptions extends UpstreamProviderOptions {
@@ -54,6 +68,8 @@ export interface GeminiProviderOptions extends UpstreamProviderOptions {
    * Limits of image downloads: `timeoutMs` (default 10,000), `maxBytes` (default 20 MB), `maxRedirects` (default 3).
    */
   imageDownload?: Omit<MediaFetchOptions, 'allowPrivateNetworks'>;
+  /** Most inputs one upstream `batchEmbedContents` call may carry; larger calls are split. Default 100. */
+  maxEmbedInputs?: number;
 }
 
 /** Calls the Gemini API over undici: generateContent, and streamGenerateContent as server-sent events. */
@@ -63,6 +79,7 @@ export class GeminiProvider implements Provider {
   readonly defaultModels: readonly ModelConfig[];
   private readonly client: UpstreamClient;
   private readonly media: MediaFetcher | undefined;
+  private readonly embedInputs: number;
 
   constructor(options: GeminiProviderOptions = {}) {
     this.name = options.name ?? 'gemini';
@@ -90,6 +107,7 @@ export class GeminiProvider implements Provider {
       ...options.headers,
     });
     this.defaultModels = modelsFor(options, this.name);
+    this.embedInputs = maxEmbedInputsOption(options.maxEmbedInputs, GEMINI_MAX_EMBED_INPUTS);
   }
 
   /** The request with its image URLs downloaded and inlined, when `inlineImageUrls` is on. */
@@ -165,6 +183,32 @@ export class GeminiProvider implements Provider {
       signal,
       this.client.redactor,
     );
+  }
+
+  /** `maxEmbedInputs` (default 100). */
+  maxEmbedInputs(): number {
+    return this.embedInputs;
+  }
+
+  /** `batchEmbedContents` for the whole batch the gateway hands over (./embed.ts). */
+  async embed(request: EmbedRequest, context: ProviderCallContext): Promise<EmbedResponse> {
+    const upstream = context.upstreamModel;
+    const path = modelPath(upstream, 'batchEmbedContents');
+    const resource =
+      upstream.startsWith('models/') || upstream.startsWith('tunedModels/') ? upstream : `models/${upstream}`;
+    const body = encodeBatchEmbedRequest(request, resource);
+    let response: BatchEmbedBody;
+    try {
+      response = await this.client.requestJson<BatchEmbedBody>({
+        path,
+        body,
+        signal: callSignal(context),
+        headers: context.upstreamHeaders,
+      });
+    } catch (error) {
+      throw remapCredentialFailure(error, this.name);
+    }
+    return decodeBatchEmbedResponse(response, request.inputs.length, this.name, upstream);
   }
 
   /** A model id must name one Gemini model resource: it is a segment of the URL path ({@link checkGeminiModelId}). */

@@ -29,7 +29,10 @@ export function checkGeminiModelId(model: string): void {
  * (`models/…`, `tunedModels/…`) keeps that name; each path segment is percent-encoded, and a
  * model id that does not name one resource is refused ({@link checkGeminiModelId}).
  */
-export function modelPath(model: string, method: 'generateContent' | 'streamGenerateContent'): string {
+export function modelPath(
+  model: string,
+  method: 'generateContent' | 'streamGenerateContent' | 'batchEmbedContents',
+): string {
   checkGeminiModelId(model);
   const resource = RESOURCE_PREFIXES.some((prefix) => model.startsWith(prefix)) ? model : `models/${model}`;
   return `${encodePath(resource.split('/'))}:${method}`;

@@ -1,4 +1,5 @@
 /** The generateContent wire shapes the provider writes and reads (camelCase, as the API answers). */
+import type { GeminiPartialArg } from './partial-args';
 
 /** An `inlineData` payload: base64 data and its MIME type. */
 export interface GeminiBlob {
@@ -12,11 +13,17 @@ export interface GeminiFileData {
   mimeType?: string;
 }
 
-/** A `functionCall`: complete arguments as an object; `id` is optional and often absent. */
+/**
+ * A `functionCall`: complete arguments as an object; `id` is optional and often absent. Streamed in pieces when the
+ * request set `streamFunctionCallArguments` (Vertex): `partialArgs`, and `willContinue` on every piece but the last
+ * (./partial-args.ts).
+ */
 export interface GeminiFunctionCall {
   name?: string;
   args?: Record<string, unknown>;
   id?: string;
+  partialArgs?: GeminiPartialArg[];
+  willContinue?: boolean;
 }
 
 /** A `functionResponse`: output under `response.output` (or the object itself), failures under `response.error`. */

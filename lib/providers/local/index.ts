@@ -1,9 +1,14 @@
-/** The embedded local provider: runs offline, answers text deterministically and draws real PNG images. */
+/**
+ * The embedded local provider: runs offline, answers text deterministically, draws real PNG images and makes lexical
+ * embeddings.
+ */
 import { randomUUID } from 'node:crypto';
 import createDebug from 'debug';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   ContentPart,
+  EmbedRequest,
+  EmbedResponse,
   GenerateRequest,
   GenerateResponse,
   ImageRequest,
@@ -14,9 +19,11 @@ import { GatewayError } from '../../errors';
 import type { ModelConfig } from '../../models';
 import { countRequestTokens, decodeTokenSteps } from '../../tokenizer';
 import type { Provider, ProviderCallContext } from '../types';
+import { localDimensions, localEmbedding } from './embed';
 import { renderImage } from './render-image';
 import { complete, type LocalCompletion } from './text-model';
 import { reportForeignTools } from '../../wire/vendor-tools';
+import { reportDrop } from '../../warnings';
 
 const log = createDebug('rosetta:provider');
 
@@ -41,6 +48,13 @@ export const LOCAL_MODELS: readonly ModelConfig[] = Object.freeze([
     maxOutputTokens: 4096,
   },
   { id: 'rosetta-image', provider: 'local', type: 'image', displayName: 'Rosetta Image (local)' },
+  {
+    id: 'rosetta-embed',
+    provider: 'local',
+    type: 'embedding',
+    displayName: 'Rosetta Embed (local, lexical)',
+    contextWindow: 8192,
+  },
 ]);
 
 function newId(): string {
@@ -72,7 +86,8 @@ function throwIfAborted(signal: AbortSignal): void {
  * `<system-reminder>` elements left out), cut by stop sequences and the output cap; a tool call when
  * the tool choice forces one or the prompt names a tool; a quote of the tool results sent back.
  * Usage is counted with the o200k_base tokenizer. Images: PNGs of the requested
- * size showing the prompt over a pattern derived from it.
+ * size showing the prompt over a pattern derived from it. Embeddings: lexical vectors of hashed word and character
+ * n-gram features (./embed.ts), 256 dimensions by default.
  */
 export class LocalProvider implements Provider {
   readonly specificationVersion = 'v1' as const;
@@ -191,5 +206,23 @@ export class LocalProvider implements Provider {
       images.push({ base64: png.toString('base64'), mediaType: 'image/png' });
     }
     return { created: Math.floor(Date.now() / 1000), images };
+  }
+
+  /**
+   * One lexical vector per input (./embed.ts). Reports no usage: the gateway's own count of the inputs is exactly what
+   * this model would report. `taskType` and `title` mean nothing to a lexical model: dropped with a warning.
+   */
+  embed(request: EmbedRequest, context: ProviderCallContext): EmbedResponse {
+    throwIfAborted(context.signal);
+    const dimensions = localDimensions(request.dimensions);
+    for (const setting of ['taskType', 'title'] as const) {
+      if (request[setting] !== undefined)
+        reportDrop(log, context.warn, {
+          type: 'unsupported-setting',
+          setting,
+          details: 'the local embedding model is lexical and has no task types or titles',
+        });
+    }
+    return { model: request.model, vectors: request.inputs.map((input) => localEmbedding(input, dimensions)) };
   }
 }

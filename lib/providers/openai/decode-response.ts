@@ -20,8 +20,18 @@ import { argumentsText } from './tool-call-stream';
 export interface OpenAIUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  prompt_tokens_details?: {
+    cached_tokens?: number;
+    /** OpenAI (GPT-5.6 and later) and OpenRouter: the tokens written to the cache. */
+    cache_write_tokens?: number;
+    /** LiteLLM's name for them. */
+    cache_creation_tokens?: number;
+  } | null;
   completion_tokens_details?: { reasoning_tokens?: number } | null;
+  /** LiteLLM fronting Anthropic: the writes, also in the details as `cache_creation_tokens`. */
+  cache_creation_input_tokens?: number | null;
+  /** LiteLLM fronting Anthropic: the reads, also in the details as `cached_tokens`. */
+  cache_read_input_tokens?: number | null;
 }
 
 interface OpenAIToolCall {
@@ -66,13 +76,17 @@ export function reasoningText(
 }
 
 /**
- * Chat-completions usage → canonical usage: cached and cache-write tokens, and reasoning tokens (already inside
- * `completion_tokens`).
+ * Chat-completions usage → canonical usage: cached and cache-write tokens (both inside `prompt_tokens`),
+ * and reasoning tokens (already inside `completion_tokens`). The writes in each dialect that reports
+ * them: OpenAI's and OpenRouter's `prompt_tokens_details.cache_write_tokens`, LiteLLM's
+ * `prompt_tokens_details.cache_creation_tokens` or `usage.cache_creation_input_tokens` (its reads also
+ * as `usage.cache_read_input_tokens`); LiteLLM's `prompt_tokens` counts both (BerriAI/litellm#11364).
  */
 export function decodeOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage {
   const result: Usage = { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
-  const cached = usage?.prompt_tokens_details?.cached_tokens;
-  const written = usage?.prompt_tokens_details?.cache_write_tokens;
+  const details = usage?.prompt_tokens_details;
+  const cached = details?.cached_tokens || usage?.cache_read_input_tokens;
+  const written = details?.cache_write_tokens || details?.cache_creation_tokens || usage?.cache_creation_input_tokens;
   const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
   if (cached) result.cacheReadTokens = cached;
   if (written) result.cacheWriteTokens = written;

@@ -68,7 +68,8 @@ function chunkFault(chunk: Chunk): string | undefined {
 /**
  * Decodes the upstream stream, an event at a time. Text, a refusal (as text, finishing as
  * content-filter when it is the whole answer, as non-streamed), reasoning (`reasoning_content` or
- * `reasoning`, the common extensions) and tool calls (see {@link ToolCallStream}) become blocks; the
+ * `reasoning`, the common extensions) and tool calls (see {@link ToolCallStream}) become blocks (text and reasoning
+ * that come while a call's arguments are unfinished follow the call, which stays open for its later fragments); the
  * finish part waits for the usage chunk that follows `finish_reason`, until `[DONE]`. Upstream usage
  * missing (a server ignoring `include_usage`) → a `finish` without usage, which the gateway counts.
  * A body that ends without `[DONE]` after a `finish_reason` finishes as well, and so does `[DONE]`
@@ -92,7 +93,15 @@ export class ChatStreamDecoder implements StreamEventDecoder {
   private firstCallStarted = false;
   /** Gemini thought signatures by tool-call id (Google's endpoint sends each call whole, signature included). */
   private readonly callMetadata = new Map<string, ProviderMetadata>();
-  private readonly closeText = (out: ProviderStreamPart[]): void => this.closeTextBlock(out);
+  /**
+   * Text and reasoning that came while a tool call's arguments were unfinished: the call stays open for the fragments
+   * after them, and they follow it as blocks of their own once it ends.
+   */
+  private pending: Array<{ kind: TextBlock['kind']; text: string; extensions?: Extensions }> = [];
+  private readonly closeText = (out: ProviderStreamPart[]): void => {
+    this.flushPending(out);
+    this.closeTextBlock(out);
+  };
 
   constructor(private readonly upstream: string) {}
 
@@ -148,6 +157,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
     const from = out.length;
     this.tools.finish(out);
     this.tagCallStarts(out, from);
+    this.closeText(out);
     const tools = this.tools.sawCalls;
     const finishReason =
       this.refused && !this.answered && !tools
@@ -182,7 +192,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
         const call = calls[position]!;
         const metadata = call.extra_content === undefined ? undefined : toolCallMetadata(call);
         if (metadata && typeof call.id === 'string') this.callMetadata.set(call.id, metadata);
-        this.tools.accept(call, position, out, this.closeText);
+        this.tools.accept(call, calls.length > 1 ? position : undefined, out, this.closeText);
       }
       this.tagCallStarts(out, from);
     }
@@ -192,6 +202,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       const from = out.length;
       this.tools.finish(out);
       this.tagCallStarts(out, from);
+      this.closeText(out);
     }
   }
 
@@ -222,10 +233,15 @@ export class ChatStreamDecoder implements StreamEventDecoder {
   }
 
   private textDelta(kind: TextBlock['kind'], text: string, out: ProviderStreamPart[], extensions?: Extensions): void {
+    if (this.tools.isUnfinished) {
+      this.pending.push(extensions ? { kind, text, extensions } : { kind, text });
+      return;
+    }
+    this.tools.end(out);
+    this.flushPending(out);
     let open = this.open;
     if (open?.kind !== kind) {
       this.closeTextBlock(out);
-      this.tools.end(out);
       open = { kind, id: `${this.blockCount++}` };
       this.open = open;
       out.push(kind === 'text' ? { type: 'text-start', id: open.id } : { type: 'reasoning-start', id: open.id });
@@ -237,6 +253,14 @@ export class ChatStreamDecoder implements StreamEventDecoder {
           ? { type: 'text-delta', id: open.id, delta: text, extensions }
           : { type: 'text-delta', id: open.id, delta: text },
       );
+  }
+
+  /** The text and reasoning held while a call was unfinished, as blocks (the call has ended). */
+  private flushPending(out: ProviderStreamPart[]): void {
+    if (this.pending.length === 0) return;
+    const pending = this.pending;
+    this.pending = [];
+    for (const held of pending) this.textDelta(held.kind, held.text, out, held.extensions);
   }
 
   private closeTextBlock(out: ProviderStreamPart[]): void {

@@ -1,9 +1,11 @@
 /** Canonical messages → chat-completions messages, with a chat-completions caller's own fields and forms. */
 import createDebug from 'debug';
-import type { ContentPart, ImagePart, Message, TextPart, ToolResultPart } from '../../canonical';
+import type { CacheControl, ContentPart, ImagePart, Message, TextPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
+import { CACHE_CONTROL, encodeCacheControl } from '../../wire/cache-control';
 import { sourceToUrl } from '../../wire/media';
 import { chatExtension, type ChatMessageExtension, type ChatPartExtension } from '../../wire/openai/extensions';
+import { breakpointOf, type Markers } from './cache-markers';
 import { googleThoughtSignature, setReplayedReasoning, withThoughtSignature } from './encode-reasoning';
 import { checkImageUrl } from './image-url';
 import type { ReasoningReplay } from './reasoning-replay';
@@ -20,10 +22,37 @@ function textOf(parts: readonly ContentPart[], separator: string): string {
   return parts.flatMap((part) => (part.type === 'text' && part.text.length > 0 ? [part.text] : [])).join(separator);
 }
 
-/** A part's own fields from a chat-completions caller (`cache_control`, …), under what the encoder writes. */
-function withPartFields(encoded: Record<string, unknown>, part: ContentPart): Record<string, unknown> {
+/**
+ * A part's own fields from a chat-completions caller, under what the encoder writes, and, when the upstream takes
+ * them (`markers`), its cache breakpoint as `cache_control` (the form OpenRouter and LiteLLM take).
+ */
+function withPartFields(
+  encoded: Record<string, unknown>,
+  part: ContentPart,
+  markers: Markers,
+): Record<string, unknown> {
   const fields = part.extensions === undefined ? undefined : chatExtension<ChatPartExtension>(part.extensions)?.fields;
-  return fields ? { ...fields, ...encoded } : encoded;
+  const withFields = fields ? { ...fields, ...encoded } : encoded;
+  const cacheControl = markers && part.type !== 'reasoning' ? breakpointOf(part, markers) : undefined;
+  if (cacheControl) withFields.cache_control = encodeCacheControl(cacheControl);
+  return withFields;
+}
+
+/** Whether any of the parts carries a breakpoint the upstream gets (then text goes as an array of parts). */
+function hasMarker(parts: readonly ContentPart[], markers: Markers): boolean {
+  return (
+    markers !== false && parts.some((part) => part.type !== 'reasoning' && breakpointOf(part, markers) !== undefined)
+  );
+}
+
+/**
+ * Whether text parts go as an array of parts, not joined: when one carries a breakpoint the upstream gets, and, in a
+ * request with breakpoints, whenever there are several. The upstream turns each part into a Claude block, and a
+ * prefix is read from the cache only if it is the same blocks as when written: a turn marked once and sent unmarked
+ * later must keep its form (a lone part and a string are the same block).
+ */
+function keepApart(parts: readonly ContentPart[], markers: Markers): boolean {
+  return markers !== false && (parts.filter((part) => part.type === 'text').length > 1 || hasMarker(parts, markers));
 }
 
 /** Whether a text part was an assistant's `refusal`. */
@@ -32,9 +61,9 @@ function isRefusal(part: ContentPart): boolean {
 }
 
 /** Text parts as an array of `text` parts (a caller's array form kept). */
-function textArray(parts: readonly ContentPart[]): Array<Record<string, unknown>> {
+function textArray(parts: readonly ContentPart[], markers: Markers): Array<Record<string, unknown>> {
   return parts.flatMap((part) =>
-    part.type === 'text' && !isRefusal(part) ? [withPartFields({ type: 'text', text: part.text }, part)] : [],
+    part.type === 'text' && !isRefusal(part) ? [withPartFields({ type: 'text', text: part.text }, part, markers)] : [],
   );
 }
 
@@ -42,7 +71,7 @@ function textArray(parts: readonly ContentPart[]): Array<Record<string, unknown>
  * An `image_url` part: inline images as a data URL, http(s) URLs as they are (the upstream fetches
  * them). A Gemini Files API or `gs://` URI, or any other scheme, cannot be fetched here: a 400 naming the part.
  */
-function imagePart(part: ImagePart, at: string): Record<string, unknown> {
+function imagePart(part: ImagePart, at: string, markers: Markers): Record<string, unknown> {
   checkImageUrl(part, at);
   return withPartFields(
     {
@@ -50,25 +79,28 @@ function imagePart(part: ImagePart, at: string): Record<string, unknown> {
       image_url: { url: sourceToUrl(part.source), ...(part.detail ? { detail: part.detail } : {}) },
     },
     part,
+    markers,
   );
 }
 
 /**
- * A user turn: a string when it is only text (which every compatible server takes) and the caller
- * did not send an array, else an array of parts.
+ * A user turn: a string when it is only text (which every compatible server takes), the caller did not send an array
+ * and no part carries a breakpoint the upstream gets, else an array of parts.
  */
 function encodeUserContent(
   parts: readonly ContentPart[],
   at: string,
   contentArray: boolean,
+  markers: Markers,
 ): string | Array<Record<string, unknown>> {
-  if (parts.every((part) => part.type === 'text')) return contentArray ? textArray(parts) : textOf(parts, '\n\n');
+  if (parts.every((part) => part.type === 'text'))
+    return contentArray || keepApart(parts, markers) ? textArray(parts, markers) : textOf(parts, '\n\n');
   return parts.flatMap((part, index) => {
     switch (part.type) {
       case 'text':
-        return part.text.length > 0 ? [withPartFields({ type: 'text', text: part.text }, part)] : [];
+        return part.text.length > 0 ? [withPartFields({ type: 'text', text: part.text }, part, markers)] : [];
       case 'image':
-        return [imagePart(part, `${at}[${index}]`)];
+        return [imagePart(part, `${at}[${index}]`, markers)];
       case 'file':
         if (part.source.kind !== 'base64')
           throw new GatewayError(
@@ -83,6 +115,7 @@ function encodeUserContent(
               file: { file_data: sourceToUrl(part.source), ...(part.filename ? { filename: part.filename } : {}) },
             },
             part,
+            markers,
           ),
         ];
       case 'reasoning':
@@ -109,6 +142,7 @@ function encodeAssistant(
   extension: ChatMessageExtension | undefined,
   replay: ReasoningReplay,
   currentTurn: boolean,
+  markers: Markers,
 ): ChatMessage[] {
   const refusal = message.content.find((part): part is TextPart => part.type === 'text' && isRefusal(part));
   const content = refusal ? message.content.filter((part) => part !== refusal) : message.content;
@@ -119,6 +153,7 @@ function encodeAssistant(
     const call = withPartFields(
       { id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments || '{}' } },
       part,
+      markers,
     );
     const signature = googleThoughtSignature(part, replay, currentTurn && part === firstCall);
     return [signature === undefined ? call : withThoughtSignature(call, signature)];
@@ -127,7 +162,12 @@ function encodeAssistant(
   const encoded: ChatMessage = {
     ...extension?.fields,
     role: 'assistant',
-    content: extension?.contentArray ? textArray(content) : text.length > 0 ? text : null,
+    content:
+      extension?.contentArray || hasMarker(textParts(content), markers)
+        ? textArray(content, markers)
+        : text.length > 0
+          ? text
+          : null,
   };
   if (refusal) encoded.refusal = refusal.text;
   if (toolCalls.length > 0) encoded.tool_calls = toolCalls;
@@ -145,18 +185,22 @@ function encodeToolResult(
   at: string,
   message: Message,
   extension: ChatMessageExtension | undefined,
+  markers: Markers,
 ): { message: ChatMessage; images: Array<Record<string, unknown>> } {
   const images = part.content.flatMap((inner, index) =>
-    inner.type === 'image' ? [imagePart(inner, `${at}.content[${index}]`)] : [],
+    inner.type === 'image' ? [imagePart(inner, `${at}.content[${index}]`, markers)] : [],
   );
   const text =
     textOf(part.content, '\n\n') || (images.length > 0 ? '(the result is the image(s) in the next message)' : '');
+  const breakpoint = markers ? breakpointOf(part, markers) : undefined;
   const content =
-    extension?.contentArray && !part.isError && images.length === 0
-      ? textArray(part.content)
-      : part.isError
-        ? `Error: ${text}`
-        : text;
+    breakpoint || keepApart(part.content, markers)
+      ? markedToolContent(part, text, breakpoint, markers)
+      : extension?.contentArray && !part.isError && images.length === 0
+        ? textArray(part.content, markers)
+        : part.isError
+          ? `Error: ${text}`
+          : text;
   const encoded: ChatMessage = { ...extension?.fields };
   if (extension?.role === 'function') {
     encoded.role = 'function';
@@ -171,14 +215,41 @@ function encodeToolResult(
 }
 
 /**
+ * A tool result with breakpoints as an array of text parts: its parts' own, and the result's on the last part (as an
+ * Anthropic `tool_result` caches up to its end); an error result as one `Error:` text part.
+ */
+function markedToolContent(
+  part: ToolResultPart,
+  text: string,
+  breakpoint: CacheControl | undefined,
+  markers: Markers,
+): Array<Record<string, unknown>> {
+  const parts: Array<Record<string, unknown>> = part.isError
+    ? [{ type: 'text', text: `Error: ${text}` }]
+    : textArray(part.content, markers);
+  if (parts.length === 0) parts.push({ type: 'text', text });
+  const last = parts.at(-1)!;
+  if (breakpoint && last[CACHE_CONTROL] === undefined) last[CACHE_CONTROL] = encodeCacheControl(breakpoint);
+  return parts;
+}
+
+/** The text parts among parts. */
+function textParts(parts: readonly ContentPart[]): TextPart[] {
+  return parts.filter((part): part is TextPart => part.type === 'text');
+}
+
+/**
  * A system message a chat-completions caller placed (`role` in its extension): sent where it stands, in its own role
  * and form.
  */
-function encodePlacedSystem(message: Message, extension: ChatMessageExtension): ChatMessage {
+function encodePlacedSystem(message: Message, extension: ChatMessageExtension, markers: Markers): ChatMessage {
   const encoded: ChatMessage = {
     ...extension.fields,
     role: extension.role,
-    content: extension.contentArray ? textArray(message.content) : textOf(message.content, '\n\n'),
+    content:
+      extension.contentArray || keepApart(message.content, markers)
+        ? textArray(message.content, markers)
+        : textOf(message.content, '\n\n'),
   };
   if (message.name) encoded.name = message.name;
   return encoded;
@@ -201,10 +272,17 @@ function lastUserAt(messages: readonly Message[]): number {
  * - empty turns dropped;
  * - a chat-completions caller's message fields the canonical types do not model
  *   (`extensions['openai-chat']`) back on each message, and its content arrays kept as arrays;
- * - the model's reasoning on its assistant turns in the upstream's dialect (`replay`, default none).
+ * - the model's reasoning on its assistant turns in the upstream's dialect (`replay`, default none);
+ * - with `markers` (the request has prompt-cache breakpoints and the upstream takes them; default false), each
+ *   part's breakpoint as `cache_control` on it, and text kept as an array of parts where it has several or a marker
+ *   (see {@link keepApart}; the folded system message too).
  */
-export function encodeChatMessages(messages: readonly Message[], replay: ReasoningReplay = 'none'): ChatMessage[] {
-  const system: string[] = [];
+export function encodeChatMessages(
+  messages: readonly Message[],
+  replay: ReasoningReplay = 'none',
+  markers: Markers = false,
+): ChatMessage[] {
+  const system: Message[] = [];
   const currentTurnStart = replay === 'google' ? lastUserAt(messages) + 1 : 0;
   const turns: ChatMessage[] = [];
   let pendingImages: Array<Record<string, unknown>> = [];
@@ -223,17 +301,16 @@ export function encodeChatMessages(messages: readonly Message[], replay: Reasoni
     if (message.role === 'system') {
       if (extension?.role) {
         flushImages();
-        turns.push(encodePlacedSystem(message, extension));
+        turns.push(encodePlacedSystem(message, extension, markers));
         return;
       }
-      const text = textOf(message.content, '\n\n');
-      if (text.trim().length > 0) system.push(text);
+      if (textOf(message.content, '\n\n').trim().length > 0) system.push(message);
       return;
     }
     if (message.role === 'tool') {
       for (const [position, part] of message.content.entries()) {
         if (part.type !== 'tool-result') continue;
-        const { message: tool, images } = encodeToolResult(part, `${at}[${position}]`, message, extension);
+        const { message: tool, images } = encodeToolResult(part, `${at}[${position}]`, message, extension, markers);
         turns.push(tool);
         pendingImages.push(...images);
       }
@@ -241,17 +318,37 @@ export function encodeChatMessages(messages: readonly Message[], replay: Reasoni
     }
     flushImages();
     if (message.role === 'assistant') {
-      const encoded = encodeAssistant(message, extension, replay, index >= currentTurnStart);
+      const encoded = encodeAssistant(message, extension, replay, index >= currentTurnStart, markers);
       if (encoded.length === 0) log('%s: an assistant turn with no text or tool calls dropped', at);
       turns.push(...encoded);
       return;
     }
-    const content = encodeUserContent(message.content, at, extension?.contentArray === true);
+    const content = encodeUserContent(message.content, at, extension?.contentArray === true, markers);
     if (content.length === 0 && !extension) return;
     const encoded: ChatMessage = { ...extension?.fields, role: 'user', content };
     if (message.name) encoded.name = message.name;
     turns.push(encoded);
   });
   flushImages();
-  return [...(system.length > 0 ? [{ role: 'system', content: system.join('\n\n') }] : []), ...turns];
+  return system.length > 0 ? [{ role: 'system', content: foldedSystem(system, markers) }, ...turns] : turns;
+}
+
+/**
+ * The system messages of another protocol as the content of one: their texts joined, or, when a part carries a
+ * breakpoint the upstream gets (Claude Code marks its system blocks), each text a part of its own with its marker.
+ */
+function foldedSystem(system: readonly Message[], markers: Markers): string | Array<Record<string, unknown>> {
+  if (
+    !keepApart(
+      system.flatMap((message) => message.content),
+      markers,
+    )
+  )
+    return system.map((message) => textOf(message.content, '\n\n')).join('\n\n');
+  return system.flatMap((message) =>
+    textArray(
+      textParts(message.content).filter((part) => part.text.length > 0),
+      markers,
+    ),
+  );
 }

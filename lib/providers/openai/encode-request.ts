@@ -4,7 +4,10 @@
 import createDebug from 'debug';
 import type { GenerateRequest, ResponseFormat, ToolChoice } from '../../canonical';
 import { chatExtension, type ChatRequestExtension, type ChatToolExtension } from '../../wire/openai/extensions';
+import { encodeCacheControl } from '../../wire/cache-control';
 import { openAIUserId } from './end-user-id';
+import { breakpointOf, hasBreakpoints, limitChatBreakpoints, type Markers } from './cache-markers';
+import { setQwenThinking } from './dashscope';
 import { encodeChatMessages } from './encode-messages';
 import type { ReasoningReplay } from './reasoning-replay';
 import { setSampling, upstreamEffort } from './sampling';
@@ -30,6 +33,16 @@ export interface EncodeChatOptions {
   reasoningModel?: boolean;
   /** How the model's earlier reasoning goes back on assistant turns (see {@link ReasoningReplay}). Default `none`. */
   reasoningReplay?: ReasoningReplay;
+  /**
+   * Whether the caller's prompt-cache breakpoints go to the upstream as `cache_control` (at most four; see
+   * ./cache-markers.ts). Default false.
+   */
+  cacheMarkers?: Markers;
+  /**
+   * Reasoning settings as Qwen's on DashScope (`enable_thinking`, `thinking_budget`; ./dashscope.ts) rather than
+   * `reasoning_effort`. Default false.
+   */
+  qwenThinking?: boolean;
   /** Where the settings and tools this body drops are reported (the call's `context.warn`). Default: only logged. */
   warn?: Warn;
 }
@@ -88,13 +101,26 @@ function setReasoningAndSampling(
     reportDrop(log, warn, { type: 'unsupported-setting', setting: 'top_k', details: 'chat completions has no top_k' });
 }
 
-function encodeTool(tool: NonNullable<GenerateRequest['tools']>[number]): Record<string, unknown> {
+function encodeTool(tool: NonNullable<GenerateRequest['tools']>[number], markers: Markers): Record<string, unknown> {
   const extension = chatExtension<ChatToolExtension>(tool.extensions);
   const fn: Record<string, unknown> = { ...extension?.functionFields, name: tool.name };
   if (tool.description) fn.description = tool.description;
   fn.parameters = tool.parameters;
   if (tool.strict !== undefined) fn.strict = tool.strict;
-  return { ...extension?.fields, type: 'function', function: fn };
+  const encoded: Record<string, unknown> = { ...extension?.fields, type: 'function', function: fn };
+  const cacheControl = markers ? breakpointOf(tool, markers) : undefined;
+  if (cacheControl) encoded.cache_control = encodeCacheControl(cacheControl);
+  return encoded;
+}
+
+/**
+ * `prompt_cache_key` and `prompt_cache_retention` (OpenAI's prompt caching; docs/translation.md,
+ * *Prompt caching*): the caller's, or the key an Anthropic caller's end-user id stands for, kept
+ * within the length the end-user id is (a longer one as its SHA-256).
+ */
+export function setPromptCache(body: Record<string, unknown>, request: GenerateRequest): void {
+  if (request.promptCacheKey !== undefined) body.prompt_cache_key = openAIUserId(request.promptCacheKey);
+  if (request.promptCacheRetention !== undefined) body.prompt_cache_retention = request.promptCacheRetention;
 }
 
 /**
@@ -114,13 +140,18 @@ export function encodeChatRequest(
   const body: Record<string, unknown> = extension?.fields ? { ...extension.fields } : {};
   // Assigned one by one: a computed key in an object literal is defined through the V8 runtime on every call.
   body.model = upstreamModel;
-  body.messages = encodeChatMessages(request.messages, options.reasoningReplay);
+  const markers = options.cacheMarkers && hasBreakpoints(request, options.cacheMarkers) ? options.cacheMarkers : false;
+  body.messages = encodeChatMessages(request.messages, options.reasoningReplay, markers);
   body.stream = options.stream;
   if (options.stream) body.stream_options = { include_usage: true };
   if (request.maxOutputTokens !== undefined)
     body[extension?.maxTokensField ?? options.maxTokensField] = request.maxOutputTokens;
   const warn = options.warn;
-  setReasoningAndSampling(body, request, options.reasoningModel ?? false, extension?.samplingAsGiven === true, warn);
+  if (options.qwenThinking) {
+    setQwenThinking(body, request);
+    setSampling(body, request, true, warn);
+  } else
+    setReasoningAndSampling(body, request, options.reasoningModel ?? false, extension?.samplingAsGiven === true, warn);
   if (request.stopSequences?.length) {
     if (request.stopSequences.length > MAX_STOP_SEQUENCES) {
       reportDrop(log, warn, {
@@ -140,8 +171,9 @@ export function encodeChatRequest(
     if (extension?.userField) body[extension.userField] = request.user;
     else body.user = openAIUserId(request.user);
   }
+  setPromptCache(body, request);
   if (request.tools?.length) {
-    body.tools = request.tools.map(encodeTool);
+    body.tools = request.tools.map((tool) => encodeTool(tool, markers));
     if (request.toolChoice) body.tool_choice = encodeToolChoice(request.toolChoice);
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   } else if (request.toolChoice && request.toolChoice.type !== 'none') {
@@ -152,6 +184,7 @@ export function encodeChatRequest(
     });
   }
   reportForeignTools(request, undefined, log, warn);
+  if (markers) limitChatBreakpoints(body, warn);
   const responseFormat = encodeResponseFormat(request.responseFormat, extension?.jsonSchemaFields);
   if (responseFormat) body.response_format = responseFormat;
   return body;

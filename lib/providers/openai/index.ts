@@ -2,7 +2,14 @@
  * The OpenAI-compatible provider: OpenAI itself and every server speaking chat completions (vLLM, llama.cpp, Ollama,
  * OpenRouter…).
  */
-import type { GenerateRequest, ImageRequest, ImageResponse, ProviderStreamPart } from '../../canonical';
+import type {
+  EmbedRequest,
+  EmbedResponse,
+  GenerateRequest,
+  ImageRequest,
+  ImageResponse,
+  ProviderStreamPart,
+} from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
@@ -10,14 +17,28 @@ import { reportedFigures } from '../../tokenizer';
 import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';
 import type { UpstreamClient } from '../../upstream/upstream-client';
-import { modelsFor, upstreamClientFor, type UpstreamProviderOptions } from '../../upstream/provider-options';
+import {
+  maxEmbedInputsOption,
+  modelsFor,
+  upstreamClientFor,
+  type UpstreamProviderOptions,
+} from '../../upstream/provider-options';
 import type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from '../types';
 import { openAICachePriceRatios } from './cache-prices';
 import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { reasoningReplayFor, type ReasoningReplay } from './reasoning-replay';
+import { cacheControlFor, type CacheControlMode, type Markers } from './cache-markers';
+import { isDashScope } from './dashscope';
+import { collectParts } from '../../stream/collect';
 import { decodeImageResponse, encodeImageRequest } from './images';
+import {
+  decodeEmbeddingsResponse,
+  encodeEmbeddingsRequest,
+  OPENAI_MAX_EMBED_INPUTS,
+  type EmbeddingsBody,
+} from './embed';
 import { openAIMaxImageTokens } from './image-token-bound';
 import { answerCapExhaustedStream, capExhaustedAnswer, isCapExhausted } from './output-cap';
 import {
@@ -76,6 +97,36 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * `'google'`; any other host (OpenAI itself, vLLM, llama.cpp, Ollama…) → `'none'`.
    */
   reasoningReplay?: ReasoningReplay | ((upstreamModel: string) => ReasoningReplay);
+  /**
+   * Whether the caller's prompt-cache breakpoints (an Anthropic caller's `cache_control`, a chat-completions caller's
+   * on content parts and tools) go to the upstream as `cache_control` on the content part, tool or tool result they
+   * were set on: the convention of OpenRouter and LiteLLM in front of Claude, without which a Claude Code session
+   * through them pays its whole input every turn. `'send'`, `'drop'`, or a function of the upstream model id (true
+   * sends). At most four are sent, as Anthropic refuses more (the conversation's earliest dropped first).
+   *
+   * Default: by the base URL's host: `openrouter.ai` sends for `anthropic/…`, `google/…` and `qwen/…` models (those
+   * OpenRouter documents breakpoints for) and drops for the rest; `api.openai.com`, Google's
+   * `generativelanguage.googleapis.com`, `api.deepseek.com` and `api.moonshot.ai` / `.cn` (automatic caching) drop;
+   * any other host (a LiteLLM proxy, vLLM, llama.cpp, Ollama…) sends every caller's for a model whose id names Claude
+   * (`claude` anywhere in it, as LiteLLM's `anthropic/claude-…` or `claude-sonnet-4-6`), and for the rest only a
+   * chat-completions caller's own (written for this API).
+   */
+  cacheControl?: CacheControlMode | ((upstreamModel: string) => boolean);
+  /**
+   * Alibaba Cloud Model Studio's (DashScope's) Qwen thinking dialect: a caller's reasoning settings go as
+   * `enable_thinking` and `thinking_budget` (not `reasoning_effort`), and a non-streamed call is streamed upstream and
+   * collected, since Qwen answers in thinking mode only streamed (open-source Qwen3 models think by default, so a plain
+   * non-streamed call to one is refused). Default: true on `dashscope*.aliyuncs.com`, else false.
+   */
+  dashScopeThinking?: boolean;
+  /** Most inputs one upstream `/embeddings` call may carry; larger calls are split. Default 2,048 (OpenAI's limit). */
+  maxEmbedInputs?: number;
+  /**
+   * Whether an OpenAI embeddings caller's `encoding_format: 'base64'` (the openai SDK's default) is asked of the
+   * upstream too. Default true; set false for a compatible server that refuses the field (the gateway then asks for
+   * floats and encodes base64 itself).
+   */
+  embeddingsBase64?: boolean;
 }
 
 /** OpenAI's reasoning models by id: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and the gpt-5 family. */
@@ -96,6 +147,11 @@ export class OpenAIProvider implements Provider {
   private readonly reasoningModels: (upstreamModel: string) => boolean;
   private readonly responsesModels: (upstreamModel: string) => boolean;
   private readonly reasoningReplay: (upstreamModel: string) => ReasoningReplay;
+  private readonly cacheMarkers: (upstreamModel: string) => Markers;
+  /** DashScope (Qwen): thinking by `enable_thinking`, and answers only streamed in thinking mode (./dashscope.ts). */
+  private readonly dashScope: boolean;
+  private readonly embedInputs: number;
+  private readonly embeddingsBase64: boolean;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.name = options.name ?? 'openai';
@@ -112,6 +168,16 @@ export class OpenAIProvider implements Provider {
     this.reasoningModels = options.reasoningModels ?? (official ? isOpenAIReasoningModel : () => false);
     this.responsesModels = responsesModelTest(options.responsesModels);
     this.reasoningReplay = reasoningReplayFor(options.reasoningReplay, baseUrl);
+    this.cacheMarkers = cacheControlFor(options.cacheControl, baseUrl);
+    this.dashScope = options.dashScopeThinking ?? isDashScope(baseUrl);
+    this.embedInputs = maxEmbedInputsOption(options.maxEmbedInputs, OPENAI_MAX_EMBED_INPUTS);
+    if (options.embeddingsBase64 !== undefined && typeof options.embeddingsBase64 !== 'boolean')
+      throw new GatewayConfigError(
+        'ERR_GATEWAY_INVALID_OPTION',
+        'embeddingsBase64 must be a boolean.',
+        'embeddingsBase64',
+      );
+    this.embeddingsBase64 = options.embeddingsBase64 ?? true;
     this.client = upstreamClientFor(options, this.name, baseUrl, {
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
@@ -125,6 +191,8 @@ export class OpenAIProvider implements Provider {
       stream,
       reasoningModel: this.reasoningModels(context.upstreamModel),
       reasoningReplay: this.reasoningReplay(context.upstreamModel),
+      cacheMarkers: this.cacheMarkers(context.upstreamModel),
+      qwenThinking: this.dashScope,
       warn: context.warn,
     };
   }
@@ -149,6 +217,8 @@ export class OpenAIProvider implements Provider {
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const responses = this.responsesCall(context.upstreamModel);
     if (responses) return generateViaResponses(responses, request, context);
+    // Qwen's thinking mode answers only streamed: a non-streamed call is streamed upstream and collected.
+    if (this.dashScope) return collectParts(this.stream(request, context));
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, false));
     const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
     let response: OpenAIChatResponse;
@@ -202,6 +272,23 @@ export class OpenAIProvider implements Provider {
       headers: context.upstreamHeaders,
     });
     return decodeImageResponse(response, this.name);
+  }
+
+  /** `maxEmbedInputs` (default 2,048). */
+  maxEmbedInputs(): number {
+    return this.embedInputs;
+  }
+
+  /** `POST /embeddings` (./embed.ts). */
+  async embed(request: EmbedRequest, context: ProviderCallContext): Promise<EmbedResponse> {
+    const body = encodeEmbeddingsRequest(request, context.upstreamModel, this.embeddingsBase64, context.warn);
+    const response = await this.client.requestJson<EmbeddingsBody>({
+      path: '/embeddings',
+      body,
+      signal: callSignal(context),
+      headers: Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders),
+    });
+    return decodeEmbeddingsResponse(response, request.inputs.length, this.name, context.upstreamModel);
   }
 
   close(): Promise<void> {

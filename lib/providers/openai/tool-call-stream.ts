@@ -45,12 +45,42 @@ export function isCompleteJson(text: string): boolean {
 }
 
 /**
+ * What of `fragment` is new to a call's arguments so far (`soFar`): all of it, except when a server repeats
+ * itself — the whole arguments again once they are complete (the same JSON value, however spaced:
+ * nothing is new), or everything so far plus more, itself complete JSON (cumulative deltas: the
+ * rest is new). A fragment that is whole JSON beginning with an unfinished object's text cannot
+ * continue it, so neither case can take a genuine fragment for a repeat.
+ */
+export function newArguments(soFar: string, fragment: string): string {
+  if (soFar.length === 0 || !looksLikeObject(fragment) || !isCompleteJson(fragment)) return fragment;
+  if (isCompleteJson(soFar)) return sameJson(soFar, fragment) ? '' : fragment;
+  return fragment.startsWith(soFar) ? fragment.slice(soFar.length) : fragment;
+}
+
+/** Whether text could be one whole JSON object (a cheap test before parsing: most fragments are not). */
+function looksLikeObject(text: string): boolean {
+  const trimmed = text.trim();
+  return trimmed.startsWith('{') && trimmed.endsWith('}');
+}
+
+function sameJson(a: string, b: string): boolean {
+  return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
+}
+
+/**
  * Assembles tool calls from deltas that servers shape in many ways:
  * - keyed by `index` (OpenAI), or without an index (then by position in the chunk);
+ * - an index only on a call's first delta: a later delta with neither index, id nor name continues
+ *   the call that began last;
  * - a new call under a reused index, told apart by a new `id` (Gemini's OpenAI endpoint), or by a
  *   new name after the previous call's arguments were already complete JSON;
+ * - a name that comes after the call's first argument fragments: the call is held until it is named;
+ * - arguments repeated whole (a final chunk restating them) or cumulatively (each delta holding all
+ *   so far): only what is new is kept (see {@link newArguments});
  * - parallel calls whose fragments interleave: the first call keeps streaming, the others are held
- *   and sent whole once the stream finishes, since canonical blocks never interleave.
+ *   (canonical blocks never interleave); the first held call streams from its next delta once the
+ *   streaming call's arguments are complete JSON, and whatever is still held is sent whole when the
+ *   stream finishes.
  * Ids missing upstream are minted (`call_<n>`).
  */
 export class ToolCallStream {
@@ -58,6 +88,8 @@ export class ToolCallStream {
   private readonly held: CallState[] = [];
   private live: CallState | undefined;
   private count = 0;
+  /** The index of the call that began last, which a delta with neither index, id nor name continues. */
+  private lastIndex: number | undefined;
 
   /** Whether any tool call was seen. */
   get sawCalls(): boolean {
@@ -69,20 +101,26 @@ export class ToolCallStream {
     return this.live !== undefined;
   }
 
+  /** Whether the open call's arguments are not yet whole JSON (more fragments may come, after text between them). */
+  get isUnfinished(): boolean {
+    return this.streamingUnfinished();
+  }
+
   /**
-   * Appends the parts for one delta to `out`. `closeOther` appends the end of whatever non-tool
-   * block is open; it is called before a call starts streaming.
+   * Appends the parts for one delta to `out`. `position` is the delta's place in its chunk's
+   * `tool_calls`, undefined when it is the only one there. `closeOther` appends the end of whatever
+   * non-tool block is open; it is called before a call starts streaming.
    */
   accept(
     delta: ToolCallDelta,
-    position: number,
+    position: number | undefined,
     out: ProviderStreamPart[],
     closeOther: (out: ProviderStreamPart[]) => void,
   ): void {
-    const index = delta.index ?? position;
     const id = nonEmpty(delta.id);
     const name = nonEmpty(delta.function?.name);
-    const fragment = argumentsText(delta.function?.arguments);
+    const index = delta.index ?? (position === undefined ? this.continued(id, name) : position);
+    let fragment = argumentsText(delta.function?.arguments);
     let call = this.byIndex.get(index);
     if (!call || this.startsNewCall(call, id, name, fragment)) {
       call = {
@@ -95,25 +133,45 @@ export class ToolCallStream {
       };
       this.count++;
       this.byIndex.set(index, call);
-      if (this.live && !isCompleteJson(this.live.args)) {
-        this.held.push(call);
-      } else {
-        this.end(out);
-        closeOther(out);
-        call.live = true;
-        this.live = call;
-        out.push({ type: 'tool-call-start', id: call.id, name: call.name });
-      }
+      this.lastIndex = index;
+      if (call.name && !this.streamingUnfinished()) this.goLive(call, out, closeOther);
+      else this.held.push(call);
     } else if (!call.name && name && !call.live) {
       call.name = name;
     }
-    if (fragment.length === 0) return;
-    if (call.ended) {
+    if (fragment.length > 0 && !call.ended) {
+      const added = newArguments(call.args, fragment);
+      if (added !== fragment) log('tool call %s: arguments repeated upstream; only the new part kept', call.id);
+      fragment = added;
+      call.args += fragment;
+      if (call.live && fragment.length > 0) out.push({ type: 'tool-call-delta', id: call.id, delta: fragment });
+    } else if (fragment.length > 0) {
       log('tool call %s: arguments after its block ended dropped (%j)', call.id, fragment.slice(0, 20));
-      return;
     }
-    call.args += fragment;
-    if (call.live) out.push({ type: 'tool-call-delta', id: call.id, delta: fragment });
+    if (!call.live && !call.ended && call.name && this.held[0] === call && !this.streamingUnfinished()) {
+      this.held.shift();
+      this.goLive(call, out, closeOther);
+      if (call.args.length > 0) out.push({ type: 'tool-call-delta', id: call.id, delta: call.args });
+    }
+  }
+
+  /** The index a lone delta without one belongs to: the last call's when it names no call of its own, else 0. */
+  private continued(id: string | undefined, name: string | undefined): number {
+    return id === undefined && name === undefined ? (this.lastIndex ?? 0) : 0;
+  }
+
+  /** Whether the streaming call may have more arguments to come (so another call cannot start streaming). */
+  private streamingUnfinished(): boolean {
+    return this.live !== undefined && !isCompleteJson(this.live.args);
+  }
+
+  /** Starts streaming `call`: the block open before it ends first. */
+  private goLive(call: CallState, out: ProviderStreamPart[], closeOther: (out: ProviderStreamPart[]) => void): void {
+    this.end(out);
+    closeOther(out);
+    call.live = true;
+    this.live = call;
+    out.push({ type: 'tool-call-start', id: call.id, name: call.name });
   }
 
   /** Appends the end of the streaming call, if any. */

@@ -104,15 +104,25 @@ export type GeminiChunkExtension = {
   candidate?: JsonObject;
 };
 
+/**
+ * The extension of a canonical tool-call stream part made from one piece of a call Gemini streamed in pieces
+ * (`partialArgs`, `willContinue`): the `functionCall` part as it came, for a Gemini caller.
+ */
+export type GeminiStreamedCallExtension = {
+  streamedCall: JsonObject;
+};
+
 /** The Gemini extension of a canonical object, typed as the caller of this function knows it to be. */
-export function geminiExtension<T extends GeminiExtension | GeminiChunkExtension = GeminiExtension>(
-  holder: { extensions?: Extensions } | undefined,
-): T | undefined {
+export function geminiExtension<
+  T extends GeminiExtension | GeminiChunkExtension | GeminiStreamedCallExtension = GeminiExtension,
+>(holder: { extensions?: Extensions } | undefined): T | undefined {
   return holder?.extensions?.[GEMINI_EXTENSION_KEY] as T | undefined;
 }
 
 /** `{gemini: extension}` to spread into a canonical object, or nothing when there is no extension. */
-export function withGeminiExtension(extension: GeminiExtension | GeminiChunkExtension | undefined): {
+export function withGeminiExtension(
+  extension: GeminiExtension | GeminiChunkExtension | GeminiStreamedCallExtension | undefined,
+): {
   extensions?: Extensions;
 } {
   return extension ? { extensions: { [GEMINI_EXTENSION_KEY]: extension } } : {};

@@ -106,6 +106,17 @@ export type ImagesRequestExtension = {
   fields?: JsonObject;
 };
 
+/** `EmbedRequest.extensions['openai-embeddings']`. */
+export type EmbeddingsRequestExtension = {
+  /** Body fields the embeddings codec does not model (a compatible server's own, e.g. Voyage's `input_type`), as sent. */
+  fields?: JsonObject;
+  /**
+   * The caller's `encoding_format` when it is `base64`: an OpenAI-compatible upstream is asked for the same (4 bytes a
+   * dimension to decode and re-encode, instead of a decimal number to parse and print).
+   */
+  encodingFormat?: 'base64';
+};
+
 /** Answer fields the chat codec writes itself from canonical values; the provider keeps them out of `fields`. */
 export const MODELLED_RESPONSE_FIELDS: ReadonlySet<string> = new Set([
   'id',
@@ -151,7 +162,11 @@ export const MODELLED_USAGE_FIELDS: ReadonlySet<string> = new Set([
   'total_tokens',
 ]);
 /** Counts inside `prompt_tokens_details` / `completion_tokens_details` that canonical usage has. */
-export const MODELLED_USAGE_DETAILS: ReadonlySet<string> = new Set(['cached_tokens', 'reasoning_tokens']);
+export const MODELLED_USAGE_DETAILS: ReadonlySet<string> = new Set([
+  'cached_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+]);
 
 /** The chat-completions entry of some extensions. */
 export function chatExtension<T extends JsonObject>(extensions: Extensions | undefined): T | undefined {

@@ -1,5 +1,6 @@
 /** Responses API server-sent events → the canonical stream. */
 import type { Extensions, ProviderFinishPart, ProviderMetadata, ProviderStreamPart } from '../../../canonical';
+import createDebug from 'debug';
 import { GatewayError } from '../../../errors';
 import { isJsonObject, unmodelledFields, type JsonObject } from '../../../json';
 import { malformedUpstream, parseEventObject } from '../../../upstream/malformed';
@@ -23,17 +24,22 @@ import {
 } from './decode-output';
 import { MODELLED_RESPONSE_FIELDS } from './decode-response';
 
+const log = createDebug('rosetta:provider');
+
 type Open =
   | { kind: 'text'; id: string; itemId: string }
   | { kind: 'opaque'; itemId: string; outputIndex: unknown }
   | { kind: 'reasoning'; id: string; itemId: string; summaries: number; delta: boolean }
-  | { kind: 'call'; id: string; itemId: string; custom: boolean; sentArguments: boolean };
+  | { kind: 'call'; id: string; itemId: string; custom: boolean; sent: string };
 
 /**
  * Decodes the upstream stream, an event at a time: `response.created` starts it; each output item
  * becomes one canonical block (a message's text, a reasoning item's summary and raw-reasoning
- * deltas, a call's argument deltas), ended by its `response.output_item.done` (a reasoning item's
- * id and `encrypted_content` on its `reasoning-end`, and on the next call's `tool-call-start`);
+ * deltas, a call's argument deltas and whatever of its arguments `function_call_arguments.done`
+ * or `output_item.done` states that the deltas did not carry — when none had any, those of its copy
+ * in the `response.completed` output), ended by its
+ * `response.output_item.done` (a reasoning item's id and `encrypted_content` on its `reasoning-end`,
+ * and on the next call's `tool-call-start`);
  * `response.completed` / `response.incomplete` finish it with the usage they carry. The
  * `response-start` part waits for the first part after it. A
  * `response.failed` or an `error` event throws the error it reports; an event that is not a JSON
@@ -54,6 +60,8 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
   private refused = false;
   private answered = false;
   private pending: CarriedReasoningItem[] = [];
+  /** A call whose item ended without arguments, its end part held until the next event (see {@link endArgumentless}). */
+  private argumentless: { call: Extract<Open, { kind: 'call' }>; end: ProviderStreamPart } | undefined;
   /** The `response-start` part, until the first part after it. */
   private startPart: ProviderStreamPart | undefined;
 
@@ -96,6 +104,15 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
       case 'response.function_call_arguments.delta':
         this.argumentsDelta(data, out);
         return;
+      case 'response.function_call_arguments.done': {
+        const open = this.open;
+        const mine =
+          open?.kind === 'call' &&
+          !open.custom &&
+          (open.itemId === '' || data.item_id === undefined || data.item_id === open.itemId);
+        if (mine && typeof data.arguments === 'string') this.wholeArguments(open, data.arguments, out);
+        return;
+      }
       case 'response.output_item.done':
         this.itemDone(this.item(data), out);
         return;
@@ -164,7 +181,7 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
         id: item.call_id,
         itemId,
         custom: item.type === 'custom_tool_call',
-        sentArguments: false,
+        sent: '',
       };
       const metadata = this.takePending();
       out.push(
@@ -225,8 +242,24 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
       throw malformedUpstream(this.upstream, 'a response.function_call_arguments.delta event without a string delta');
     const open = this.open;
     if (open?.kind !== 'call' || open.custom) return;
-    open.sentArguments = true;
+    open.sent += data.delta;
     if (data.delta.length > 0) out.push({ type: 'tool-call-delta', id: open.id, delta: data.delta });
+  }
+
+  /**
+   * A call's whole arguments, as `function_call_arguments.done` or `output_item.done` state them: what the deltas did
+   * not carry goes out as one more delta. Some servers send no delta at all (LM Studio, gpt-5.3-codex-spark), or deltas
+   * that stop short of the whole (litellm #25321, #27144).
+   */
+  private wholeArguments(open: Extract<Open, { kind: 'call' }>, args: string, out: ProviderStreamPart[]): void {
+    if (args.length <= open.sent.length) return;
+    if (!args.startsWith(open.sent)) {
+      log('upstream %s: call %s arguments differ from its deltas; the deltas kept', this.upstream, open.id);
+      return;
+    }
+    const rest = args.slice(open.sent.length);
+    open.sent = args;
+    out.push({ type: 'tool-call-delta', id: open.id, delta: rest });
   }
 
   private itemDone(item: JsonObject, out: ProviderStreamPart[]): void {
@@ -251,29 +284,47 @@ export class ResponsesStreamDecoder implements StreamEventDecoder {
         : { type: 'reasoning-end', id: open.id };
       out.push(withEnd(end, unmodelledFields(item, REASONING_ITEM_FIELDS)));
     } else {
-      // A call sent whole (or a custom tool's input): its arguments as one delta.
-      if (!open.sentArguments) {
-        const args = callArguments(item);
-        if (args.length > 0) out.push({ type: 'tool-call-delta', id: open.id, delta: args });
-      }
-      out.push(
-        withEnd<ProviderStreamPart>({ type: 'tool-call-end', id: open.id }, unmodelledFields(item, CALL_ITEM_FIELDS)),
+      // A call sent whole (or a custom tool's input), or the arguments its deltas did not carry.
+      this.wholeArguments(open, callArguments(item), out);
+      const end = withEnd<ProviderStreamPart>(
+        { type: 'tool-call-end', id: open.id },
+        unmodelledFields(item, CALL_ITEM_FIELDS),
       );
+      // Still no arguments: they may come only in `response.completed` (OpenRouter), so the call ends with what comes next.
+      if (open.sent.length === 0 && !open.custom) this.argumentless = { call: open, end };
+      else out.push(end);
     }
   }
 
+  /** A call that ended with no arguments yet: its `response.completed` copy's, if it has any, then its end. */
+  private endArgumentless(response: JsonObject | undefined, out: ProviderStreamPart[]): void {
+    const pending = this.argumentless;
+    if (!pending) return;
+    this.argumentless = undefined;
+    const output = response && Array.isArray(response.output) ? (response.output as unknown[]) : [];
+    const item = output.find((entry) => isJsonObject(entry) && entry.call_id === pending.call.id);
+    if (isJsonObject(item)) this.wholeArguments(pending.call, callArguments(item), out);
+    out.push(pending.end);
+  }
+
   /** Ends the open block when the upstream moved on without its `output_item.done`. */
-  private close(out: ProviderStreamPart[]): void {
+  private close(out: ProviderStreamPart[], response?: JsonObject): void {
+    this.endArgumentless(response, out);
     const open = this.open;
     if (!open) return;
     this.open = undefined;
+    if (open.kind === 'call' && open.sent.length === 0 && !open.custom) {
+      this.argumentless = { call: open, end: { type: 'tool-call-end', id: open.id } };
+      this.endArgumentless(response, out);
+      return;
+    }
     if (open.kind === 'text') out.push({ type: 'text-end', id: open.id });
     else if (open.kind === 'reasoning') out.push({ type: 'reasoning-end', id: open.id });
     else if (open.kind === 'call') out.push({ type: 'tool-call-end', id: open.id });
   }
 
   private finish(response: JsonObject, out: ProviderStreamPart[]): void {
-    this.close(out);
+    this.close(out, response);
     const finishReason =
       this.refused && !this.answered && response.status !== 'incomplete'
         ? { unified: 'content-filter' as const, raw: 'refusal' }

@@ -126,6 +126,8 @@ export function encodeResponsesRequest(
   }
   if (request.user !== undefined && body.safety_identifier === undefined && body.user === undefined)
     body.safety_identifier = openAIUserId(request.user);
+  if (request.promptCacheKey !== undefined) body.prompt_cache_key = openAIUserId(request.promptCacheKey);
+  if (request.promptCacheRetention !== undefined) body.prompt_cache_retention = request.promptCacheRetention;
   const tools = encodeResponsesTools(request);
   if (tools.length > 0) {
     body.tools = tools;

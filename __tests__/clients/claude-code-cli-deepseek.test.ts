@@ -1,0 +1,191 @@
+/**
+ * The real Claude Code CLI (`claude -p`) through the gateway to a DeepSeek-style upstream in thinking mode: one tool
+ * turn. The scripted upstream thinks (`reasoning_content`) and calls `Read` on the file the prompt names; it refuses
+ * the second turn unless that turn's assistant message carries its `reasoning_content` back (DeepSeek's 400, as Claude
+ * Code users behind other gateways met it), and otherwise answers with the token the tool read. Claude Code must print
+ * the token. Claude Code is not a project dependency: `scripts/install-clients.sh` installs it into `.tmp/clients`
+ * (CI runs it and sets REQUIRE_CLIENTS=1); `CLAUDE_CODE_BIN` points at another copy. Without it this file skips.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryKeyStore, OpenAIProvider } from '../../lib';
+import { serveGateway, TEST_KEY, type RunningGateway } from '../helpers/app';
+import { type ChatMessage, type MockDialect, sendAnswer, sendError, startDialect } from '../helpers/mock-chat-wire';
+
+const CLAUDE =
+  process.env.CLAUDE_CODE_BIN ?? join(__dirname, '..', '..', '.tmp', 'clients', 'node_modules', '.bin', 'claude');
+const installed = existsSync(CLAUDE);
+const required = process.env.REQUIRE_CLIENTS === '1';
+if (!installed && !required) {
+  process.stderr.write(
+    `claude-code-cli-deepseek.test.ts: SKIPPED, Claude Code is not installed at ${CLAUDE} (run scripts/install-clients.sh; REQUIRE_CLIENTS=1 makes this a failure)\n`,
+  );
+}
+
+const MODEL = 'deepseek-reasoner';
+const THOUGHT = 'The user wants the file read; I will call Read.';
+
+/** The text of a chat message's content (a string, or text parts). */
+function textOf(message: ChatMessage | undefined): string {
+  if (!message) return '';
+  if (typeof message.content === 'string') return message.content;
+  return Array.isArray(message.content) ? message.content.map((part: ChatMessage) => part.text ?? '').join('') : '';
+}
+
+/**
+ * The scripted DeepSeek: with the `Read` tool and no result yet, reasoning and a call of Read on the file the last user
+ * message names; with the result back, a 400 unless the tool-call turn has its `reasoning_content`, else the token the
+ * result holds; any other request (Claude Code's side calls) a short answer.
+ */
+function startScriptedDeepSeek(): Promise<MockDialect> {
+  return startDialect((body, response) => {
+    const messages: ChatMessage[] = body.messages ?? [];
+    const hasRead = (body.tools ?? []).some((tool: ChatMessage) => tool.function?.name === 'Read');
+    const result = [...messages].reverse().find((message) => message.role === 'tool');
+    const missing = messages.findIndex(
+      (message) =>
+        message.role === 'assistant' &&
+        Array.isArray(message.tool_calls) &&
+        typeof message.reasoning_content !== 'string',
+    );
+    if (missing >= 0) {
+      sendError(response, 400, {
+        error: {
+          message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_request_error',
+        },
+      });
+      return;
+    }
+    if (hasRead && result) {
+      const token = /token-[0-9a-f]+/.exec(textOf(result))?.[0] ?? 'no token';
+      const answer = `The file holds ${token}.`;
+      sendAnswer(body, response, {
+        model: MODEL,
+        message: { role: 'assistant', reasoning_content: 'The tool answered.', content: answer },
+        deltas: [{ reasoning_content: 'The tool answered.' }, { content: answer }],
+      });
+      return;
+    }
+    const users = messages.filter((message) => message.role === 'user');
+    const path = /\/\S+token\.txt/.exec(textOf(users.at(-1)))?.[0];
+    if (hasRead && path) {
+      const call = { index: 0, id: 'call_00_read', type: 'function', function: { name: 'Read' } };
+      const args = JSON.stringify({ file_path: path });
+      sendAnswer(body, response, {
+        model: MODEL,
+        message: {
+          role: 'assistant',
+          content: '',
+          reasoning_content: THOUGHT,
+          tool_calls: [{ ...call, function: { ...call.function, arguments: args } }],
+        },
+        deltas: [
+          { reasoning_content: THOUGHT },
+          { tool_calls: [{ ...call, function: { ...call.function, arguments: '' } }] },
+          { tool_calls: [{ index: 0, function: { arguments: args } }] },
+        ],
+      });
+      return;
+    }
+    sendAnswer(body, response, {
+      model: MODEL,
+      message: { role: 'assistant', content: 'ok' },
+      deltas: [{ content: 'ok' }],
+    });
+  });
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `claude -p PROMPT` in `cwd` with a clean environment pointed at the gateway, every model tier the DeepSeek one. */
+function claude(prompt: string, cwd: string, home: string, baseUrl: string): Promise<Run> {
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    ANTHROPIC_BASE_URL: baseUrl,
+    ANTHROPIC_AUTH_TOKEN: TEST_KEY,
+    ANTHROPIC_SMALL_FAST_MODEL: MODEL,
+    ANTHROPIC_DEFAULT_HAIKU_MODEL: MODEL,
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(CLAUDE, ['-p', prompt, '--model', MODEL, '--allowedTools', 'Read'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+(installed || required ? describe : describe.skip)('Claude Code CLI → gateway → DeepSeek in thinking mode', () => {
+  let deepseek: MockDialect;
+  let server: RunningGateway;
+  let dir: string;
+
+  beforeAll(async () => {
+    deepseek = await startScriptedDeepSeek();
+    server = await serveGateway({
+      keyStore: new MemoryKeyStore([{ key: TEST_KEY, id: 'claude-code' }]),
+      providers: [
+        new OpenAIProvider({ name: 'deepseek', baseUrl: deepseek.url, reasoningReplay: 'reasoning_content' }),
+      ],
+      models: [{ id: MODEL, provider: 'deepseek', upstreamModel: MODEL }],
+    });
+    dir = mkdtempSync(join(tmpdir(), 'rg-claude-deepseek-'));
+  });
+  afterAll(async () => {
+    await server.close();
+    await deepseek.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the file through a thinking tool loop and answers with its token', async () => {
+    if (!installed)
+      throw new Error(
+        `REQUIRE_CLIENTS=1 but Claude Code is not installed at ${CLAUDE}: run scripts/install-clients.sh`,
+      );
+    const token = `token-${randomBytes(8).toString('hex')}`;
+    const work = join(dir, 'work');
+    const home = join(dir, 'home');
+    mkdirSync(work);
+    mkdirSync(home);
+    const file = join(work, 'token.txt');
+    writeFileSync(file, `${token}\n`);
+
+    const run = await claude(`Read the file ${file} and tell me what it holds.`, work, home, server.url);
+
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toContain(token);
+    const second = deepseek.requests.find((request) =>
+      (request.body.messages as ChatMessage[]).some((message) => message.role === 'tool'),
+    );
+    const turn = (second!.body.messages as ChatMessage[]).find((message) => Array.isArray(message.tool_calls));
+    expect(turn!.reasoning_content).toBe(THOUGHT);
+  }, 120_000);
+});
