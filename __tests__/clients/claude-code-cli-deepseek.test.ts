@@ -6,24 +6,15 @@
  * the token. Claude Code is not a project dependency: `scripts/install-clients.sh` installs it into `.tmp/clients`
  * (CI runs it and sets REQUIRE_CLIENTS=1); `CLAUDE_CODE_BIN` points at another copy. Without it this file skips.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryKeyStore, OpenAIProvider } from '../../lib';
 import { serveGateway, TEST_KEY, type RunningGateway } from '../helpers/app';
+import { claudeCodeRuns, requireClaudeCode, runClaudeCode, tokenWorkspace } from '../helpers/cli-client';
 import { type ChatMessage, type MockDialect, sendAnswer, sendError, startDialect } from '../helpers/mock-chat-wire';
 
-const CLAUDE =
-  process.env.CLAUDE_CODE_BIN ?? join(__dirname, '..', '..', '.tmp', 'clients', 'node_modules', '.bin', 'claude');
-const installed = existsSync(CLAUDE);
-const required = process.env.REQUIRE_CLIENTS === '1';
-if (!installed && !required) {
-  process.stderr.write(
-    `claude-code-cli-deepseek.test.ts: SKIPPED, Claude Code is not installed at ${CLAUDE} (run scripts/install-clients.sh; REQUIRE_CLIENTS=1 makes this a failure)\n`,
-  );
-}
+const runs = claudeCodeRuns('claude-code-cli-deepseek.test.ts');
 
 const MODEL = 'deepseek-reasoner';
 const THOUGHT = 'The user wants the file read; I will call Read.';
@@ -101,49 +92,7 @@ function startScriptedDeepSeek(): Promise<MockDialect> {
   });
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `claude -p PROMPT` in `cwd` with a clean environment pointed at the gateway, every model tier the DeepSeek one. */
-function claude(prompt: string, cwd: string, home: string, baseUrl: string): Promise<Run> {
-  const env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    ANTHROPIC_BASE_URL: baseUrl,
-    ANTHROPIC_AUTH_TOKEN: TEST_KEY,
-    ANTHROPIC_SMALL_FAST_MODEL: MODEL,
-    ANTHROPIC_DEFAULT_HAIKU_MODEL: MODEL,
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(CLAUDE, ['-p', prompt, '--model', MODEL, '--allowedTools', 'Read'], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-(installed || required ? describe : describe.skip)('Claude Code CLI → gateway → DeepSeek in thinking mode', () => {
+(runs ? describe : describe.skip)('Claude Code CLI → gateway → DeepSeek in thinking mode', () => {
   let deepseek: MockDialect;
   let server: RunningGateway;
   let dir: string;
@@ -166,19 +115,17 @@ function claude(prompt: string, cwd: string, home: string, baseUrl: string): Pro
   });
 
   it('reads the file through a thinking tool loop and answers with its token', async () => {
-    if (!installed)
-      throw new Error(
-        `REQUIRE_CLIENTS=1 but Claude Code is not installed at ${CLAUDE}: run scripts/install-clients.sh`,
-      );
-    const token = `token-${randomBytes(8).toString('hex')}`;
-    const work = join(dir, 'work');
-    const home = join(dir, 'home');
-    mkdirSync(work);
-    mkdirSync(home);
-    const file = join(work, 'token.txt');
-    writeFileSync(file, `${token}\n`);
-
-    const run = await claude(`Read the file ${file} and tell me what it holds.`, work, home, server.url);
+    requireClaudeCode();
+    const { work, home, file, token } = tokenWorkspace(dir);
+    // Every model tier is the DeepSeek one, so Claude Code's side calls reach the mock too.
+    const run = await runClaudeCode(`Read the file ${file} and tell me what it holds.`, {
+      cwd: work,
+      home,
+      baseUrl: server.url,
+      model: MODEL,
+      args: ['--allowedTools', 'Read'],
+      env: { ANTHROPIC_SMALL_FAST_MODEL: MODEL, ANTHROPIC_DEFAULT_HAIKU_MODEL: MODEL },
+    });
 
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout).toContain(token);

@@ -5,9 +5,7 @@
  * `.tmp/clients` (CI runs it and sets REQUIRE_CLIENTS=1, which turns a missing client into a
  * failure); `CLAUDE_CODE_BIN` points at another copy. Without it this file prints one line and skips.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -17,17 +15,10 @@ import {
   type StreamPart,
   type UsageRecord,
 } from '../../lib';
-import { serveGateway, TEST_KEY, testOptions, type RunningGateway } from '../helpers/app';
+import { serveGateway, testOptions, type RunningGateway } from '../helpers/app';
+import { claudeCodeRuns, requireClaudeCode, runClaudeCode, tokenWorkspace } from '../helpers/cli-client';
 
-const CLAUDE =
-  process.env.CLAUDE_CODE_BIN ?? join(__dirname, '..', '..', '.tmp', 'clients', 'node_modules', '.bin', 'claude');
-const installed = existsSync(CLAUDE);
-const required = process.env.REQUIRE_CLIENTS === '1';
-if (!installed && !required) {
-  process.stderr.write(
-    `claude-code-cli.test.ts: SKIPPED, Claude Code is not installed at ${CLAUDE} (run scripts/install-clients.sh; REQUIRE_CLIENTS=1 makes this a failure)\n`,
-  );
-}
+const runs = claudeCodeRuns('claude-code-cli.test.ts');
 
 /** The local provider, recording every request it is asked (the canonical form the gateway decoded). */
 class RecordingLocalProvider extends LocalProvider {
@@ -39,47 +30,7 @@ class RecordingLocalProvider extends LocalProvider {
   }
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `claude -p PROMPT --model MODEL` in `cwd` with a clean environment pointed at the gateway. */
-function claude(prompt: string, cwd: string, home: string, baseUrl: string, model = 'rosetta-echo'): Promise<Run> {
-  const env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    ANTHROPIC_BASE_URL: baseUrl,
-    ANTHROPIC_AUTH_TOKEN: TEST_KEY,
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(CLAUDE, ['-p', prompt, '--model', model], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-(installed || required ? describe : describe.skip)('Claude Code CLI against rosetta-echo', () => {
+(runs ? describe : describe.skip)('Claude Code CLI against rosetta-echo', () => {
   let provider: RecordingLocalProvider;
   let server: RunningGateway;
   let dir: string;
@@ -95,19 +46,15 @@ function claude(prompt: string, cwd: string, home: string, baseUrl: string, mode
   });
 
   it('"Read the file PATH": the model calls Read, Claude Code runs it, the answer shows the file\'s token', async () => {
-    if (!installed)
-      throw new Error(
-        `REQUIRE_CLIENTS=1 but Claude Code is not installed at ${CLAUDE}: run scripts/install-clients.sh`,
-      );
-    const token = `token-${randomBytes(8).toString('hex')}`;
-    const work = join(dir, 'work');
-    const home = join(dir, 'home');
-    mkdirSync(work);
-    mkdirSync(home);
-    const file = join(work, 'token.txt');
-    writeFileSync(file, `${token}\n`);
+    requireClaudeCode();
+    const { work, home, file, token } = tokenWorkspace(dir);
 
-    const run = await claude(`Read the file ${file}`, work, home, server.url);
+    const run = await runClaudeCode(`Read the file ${file}`, {
+      cwd: work,
+      home,
+      baseUrl: server.url,
+      model: 'rosetta-echo',
+    });
 
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout).toContain(`Tool Read returned:`);
@@ -122,7 +69,7 @@ function claude(prompt: string, cwd: string, home: string, baseUrl: string, mode
   }, 120_000);
 });
 
-(installed || required ? describe : describe.skip)('Claude Code CLI through a model of three deployments', () => {
+(runs ? describe : describe.skip)('Claude Code CLI through a model of three deployments', () => {
   let accounts: RecordingLocalProvider[];
   let records: UsageRecord[];
   let server: RunningGateway;
@@ -154,19 +101,10 @@ function claude(prompt: string, cwd: string, home: string, baseUrl: string, mode
   });
 
   it('every turn of the tool loop is served by the deployment that served the first', async () => {
-    if (!installed)
-      throw new Error(
-        `REQUIRE_CLIENTS=1 but Claude Code is not installed at ${CLAUDE}: run scripts/install-clients.sh`,
-      );
-    const token = `token-${randomBytes(8).toString('hex')}`;
-    const work = join(dir, 'work');
-    const home = join(dir, 'home');
-    mkdirSync(work);
-    mkdirSync(home);
-    const file = join(work, 'token.txt');
-    writeFileSync(file, `${token}\n`);
+    requireClaudeCode();
+    const { work, home, file, token } = tokenWorkspace(dir);
 
-    const run = await claude(`Read the file ${file}`, work, home, server.url, 'pool');
+    const run = await runClaudeCode(`Read the file ${file}`, { cwd: work, home, baseUrl: server.url, model: 'pool' });
 
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout).toContain(token);

@@ -3,7 +3,6 @@
  * answers and a tool turn from the local model, and Codex's own tool loop (`exec_command`) through an
  * upstream of each kind: OpenAI chat completions, Anthropic, Gemini and the OpenAI Responses API.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { AnthropicProvider } from '../../lib/providers/anthropic';
 import { GeminiProvider } from '../../lib/providers/gemini';
 import { OpenAIProvider } from '../../lib/providers/openai';
 import { serveGateway, type RunningGateway } from '../helpers/app';
+import { runCli } from '../helpers/cli-client';
 import { EXEC_THOUGHT, EXEC_TOOL } from '../helpers/exec-command';
 import {
   EXEC_SIGNATURE,
@@ -120,30 +120,15 @@ afterAll(async () => {
  * Runs `codex exec --json -m MODEL [OPTIONS] PROMPT` in `cwd`, stdin closed, with only the gateway's key in its
  * environment.
  */
-function codex(model: string, prompt: string, cwd: string, options: string[] = []): Promise<Run> {
+async function codex(model: string, prompt: string, cwd: string, options: string[] = []): Promise<Run> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CODEX_HOME: codexHome, GW_KEY: KEY };
   const args = ['exec', '--skip-git-repo-check', '--json', '-s', 'read-only', '-m', model, ...options, prompt];
-  return new Promise((resolve, reject) => {
-    const child = spawn(CODEX, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const events = stdout
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as CodexEvent);
-      resolve({ code, events, stdout, stderr });
-    });
-  });
+  const run = await runCli(CODEX, args, { cwd, env });
+  const events = run.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as CodexEvent);
+  return { ...run, events };
 }
 
 /** A work directory holding `token.txt` with a random token: only running a command can read it. */

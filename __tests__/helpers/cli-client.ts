@@ -1,0 +1,102 @@
+/**
+ * Running a real client's CLI in a test: a child process in its own working directory with a clean environment, its
+ * output gathered, killed if it runs past its time. Where Claude Code is (`CLAUDE_CODE_BIN`, else what
+ * `scripts/install-clients.sh` put in `.tmp/clients`), whether a test may skip without it (not under
+ * REQUIRE_CLIENTS=1), and the environment that points it at a gateway.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TEST_KEY } from './app';
+
+/** What a CLI run printed, and how it ended. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `bin args…` in `cwd` with exactly `env`, stdin closed; killed after `timeoutMs` (default 90 s). */
+export function runCli(
+  bin: string,
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; timeoutMs?: number },
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The Claude Code CLI a test runs. */
+export const CLAUDE_CODE =
+  process.env.CLAUDE_CODE_BIN ?? join(__dirname, '..', '..', '.tmp', 'clients', 'node_modules', '.bin', 'claude');
+
+/**
+ * Whether a Claude Code test runs: when the CLI is installed, or when REQUIRE_CLIENTS=1 makes its absence a failure
+ * (see {@link requireClaudeCode}). A test file that skips says so in one line on stderr.
+ */
+export function claudeCodeRuns(testFile: string): boolean {
+  const installed = existsSync(CLAUDE_CODE);
+  const required = process.env.REQUIRE_CLIENTS === '1';
+  if (!installed && !required)
+    process.stderr.write(
+      `${testFile}: SKIPPED, Claude Code is not installed at ${CLAUDE_CODE} (run scripts/install-clients.sh; REQUIRE_CLIENTS=1 makes this a failure)\n`,
+    );
+  return installed || required;
+}
+
+/** Throws, in a test that must run, when Claude Code is not installed. */
+export function requireClaudeCode(): void {
+  if (!existsSync(CLAUDE_CODE))
+    throw new Error(
+      `REQUIRE_CLIENTS=1 but Claude Code is not installed at ${CLAUDE_CODE}: run scripts/install-clients.sh`,
+    );
+}
+
+/** Runs `claude -p PROMPT --model MODEL [args…]` in `cwd`, with a clean environment pointed at the gateway at `baseUrl`. */
+export function runClaudeCode(
+  prompt: string,
+  options: { cwd: string; home: string; baseUrl: string; model: string; args?: string[]; env?: Record<string, string> },
+): Promise<CliRun> {
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: options.home,
+    ANTHROPIC_BASE_URL: options.baseUrl,
+    ANTHROPIC_AUTH_TOKEN: TEST_KEY,
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    ...options.env,
+  };
+  return runCli(CLAUDE_CODE, ['-p', prompt, '--model', options.model, ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env,
+  });
+}
+
+/** A fresh `work` and `home` under `dir`, and in `work` a file holding a random token that only a tool can read. */
+export function tokenWorkspace(dir: string): { work: string; home: string; file: string; token: string } {
+  const token = `token-${randomBytes(8).toString('hex')}`;
+  const work = join(dir, 'work');
+  const home = join(dir, 'home');
+  mkdirSync(work);
+  mkdirSync(home);
+  const file = join(work, 'token.txt');
+  writeFileSync(file, `${token}\n`);
+  return { work, home, file, token };
+}
