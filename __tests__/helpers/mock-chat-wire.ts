@@ -81,6 +81,45 @@ export function sendAnswer(body: Record<string, any>, response: http.ServerRespo
   response.end('data: [DONE]\n\n');
 }
 
+/**
+ * The script's next step in the `reasoning_content` dialect (DeepSeek, Kimi, Qwen): once the call's result is back, the
+ * answer; before, a call of `get_weather` (`callId`) whose arguments stream in `argumentPieces` (the first beside the
+ * call's id and name). With `thoughts`, each step starts with its reasoning (the call's in the deltas given).
+ */
+export function sendWeatherStep(
+  body: Record<string, any>,
+  response: http.ServerResponse,
+  step: { callId: string; argumentPieces: string[]; thoughts?: { call: string[]; answer: string } },
+): void {
+  const model = String(body.model);
+  const { thoughts } = step;
+  if (toolResultIsBack(body)) {
+    const thought = thoughts ? { reasoning_content: thoughts.answer } : {};
+    sendAnswer(body, response, {
+      model,
+      message: { role: 'assistant', ...thought, content: WEATHER_ANSWER },
+      deltas: [...(thoughts ? [thought] : []), { content: WEATHER_ANSWER }],
+    });
+    return;
+  }
+  const call = { index: 0, id: step.callId, type: 'function', function: { name: WEATHER_TOOL } };
+  const [first = '', ...rest] = step.argumentPieces;
+  sendAnswer(body, response, {
+    model,
+    message: {
+      role: 'assistant',
+      content: '',
+      ...(thoughts ? { reasoning_content: thoughts.call.join('') } : {}),
+      tool_calls: [{ ...call, function: { ...call.function, arguments: step.argumentPieces.join('') } }],
+    },
+    deltas: [
+      ...(thoughts?.call.map((piece) => ({ reasoning_content: piece })) ?? []),
+      { tool_calls: [{ ...call, function: { ...call.function, arguments: first } }] },
+      ...rest.map((piece) => ({ tool_calls: [{ index: 0, function: { arguments: piece } }] })),
+    ],
+  });
+}
+
 /** Sends an error status with a JSON body in the vendor's own shape. */
 export function sendError(response: http.ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' });

@@ -10,16 +10,7 @@
  * assistant message at message index N. …", "type": "invalid_request_error", "param": null, "code":
  * "invalid_request_error"}}`.
  */
-import {
-  type MockDialect,
-  sendAnswer,
-  sendError,
-  startDialect,
-  toolResultIsBack,
-  WEATHER_ANSWER,
-  WEATHER_ARGUMENTS,
-  WEATHER_TOOL,
-} from './mock-chat-wire';
+import { type MockDialect, sendError, sendWeatherStep, startDialect, WEATHER_ARGUMENTS } from './mock-chat-wire';
 
 /** The reasoning of the turn that calls the tool, and of the answer. */
 export const DEEPSEEK_CALL_THOUGHT = 'The user wants the weather; I will call get_weather.';
@@ -57,42 +48,14 @@ export function startMockDeepSeek(): Promise<MockDialect> {
       });
       return;
     }
-    const model = String(body.model);
-    if (toolResultIsBack(body)) {
-      sendAnswer(body, response, {
-        model,
-        message: { role: 'assistant', reasoning_content: DEEPSEEK_ANSWER_THOUGHT, content: WEATHER_ANSWER },
-        deltas: [{ reasoning_content: DEEPSEEK_ANSWER_THOUGHT }, { content: WEATHER_ANSWER }],
-      });
-      return;
-    }
     const half = DEEPSEEK_CALL_THOUGHT.length >> 1;
-    sendAnswer(body, response, {
-      model,
-      message: {
-        role: 'assistant',
-        content: '',
-        reasoning_content: DEEPSEEK_CALL_THOUGHT,
-        tool_calls: [
-          {
-            index: 0,
-            id: DEEPSEEK_CALL_ID,
-            type: 'function',
-            function: { name: WEATHER_TOOL, arguments: WEATHER_ARGUMENTS },
-          },
-        ],
+    sendWeatherStep(body, response, {
+      callId: DEEPSEEK_CALL_ID,
+      argumentPieces: ['', WEATHER_ARGUMENTS.slice(0, 6), WEATHER_ARGUMENTS.slice(6)],
+      thoughts: {
+        call: [DEEPSEEK_CALL_THOUGHT.slice(0, half), DEEPSEEK_CALL_THOUGHT.slice(half)],
+        answer: DEEPSEEK_ANSWER_THOUGHT,
       },
-      deltas: [
-        { reasoning_content: DEEPSEEK_CALL_THOUGHT.slice(0, half) },
-        { reasoning_content: DEEPSEEK_CALL_THOUGHT.slice(half) },
-        {
-          tool_calls: [
-            { index: 0, id: DEEPSEEK_CALL_ID, type: 'function', function: { name: WEATHER_TOOL, arguments: '' } },
-          ],
-        },
-        { tool_calls: [{ index: 0, function: { arguments: WEATHER_ARGUMENTS.slice(0, 6) } }] },
-        { tool_calls: [{ index: 0, function: { arguments: WEATHER_ARGUMENTS.slice(6) } }] },
-      ],
     });
   });
 }

@@ -6,16 +6,7 @@
  * keep `reasoning_content` in the context of a multi-step tool call; openai/openai-agents-python#2669: Kimi answers a
  * second turn without it with a 400). The refusal's wording is **unverified**; the mock's is modelled on DeepSeek's.
  */
-import {
-  type MockDialect,
-  sendAnswer,
-  sendError,
-  startDialect,
-  toolResultIsBack,
-  WEATHER_ANSWER,
-  WEATHER_ARGUMENTS,
-  WEATHER_TOOL,
-} from './mock-chat-wire';
+import { type MockDialect, sendError, sendWeatherStep, startDialect, WEATHER_ARGUMENTS } from './mock-chat-wire';
 
 export const KIMI_CALL_THOUGHT = 'The user asks about Oslo; get_weather will tell.';
 export const KIMI_ANSWER_THOUGHT = 'The tool reports 3°C.';
@@ -44,30 +35,10 @@ export function startMockKimi(): Promise<MockDialect> {
       });
       return;
     }
-    const model = String(body.model);
-    const thought = (text: string) => (thinks(body) ? { reasoning_content: text } : {});
-    if (toolResultIsBack(body)) {
-      sendAnswer(body, response, {
-        model,
-        message: { role: 'assistant', ...thought(KIMI_ANSWER_THOUGHT), content: WEATHER_ANSWER },
-        deltas: [thought(KIMI_ANSWER_THOUGHT), { content: WEATHER_ANSWER }],
-      });
-      return;
-    }
-    const call = { index: 0, id: 'get_weather:0', type: 'function', function: { name: WEATHER_TOOL } };
-    sendAnswer(body, response, {
-      model,
-      message: {
-        role: 'assistant',
-        content: '',
-        ...thought(KIMI_CALL_THOUGHT),
-        tool_calls: [{ ...call, function: { ...call.function, arguments: WEATHER_ARGUMENTS } }],
-      },
-      deltas: [
-        thought(KIMI_CALL_THOUGHT),
-        { tool_calls: [{ ...call, function: { ...call.function, arguments: '' } }] },
-        { tool_calls: [{ index: 0, function: { arguments: WEATHER_ARGUMENTS } }] },
-      ],
+    sendWeatherStep(body, response, {
+      callId: 'get_weather:0',
+      argumentPieces: ['', WEATHER_ARGUMENTS],
+      thoughts: thinks(body) ? { call: [KIMI_CALL_THOUGHT], answer: KIMI_ANSWER_THOUGHT } : undefined,
     });
   });
 }

@@ -8,16 +8,7 @@
  * `parameter.enable_thinking must be set to false for non-streaming calls`, is **unverified**). Earlier turns'
  * `reasoning_content` is accepted and not required.
  */
-import {
-  type MockDialect,
-  sendAnswer,
-  sendError,
-  startDialect,
-  toolResultIsBack,
-  WEATHER_ANSWER,
-  WEATHER_ARGUMENTS,
-  WEATHER_TOOL,
-} from './mock-chat-wire';
+import { type MockDialect, sendError, sendWeatherStep, startDialect, WEATHER_ARGUMENTS } from './mock-chat-wire';
 
 export const QWEN_CALL_THOUGHT = 'Oslo weather: call get_weather.';
 export const QWEN_ANSWER_THOUGHT = 'It is cold there.';
@@ -44,29 +35,10 @@ export function startMockQwen(): Promise<MockDialect> {
       });
       return;
     }
-    const model = String(body.model);
-    const thought = (text: string) => (thinking ? { reasoning_content: text } : {});
-    if (toolResultIsBack(body)) {
-      sendAnswer(body, response, {
-        model,
-        message: { role: 'assistant', ...thought(QWEN_ANSWER_THOUGHT), content: WEATHER_ANSWER },
-        deltas: [thought(QWEN_ANSWER_THOUGHT), { content: WEATHER_ANSWER }],
-      });
-      return;
-    }
-    const call = { index: 0, id: 'call_qwen_0', type: 'function', function: { name: WEATHER_TOOL } };
-    sendAnswer(body, response, {
-      model,
-      message: {
-        role: 'assistant',
-        content: '',
-        ...thought(QWEN_CALL_THOUGHT),
-        tool_calls: [{ ...call, function: { ...call.function, arguments: WEATHER_ARGUMENTS } }],
-      },
-      deltas: [
-        thought(QWEN_CALL_THOUGHT),
-        { tool_calls: [{ ...call, function: { ...call.function, arguments: WEATHER_ARGUMENTS } }] },
-      ],
+    sendWeatherStep(body, response, {
+      callId: 'call_qwen_0',
+      argumentPieces: [WEATHER_ARGUMENTS],
+      thoughts: thinking ? { call: [QWEN_CALL_THOUGHT], answer: QWEN_ANSWER_THOUGHT } : undefined,
     });
   });
 }
