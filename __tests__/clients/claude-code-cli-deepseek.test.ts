@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { MemoryKeyStore, OpenAIProvider } from '../../lib';
 import { serveGateway, TEST_KEY, type RunningGateway } from '../helpers/app';
 import { claudeCodeRuns, requireClaudeCode, runClaudeCode, tokenWorkspace } from '../helpers/cli-client';
-import { type ChatMessage, type MockDialect, sendAnswer, sendError, startDialect } from '../helpers/mock-chat-wire';
+import { type ChatMessage, type MockDialect, sendAnswer, startDialect } from '../helpers/mock-chat-wire';
+import { missingReasoning, refuseMissingReasoning } from '../helpers/mock-deepseek';
 
 const runs = claudeCodeRuns('claude-code-cli-deepseek.test.ts');
 
@@ -36,21 +37,9 @@ function startScriptedDeepSeek(): Promise<MockDialect> {
     const messages: ChatMessage[] = body.messages ?? [];
     const hasRead = (body.tools ?? []).some((tool: ChatMessage) => tool.function?.name === 'Read');
     const result = [...messages].reverse().find((message) => message.role === 'tool');
-    const missing = messages.findIndex(
-      (message) =>
-        message.role === 'assistant' &&
-        Array.isArray(message.tool_calls) &&
-        typeof message.reasoning_content !== 'string',
-    );
+    const missing = missingReasoning(body);
     if (missing >= 0) {
-      sendError(response, 400, {
-        error: {
-          message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
-          type: 'invalid_request_error',
-          param: null,
-          code: 'invalid_request_error',
-        },
-      });
+      refuseMissingReasoning(response, missing);
       return;
     }
     if (hasRead && result) {

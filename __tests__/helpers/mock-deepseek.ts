@@ -10,6 +10,7 @@
  * assistant message at message index N. …", "type": "invalid_request_error", "param": null, "code":
  * "invalid_request_error"}}`.
  */
+import type http from 'node:http';
 import { type MockDialect, sendError, sendWeatherStep, startDialect, WEATHER_ARGUMENTS } from './mock-chat-wire';
 
 /** The reasoning of the turn that calls the tool, and of the answer. */
@@ -18,7 +19,7 @@ export const DEEPSEEK_ANSWER_THOUGHT = 'The tool says 3°C.';
 export const DEEPSEEK_CALL_ID = 'call_00_deepseek';
 
 /** The index of the first assistant message with tool calls and no `reasoning_content`, or -1. */
-function missingReasoning(body: Record<string, any>): number {
+export function missingReasoning(body: Record<string, any>): number {
   const messages: Array<Record<string, any>> = body.messages ?? [];
   return messages.findIndex(
     (message) =>
@@ -26,6 +27,18 @@ function missingReasoning(body: Record<string, any>): number {
       Array.isArray(message.tool_calls) &&
       typeof message.reasoning_content !== 'string',
   );
+}
+
+/** DeepSeek's 400 for a tool-call turn sent back without its `reasoning_content` (message `index`). */
+export function refuseMissingReasoning(response: http.ServerResponse, index: number): void {
+  sendError(response, 400, {
+    error: {
+      message: `Missing \`reasoning_content\` field in the assistant message at message index ${index}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
+      type: 'invalid_request_error',
+      param: null,
+      code: 'invalid_request_error',
+    },
+  });
 }
 
 /**
@@ -38,14 +51,7 @@ export function startMockDeepSeek(): Promise<MockDialect> {
     const thinking = body.thinking?.type !== 'disabled';
     const missing = thinking ? missingReasoning(body) : -1;
     if (missing >= 0) {
-      sendError(response, 400, {
-        error: {
-          message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
-          type: 'invalid_request_error',
-          param: null,
-          code: 'invalid_request_error',
-        },
-      });
+      refuseMissingReasoning(response, missing);
       return;
     }
     const half = DEEPSEEK_CALL_THOUGHT.length >> 1;

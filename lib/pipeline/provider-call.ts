@@ -8,6 +8,7 @@ import type { CallWarning, GenerateRequest, GenerateResponse, ProviderStreamPart
 import { GatewayError, toGatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
 import { providerCallContext } from '../providers/cancellation';
+import type { ProviderCallContext } from '../providers/types';
 import { DEPLOYMENT_FAILURE_KINDS } from '../routing/health';
 import { DEPLOYMENTS_OUT_CODES, type ChosenDeployment } from '../routing/router';
 import { sessionKey } from '../routing/session';
@@ -70,24 +71,17 @@ export interface OpenedStream {
 export function generate(
   request: GenerateRequest,
   requested: ResolvedModel,
-  call: Call,
+  gatewayCall: Call,
 ): Promise<Served<GenerateResponse>> {
-  const { cancellation, requestId, upstreamHeaders } = call;
+  const { requestId } = gatewayCall;
   return withModels(
     requested,
-    call,
-    new TextRouting(request, call),
+    gatewayCall,
+    new TextRouting(request, gatewayCall),
     false,
     async (candidate, target, warnings, retries) => {
       const provider = target.provider;
-      const context = providerCallContext(
-        cancellation,
-        target.upstreamModel,
-        requestId,
-        upstreamHeaders,
-        warnings,
-        retries,
-      );
+      const context = attemptContext(gatewayCall, target, warnings, retries);
       const call = { ...request, model: candidate.id };
       logProvider('%s → %s/%s max_output=%d', requestId, provider.name, target.upstreamModel, call.maxOutputTokens);
       return provider.generate(call, context);
@@ -105,7 +99,7 @@ export function openStream(
   requested: ResolvedModel,
   gatewayCall: Call,
 ): Promise<Served<OpenedStream>> {
-  const { cancellation, requestId, upstreamHeaders } = gatewayCall;
+  const { requestId } = gatewayCall;
   return withModels(
     requested,
     gatewayCall,
@@ -113,14 +107,7 @@ export function openStream(
     true,
     async (candidate, target, warnings, retries) => {
       const call = { ...request, model: candidate.id };
-      const context = providerCallContext(
-        cancellation,
-        target.upstreamModel,
-        requestId,
-        upstreamHeaders,
-        warnings,
-        retries,
-      );
+      const context = attemptContext(gatewayCall, target, warnings, retries);
       const provider = target.provider;
       logProvider(
         '%s → %s/%s stream max_output=%d',
@@ -141,6 +128,23 @@ export function openStream(
         throw error;
       }
     },
+  );
+}
+
+/** The context of one attempt: the call's cancellation, ids and hop headers, the target's upstream id, the attempt's own warnings and the retry hint. */
+export function attemptContext(
+  call: Call,
+  target: Target,
+  warnings: CallWarnings,
+  retries: number | undefined,
+): ProviderCallContext {
+  return providerCallContext(
+    call.cancellation,
+    target.upstreamModel,
+    call.requestId,
+    call.upstreamHeaders,
+    warnings,
+    retries,
   );
 }
 

@@ -17,6 +17,7 @@ import type {
   RateLimitResult,
   RateLimitStore,
 } from '../stores/types';
+import { HEALTHY_DEPLOYMENT } from '../stores/memory-deployment-store';
 import type { UsageAttempt } from '../usage/record';
 import type { ResolvedDeployment } from './deployments';
 import {
@@ -44,14 +45,6 @@ export type SkipReason = 'cooldown' | 'probe' | 'rate_limit';
 
 /** The codes of the errors a call gets when no deployment of its model can take it (the next model may). */
 export const DEPLOYMENTS_OUT_CODES: ReadonlySet<string> = new Set(['deployments_at_limit', 'no_healthy_deployment']);
-
-const HEALTHY: DeploymentState = Object.freeze({
-  coolingMs: 0,
-  probation: false,
-  probing: false,
-  failures: 0,
-  inFlight: 0,
-});
 
 /** The wait a caller is told while another caller's probe decides (a guess: about one call). */
 const PROBE_WAIT_MS = 1000;
@@ -434,7 +427,7 @@ export interface DeploymentView {
 /** The states of a model's deployments when the store cannot be read: all healthy (routing by weight alone). */
 function allHealthy(model: ResolvedModel, error: unknown): readonly DeploymentState[] {
   logProvider('the deployment store could not be read; routing by weight alone: %O', error);
-  return model.deploymentNames.map(() => HEALTHY);
+  return model.deploymentNames.map(() => HEALTHY_DEPLOYMENT);
 }
 
 /** No session's deployment when the store cannot be read. */

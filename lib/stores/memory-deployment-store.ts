@@ -24,14 +24,14 @@ interface Affinity {
   expires: number;
 }
 
-const HEALTHY: DeploymentState = Object.freeze({
+/** A deployment with nothing against it: what a store answers for one it holds no state of. */
+export const HEALTHY_DEPLOYMENT: DeploymentState = Object.freeze({
   coolingMs: 0,
   probation: false,
   probing: false,
   failures: 0,
   inFlight: 0,
 });
-
 /**
  * Deployment state for one gateway process. Every method runs to completion without awaiting, so concurrent calls
  * on Node's one thread cannot interleave (exactly one gets a probe claim). Affinity is an LRU map of at most
@@ -61,7 +61,7 @@ export class MemoryDeploymentStore implements DeploymentStateStore {
     const states: DeploymentState[] = new Array(names.length);
     for (let index = 0; index < names.length; index++) {
       const health = this.health.get(names[index]!);
-      states[index] = health ? this.stateOf(health, now) : HEALTHY;
+      states[index] = health ? this.stateOf(health, now) : HEALTHY_DEPLOYMENT;
     }
     return states;
   }

@@ -6,8 +6,7 @@
 import type { EmbedRequest, EmbedResponse } from '../../canonical';
 import { GatewayError } from '../../errors';
 import type { ResolvedModel } from '../../models';
-import { providerCallContext } from '../../providers/cancellation';
-import { type RoutingFacts, type Target, withModels } from '../provider-call';
+import { attemptContext, type RoutingFacts, type Target, withModels } from '../provider-call';
 import type { EmbedRoute, EncodedResponse, RouteParams } from '../../protocols/types';
 import { creditsForEmbed, estimateEmbed } from '../../quota';
 import { markCounted } from '../../tokenizer';
@@ -113,14 +112,7 @@ export async function embedWithProvider(
   retries?: number,
 ): Promise<EmbedResult> {
   const { provider, upstreamModel } = target;
-  const context = providerCallContext(
-    call.cancellation,
-    upstreamModel,
-    call.requestId,
-    call.upstreamHeaders,
-    warnings,
-    retries,
-  );
+  const context = attemptContext(call, target, warnings, retries);
   const size = Math.max(1, provider.maxEmbedInputs(upstreamModel));
   const starts: number[] = [];
   for (let start = 0; start < request.inputs.length; start += size) starts.push(start);
