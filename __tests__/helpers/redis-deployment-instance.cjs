@@ -2,11 +2,11 @@
 // mock upstream (UPSTREAM_URL, keys in ACCOUNT_KEYS, comma-separated), deployment state in Redis (REDIS_URL,
 // REDIS_PREFIX; reads uncached so a test need not wait for a cache). Prints one JSON line: { port, pid }.
 'use strict';
-const express = require('express');
+const { runInstance } = require('./serve-instance.cjs');
 const { createGateway, OpenAIProvider } = require('rosetta-gateway');
 const { createRedisClient, RedisDeploymentStore } = require('rosetta-gateway/redis');
 
-async function main() {
+runInstance(() => {
   const client = createRedisClient(process.env.REDIS_URL);
   const keys = process.env.ACCOUNT_KEYS.split(',');
   const gateway = createGateway({
@@ -19,22 +19,5 @@ async function main() {
     deploymentStore: new RedisDeploymentStore({ client, prefix: process.env.REDIS_PREFIX, cacheMs: 0 }),
     routing: { failures: 2 },
   });
-  await gateway.ready;
-  const app = express();
-  app.use(gateway);
-  const server = app.listen(0, '127.0.0.1', () => {
-    process.stdout.write(`${JSON.stringify({ port: server.address().port, pid: process.pid })}\n`);
-  });
-  process.on('SIGTERM', async () => {
-    server.closeAllConnections();
-    server.close();
-    await gateway.close();
-    client.disconnect();
-    process.exit(0);
-  });
-}
-
-main().catch((error) => {
-  process.stderr.write(`instance failed to start: ${error?.stack ? error.stack : error}\n`);
-  process.exit(1);
+  return { gateway, client };
 });

@@ -6,11 +6,11 @@
 // command past 2 s, and a 503 then is right but is not what the overspend test measures. A stopped Redis
 // still fails at once (no offline queue).
 'use strict';
-const express = require('express');
+const { runInstance } = require('./serve-instance.cjs');
 const { createGateway, LocalProvider } = require('rosetta-gateway');
 const { createRedisClient, RedisKeyStore, RedisQuotaStore, RedisRateLimitStore } = require('rosetta-gateway/redis');
 
-async function main() {
+runInstance(() => {
   const url = new URL(process.env.REDIS_URL);
   const client = createRedisClient({
     host: url.hostname,
@@ -28,22 +28,5 @@ async function main() {
     rateLimitStore: new RedisRateLimitStore({ client, prefix }),
     providers: [new LocalProvider({ tokenDelayMs: Number(process.env.TOKEN_DELAY_MS ?? 0) })],
   });
-  await gateway.ready;
-  const app = express();
-  app.use(gateway);
-  const server = app.listen(0, '127.0.0.1', () => {
-    process.stdout.write(`${JSON.stringify({ port: server.address().port, pid: process.pid })}\n`);
-  });
-  process.on('SIGTERM', async () => {
-    server.closeAllConnections();
-    server.close();
-    await gateway.close();
-    client.disconnect();
-    process.exit(0);
-  });
-}
-
-main().catch((error) => {
-  process.stderr.write(`instance failed to start: ${error?.stack ? error.stack : error}\n`);
-  process.exit(1);
+  return { gateway, client };
 });

@@ -1,11 +1,10 @@
-/**
- * Three gateway processes (the built package) on one Redis deployment store: a deployment cooled down by failures
- * seen on one instance gets no calls from any, and a session stays on one deployment whichever instance serves it.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import {
+  type GatewayProcess,
+  startGatewayProcess,
+  stopGatewayProcess as stopInstance,
+} from '../../helpers/gateway-process';
 import { type MockAccounts, startMockAccounts } from '../../helpers/mock-accounts';
 import { RUN_PREFIX, type RedisServer, startRedisServer } from '../../helpers/redis-server';
 
@@ -14,52 +13,20 @@ const PREFIX = `${RUN_PREFIX}deployments-multi:`;
 const GATEWAY_KEY = 'sk-deployments-multi-0123456789';
 const ACCOUNT_KEYS = ['sk-multi-acct-0-0123456789', 'sk-multi-acct-1-0123456789', 'sk-multi-acct-2-0123456789'];
 
-interface Instance {
-  url: string;
-  process: ChildProcess;
-}
+type Instance = GatewayProcess;
 
 let redis: RedisServer;
 let mock: MockAccounts;
 const instances: Instance[] = [];
 
-async function startInstance(): Promise<Instance> {
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'helpers', 'redis-deployment-instance.cjs')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: PREFIX,
-      UPSTREAM_URL: mock.url,
-      ACCOUNT_KEYS: ACCOUNT_KEYS.join(','),
-      GATEWAY_KEY,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startInstance(): Promise<Instance> {
+  return startGatewayProcess('redis-deployment-instance.cjs', {
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: PREFIX,
+    UPSTREAM_URL: mock.url,
+    ACCOUNT_KEYS: ACCOUNT_KEYS.join(','),
+    GATEWAY_KEY,
   });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const line = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance did not start within 15 s: ${stderr}`)), 15_000);
-    createInterface({ input: child.stdout! }).once('line', (first) => {
-      clearTimeout(timer);
-      resolve(first);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`instance exited (${code}) before serving: ${stderr}`));
-    });
-  });
-  const { port } = JSON.parse(line) as { port: number };
-  return { url: `http://127.0.0.1:${port}`, process: child };
-}
-
-async function stopInstance(instance: Instance): Promise<void> {
-  if (instance.process.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => instance.process.once('exit', () => resolve()));
-  instance.process.kill('SIGTERM');
-  const killed = setTimeout(() => instance.process.kill('SIGKILL'), 3000);
-  await exited;
-  clearTimeout(killed);
 }
 
 async function chat(instance: Instance, text: string, headers: Record<string, string> = {}): Promise<number> {

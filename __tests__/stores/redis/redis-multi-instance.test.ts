@@ -2,14 +2,19 @@
  * Many instances, one balance: gateway processes running the built package on one real redis-server never overspend,
  * survive a dead instance, and answer 503 when Redis goes away.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { createRedisClient, RedisKeyStore, RedisQuotaStore } from '../../../lib/stores/redis';
 import { readJson, type Json } from '../../helpers/app';
+import {
+  exited,
+  type GatewayProcess,
+  startGatewayProcess,
+  stopGatewayProcess as stopInstance,
+} from '../../helpers/gateway-process';
 import { itStopsRedis, RUN_PREFIX, startRedisServer, type RedisServer } from '../../helpers/redis-server';
 
 const root = join(__dirname, '..', '..', '..');
@@ -22,10 +27,7 @@ const BALANCE = 3000;
 const INSTANCES = 3;
 const CALLS = 300;
 
-interface Instance {
-  url: string;
-  process: ChildProcess;
-}
+type Instance = GatewayProcess;
 
 let redis: RedisServer;
 let seedClient: Redis;
@@ -33,40 +35,9 @@ let quota: RedisQuotaStore;
 const instances: Instance[] = [];
 const extra: Instance[] = [];
 
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
 /** Starts one gateway process (the built package, see helpers/redis-gateway-instance.cjs) and waits until it serves. */
-async function startInstance(env: Record<string, string> = {}): Promise<Instance> {
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'helpers', 'redis-gateway-instance.cjs')], {
-    cwd: root,
-    env: { ...process.env, REDIS_URL: redis.url, REDIS_PREFIX: PREFIX, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const line = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance did not start within 15 s: ${stderr}`)), 15_000);
-    createInterface({ input: child.stdout! }).once('line', (first) => {
-      clearTimeout(timer);
-      resolve(first);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`instance exited (${code}) before serving: ${stderr}`));
-    });
-  });
-  const { port } = JSON.parse(line) as { port: number };
-  return { url: `http://127.0.0.1:${port}`, process: child };
-}
-
-async function stopInstance(instance: Instance): Promise<void> {
-  instance.process.kill('SIGTERM');
-  const killed = setTimeout(() => instance.process.kill('SIGKILL'), 3000);
-  await exited(instance.process);
-  clearTimeout(killed);
+function startInstance(env: Record<string, string> = {}): Promise<Instance> {
+  return startGatewayProcess('redis-gateway-instance.cjs', { REDIS_URL: redis.url, REDIS_PREFIX: PREFIX, ...env });
 }
 
 function chat(instance: Instance, key: string, body: Json, signal = AbortSignal.timeout(20_000)): Promise<Response> {
