@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { type Json, readJson } from '../helpers/app';
+import { startMockAccounts } from '../helpers/mock-accounts';
 import { startMockOpenAI } from '../helpers/mock-openai';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
@@ -349,6 +350,113 @@ describe('examples/server upstreams from the environment', () => {
     } finally {
       withFile.child.kill();
       await mock.close();
+    }
+  });
+});
+
+describe('examples/server UPSTREAMS_FILE', () => {
+  const KEYS = { a: 'sk-example-account-a-0123456789', b: 'sk-example-account-b-0123456789' };
+
+  it('serves a model over two accounts named in UPSTREAMS_FILE, keys read from the environment, health at /admin/deployments', async () => {
+    const mock = await startMockAccounts();
+    const dir = mkdtempSync(join(tmpdir(), 'rg-upstreams-'));
+    const upstreamsFile = join(dir, 'upstreams.json');
+    const modelsFile = join(dir, 'models.json');
+    writeFileSync(
+      upstreamsFile,
+      JSON.stringify([
+        { name: 'acct-a', protocol: 'openai', baseUrl: mock.url, key: 'env:ACCOUNT_A_KEY' },
+        { name: 'acct-b', protocol: 'openai', baseUrl: mock.url, key: 'env:ACCOUNT_B_KEY' },
+      ]),
+    );
+    writeFileSync(
+      modelsFile,
+      JSON.stringify([
+        {
+          id: 'pool',
+          upstreamModel: 'pooled',
+          deployments: [
+            { provider: 'acct-a', name: 'a' },
+            { provider: 'acct-b', name: 'b' },
+          ],
+        },
+      ]),
+    );
+    const { child, output, base } = await start('examples/server/index.mjs', {
+      GATEWAY_KEYS: '',
+      ADMIN_KEY: 'admin-deployments-key-000001',
+      UPSTREAMS_FILE: upstreamsFile,
+      MODELS_FILE: modelsFile,
+      ACCOUNT_A_KEY: KEYS.a,
+      ACCOUNT_B_KEY: KEYS.b,
+    });
+    try {
+      expect(output()).toContain('acct-a (openai at');
+      for (let call = 0; call < 20; call++) {
+        // A fresh conversation each call (no session to keep): the weights spread them over both accounts.
+        const response = await post(
+          `${base}/v1/chat/completions`,
+          { authorization: 'Bearer sk-rosetta-demo' },
+          { model: 'pool', messages: [{ role: 'user', content: `call ${call}` }] },
+        );
+        expect(response.status).toBe(200);
+        const text = await response.text();
+        expect(text).not.toContain(KEYS.a);
+        expect(text).not.toContain(KEYS.b);
+      }
+      expect(mock.calls.get(KEYS.a)).toBeGreaterThan(0);
+      expect(mock.calls.get(KEYS.b)).toBeGreaterThan(0);
+      expect((mock.calls.get(KEYS.a) ?? 0) + (mock.calls.get(KEYS.b) ?? 0)).toBe(20);
+      const health = await fetch(`${base}/admin/deployments`, {
+        headers: { authorization: 'Bearer admin-deployments-key-000001' },
+      });
+      expect(health.status).toBe(200);
+      const view = await health.text();
+      expect(view).toContain('"a"');
+      expect(view).not.toContain(KEYS.a);
+      expect(output()).not.toContain(KEYS.a);
+      expect(output()).not.toContain(KEYS.b);
+    } finally {
+      child.kill();
+      await mock.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start with one line naming what is wrong: a bad protocol, an unset key variable, a file that is not JSON, a deployment of no provider', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rg-upstreams-bad-'));
+    const file = (name: string, text: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+    const cases: Array<[Record<string, string>, string]> = [
+      [
+        { UPSTREAMS_FILE: file('protocol.json', '[{"name":"x","protocol":"smtp","key":"env:X_KEY"}]'), X_KEY: KEYS.a },
+        'entry 0: protocol must be one of openai, openai-responses, anthropic, gemini, not smtp',
+      ],
+      [
+        { UPSTREAMS_FILE: file('unset.json', '[{"name":"x","key":"env:ROSETTA_TEST_UNSET_KEY"}]') },
+        'the environment variable ROSETTA_TEST_UNSET_KEY is not set',
+      ],
+      [{ UPSTREAMS_FILE: file('garbage.json', 'not json') }, 'garbage.json is not JSON'],
+      [{ UPSTREAMS_FILE: join(dir, 'missing.json') }, 'missing.json cannot be read: ENOENT'],
+      [
+        { MODELS_FILE: file('models.json', '[{"id":"m","deployments":[{"provider":"nowhere"}]}]') },
+        "names 'nowhere', which is not among the providers",
+      ],
+    ];
+    try {
+      for (const [env, message] of cases) {
+        const { code, output } = await runToExit('examples/server/index.mjs', { GATEWAY_KEYS: '', PORT: '0', ...env });
+        expect({ code, output }).toEqual({ code: 1, output: expect.stringContaining(`cannot start: `) });
+        expect(output).toContain(message);
+        // One line, no stack trace, no key.
+        expect(output.trim().split('\n')).toHaveLength(1);
+        expect(output).not.toContain(KEYS.a);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -11,7 +11,19 @@ const port = Number(process.env.PORT ?? 8080);
 const keys = parseGatewayKeys(process.env.GATEWAY_KEYS);
 // Upstreams from OPENAI_API_KEY (+ ROSETTA_OPENAI_BASE_URL)…; the local provider always. LOCAL_TOKEN_DELAY_MS
 // (default 25) slows the local model's streaming so it is visible in the demo.
-const { providers, models, configured } = upstreamsFromEnv(process.env);
+// A configuration the server cannot start with (a bad MODELS_FILE or UPSTREAMS_FILE, an option createGateway
+// refuses) is one line on stderr and exit code 1, not a stack trace.
+function refuseToStart(error) {
+  console.error(`cannot start: ${error.message}`);
+  process.exit(1);
+}
+let upstreams;
+try {
+  upstreams = upstreamsFromEnv(process.env);
+} catch (error) {
+  refuseToStart(error);
+}
+const { providers, models, configured } = upstreams;
 
 /** The whole request, body included, must arrive within this (408 otherwise); REQUEST_TIMEOUT_MS, default 30 s. */
 const requestTimeoutMs = Number(process.env.REQUEST_TIMEOUT_MS ?? 30_000);
@@ -31,7 +43,12 @@ const usageSink = {
   },
 };
 // Rate limits come with each key (GATEWAY_KEYS `;rpm=…;tpm=…;concurrent=…`); metrics are on in the gateway's registry.
-const gateway = createGateway({ keys, providers, models, providerModelIds: true, usageSink });
+let gateway;
+try {
+  gateway = createGateway({ keys, providers, models, providerModelIds: true, usageSink });
+} catch (error) {
+  refuseToStart(error);
+}
 // The operator's routes, behind their own key (ADMIN_KEY; unset, they do not exist): the Prometheus metrics, and
 // GET /admin/usage?key=&since=&until=&limit= over the usage log, and GET /admin/deployments (deployment health).
 const admin = process.env.ADMIN_KEY ? adminOnly(process.env.ADMIN_KEY) : undefined;

@@ -63,7 +63,7 @@ export function upstreamsFromEnv(env) {
     }
   }
   if (env.MODELS_FILE) {
-    models = JSON.parse(readFileSync(env.MODELS_FILE, 'utf8'));
+    models = readJsonFile('MODELS_FILE', env.MODELS_FILE);
     if (!Array.isArray(models))
       throw new Error(`MODELS_FILE ${env.MODELS_FILE} must hold a JSON array of model entries`);
   }
@@ -78,13 +78,28 @@ const PROTOCOLS = {
   gemini: (name, apiKey, baseUrl) => new GeminiProvider({ name, apiKey, ...(baseUrl ? { baseUrl } : {}) }),
 };
 
+/** The JSON a file named by `variable` holds; a file that cannot be read or parsed is an error naming both. */
+function readJsonFile(variable, path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`${variable} ${path} cannot be read: ${error.code ?? error.message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${variable} ${path} is not JSON: ${error.message}`);
+  }
+}
+
 /**
  * The accounts of UPSTREAMS_FILE (docs/routing.md, *The example server*): a JSON array of
  * `{ name, protocol: 'openai' | 'openai-responses' | 'anthropic' | 'gemini', baseUrl?, key: 'env:VAR' }`, each one
  * provider named `name`. A key is only ever read from the environment variable it names, so the file holds no secret.
  */
 function upstreamsFile(path, env) {
-  const accounts = JSON.parse(readFileSync(path, 'utf8'));
+  const accounts = readJsonFile('UPSTREAMS_FILE', path);
   if (!Array.isArray(accounts)) throw new Error(`UPSTREAMS_FILE ${path} must hold a JSON array of accounts`);
   return accounts.map((account, index) => {
     const where = `UPSTREAMS_FILE ${path}, entry ${index}`;
