@@ -81,6 +81,16 @@ export function sendAnswer(body: Record<string, any>, response: http.ServerRespo
   response.end('data: [DONE]\n\n');
 }
 
+/** The script's answer once the call's result is back, after its reasoning in `reasoning_content` when given. */
+export function sendWeatherAnswer(body: Record<string, any>, response: http.ServerResponse, thought?: string): void {
+  const reasoning = thought === undefined ? {} : { reasoning_content: thought };
+  sendAnswer(body, response, {
+    model: String(body.model),
+    message: { role: 'assistant', ...reasoning, content: WEATHER_ANSWER },
+    deltas: [...(thought === undefined ? [] : [reasoning]), { content: WEATHER_ANSWER }],
+  });
+}
+
 /**
  * The script's next step in the `reasoning_content` dialect (DeepSeek, Kimi, Qwen): once the call's result is back, the
  * answer; before, a call of `get_weather` (`callId`) whose arguments stream in `argumentPieces` (the first beside the
@@ -94,12 +104,7 @@ export function sendWeatherStep(
   const model = String(body.model);
   const { thoughts } = step;
   if (toolResultIsBack(body)) {
-    const thought = thoughts ? { reasoning_content: thoughts.answer } : {};
-    sendAnswer(body, response, {
-      model,
-      message: { role: 'assistant', ...thought, content: WEATHER_ANSWER },
-      deltas: [...(thoughts ? [thought] : []), { content: WEATHER_ANSWER }],
-    });
+    sendWeatherAnswer(body, response, thoughts?.answer);
     return;
   }
   const call = { index: 0, id: step.callId, type: 'function', function: { name: WEATHER_TOOL } };

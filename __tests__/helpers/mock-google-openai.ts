@@ -16,9 +16,9 @@ import {
   type MockDialect,
   sendAnswer,
   sendError,
+  sendWeatherAnswer,
   startDialect,
   toolResultIsBack,
-  WEATHER_ANSWER,
   WEATHER_ARGUMENTS,
   WEATHER_TOOL,
 } from './mock-chat-wire';
@@ -54,11 +54,7 @@ export function startMockGoogleOpenAI(): Promise<MockDialect> {
     }
     const model = String(body.model);
     if (toolResultIsBack(body)) {
-      sendAnswer(body, response, {
-        model,
-        message: { role: 'assistant', content: WEATHER_ANSWER },
-        deltas: [{ content: WEATHER_ANSWER }],
-      });
+      sendWeatherAnswer(body, response);
       return;
     }
     const call = {

@@ -15,9 +15,9 @@ import {
   type MockDialect,
   sendAnswer,
   sendError,
+  sendWeatherAnswer,
   startDialect,
   toolResultIsBack,
-  WEATHER_ANSWER,
   WEATHER_ARGUMENTS,
   WEATHER_TOOL,
 } from './mock-chat-wire';
@@ -63,11 +63,7 @@ export function startMockOpenRouter(): Promise<MockDialect> {
     }
     const model = String(body.model);
     if (toolResultIsBack(body)) {
-      sendAnswer(body, response, {
-        model,
-        message: { role: 'assistant', content: WEATHER_ANSWER },
-        deltas: [{ content: WEATHER_ANSWER }],
-      });
+      sendWeatherAnswer(body, response);
       return;
     }
     const [text, encrypted] = OPENROUTER_DETAILS as unknown as [Record<string, unknown>, Record<string, unknown>];

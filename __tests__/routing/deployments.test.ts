@@ -443,19 +443,22 @@ describe('provider retries and deployments', () => {
 });
 
 describe('streams that break after their first byte', () => {
+  /** Account a, with b in the tier after it; two failures cool a deployment down. */
+  const A_THEN_B: Partial<GatewayOptions> = {
+    models: [
+      {
+        id: 'pool',
+        deployments: [
+          { provider: 'acct-a', upstreamModel: 'up-a', name: 'a' },
+          { provider: 'acct-b', upstreamModel: 'up-b', name: 'b', priority: 1 },
+        ],
+      },
+    ],
+    routing: { affinity: false, failures: 2 },
+  };
+
   it('count toward the deployment’s health: never retried, cooled down after the configured failures', async () => {
-    const { gateway, records } = await harness({
-      models: [
-        {
-          id: 'pool',
-          deployments: [
-            { provider: 'acct-a', upstreamModel: 'up-a', name: 'a' },
-            { provider: 'acct-b', upstreamModel: 'up-b', name: 'b', priority: 1 },
-          ],
-        },
-      ],
-      routing: { affinity: false, failures: 2 },
-    });
+    const { gateway, records } = await harness(A_THEN_B);
     mock.setMode(KEYS.a, 'break');
     for (let call = 0; call < 2; call++) {
       const broken = await chat(gateway, `cut ${call}`, { stream: true });
@@ -474,18 +477,7 @@ describe('streams that break after their first byte', () => {
   });
 
   it('a stream that finishes forgets the deployment’s failures', async () => {
-    const { gateway } = await harness({
-      models: [
-        {
-          id: 'pool',
-          deployments: [
-            { provider: 'acct-a', upstreamModel: 'up-a', name: 'a' },
-            { provider: 'acct-b', upstreamModel: 'up-b', name: 'b', priority: 1 },
-          ],
-        },
-      ],
-      routing: { affinity: false, failures: 2 },
-    });
+    const { gateway } = await harness(A_THEN_B);
     mock.setMode(KEYS.a, 'break');
     await chat(gateway, 'cut', { stream: true });
     mock.setMode(KEYS.a, 'ok');

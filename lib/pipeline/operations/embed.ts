@@ -12,10 +12,10 @@ import { creditsForEmbed, estimateEmbed } from '../../quota';
 import { markCounted } from '../../tokenizer';
 import { CallWarnings, mergeWarnings, WARNINGS_HEADER, warningsHeader } from '../../warnings';
 import type { Call } from '../call';
+import { admitAndHold } from '../rate-limit';
 import { type EmbedInputs, measureEmbedInputs } from '../embed-input';
 import { logProvider } from '../log';
 import type { GatewayParts } from '../parts';
-import { QuotaHold } from '../quota-hold';
 
 /** Batches of one call sent upstream at the same time, at most. */
 const BATCH_CONCURRENCY = 4;
@@ -42,29 +42,18 @@ export async function runEmbed(
   const warnings = new CallWarnings();
   const request = route.decode(call.http, params, (warning) => warnings.add(warning));
   call.model = request.model;
-  const { requestId, caller: principal } = call;
+  const principal = call.caller;
   const model = gateway.models.resolve(request.model, principal, 'embedding');
   call.resolved = model;
   const measured = measureEmbedInputs(request);
-  const limiter = gateway.config.rateLimiter;
-  const slot = limiter.applies(principal)
-    ? await limiter.admit(principal, model, request.model, measured.total, requestId, call.rateLimitHeaders)
-    : undefined;
-  let hold: QuotaHold;
-  try {
-    hold = await QuotaHold.reserve(
-      gateway.config.quotaStore,
-      principal,
-      chainEstimate(measured.total, model),
-      model,
-      'embed',
-      requestId,
-    );
-  } catch (error) {
-    await slot?.release();
-    throw error;
-  }
-  call.hold = hold;
+  const { slot, hold } = await admitAndHold(
+    gateway,
+    call,
+    model,
+    measured.total,
+    chainEstimate(measured.total, model),
+    'embed',
+  );
   // Deployments and fallbacks as for text (docs/routing.md): no session (an embedding has no prompt cache to keep
   // warm), a deployment's tokens-per-minute admitted on the inputs' bound.
   const routing: RoutingFacts = { session: () => undefined, tokens: () => measured.total };

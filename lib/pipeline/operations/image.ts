@@ -3,9 +3,9 @@ import { providerCallContext } from '../../providers/cancellation';
 import type { EncodedResponse, ImageRoute, RouteParams } from '../../protocols/types';
 import { creditsForImage, estimateImage } from '../../quota';
 import type { Call } from '../call';
+import { admitAndHold } from '../rate-limit';
 import { logProvider } from '../log';
 import type { GatewayParts } from '../parts';
-import { QuotaHold } from '../quota-hold';
 import { toGatewayError } from '../../errors';
 import type { UsageAttempt } from '../../usage/record';
 
@@ -25,25 +25,7 @@ export async function runImage(
   const model = gateway.models.resolve(request.model, principal, 'image');
   call.resolved = model;
   // Rate limits: an image call counts a request and a slot, and no tokens.
-  const limiter = gateway.config.rateLimiter;
-  const slot = limiter.applies(principal)
-    ? await limiter.admit(principal, model, request.model, 0, requestId, call.rateLimitHeaders)
-    : undefined;
-  let hold: QuotaHold;
-  try {
-    hold = await QuotaHold.reserve(
-      gateway.config.quotaStore,
-      principal,
-      estimateImage(request, model),
-      model,
-      'image',
-      requestId,
-    );
-  } catch (error) {
-    await slot?.release();
-    throw error;
-  }
-  call.hold = hold;
+  const { slot, hold } = await admitAndHold(gateway, call, model, 0, estimateImage(request, model), 'image');
   const attempt: UsageAttempt = { model: model.id, provider: model.provider.name, upstreamModel: model.upstreamModel };
   call.attempts.push(attempt);
   try {
