@@ -33,7 +33,8 @@ export interface UpstreamTimeouts {
   responseMs?: number;
   /**
    * A streamed call, from sending the request to the response headers (an upstream sends them when it accepts the
-   * call). Default 120,000.
+   * call). Default 120,000, or `responseMs` when the host set that lower and left this unset: a stream never waits
+   * for its headers longer than the host allowed a whole answer.
    */
   streamResponseMs?: number;
   /**
@@ -41,6 +42,15 @@ export interface UpstreamTimeouts {
    * Default 300,000.
    */
   idleMs?: number;
+}
+
+/** Default of {@link UpstreamTimeouts.streamResponseMs} when the host sets neither it nor a lower `responseMs`. */
+const STREAM_RESPONSE_MS = 120_000;
+
+/** A stream's wait for headers: the host's own `streamResponseMs`, else the smaller of its default and `responseMs`. */
+function streamResponseTimeout(timeouts: UpstreamTimeouts | undefined): number {
+  if (timeouts?.streamResponseMs !== undefined) return timeouts.streamResponseMs;
+  return timeouts?.responseMs !== undefined ? Math.min(STREAM_RESPONSE_MS, timeouts.responseMs) : STREAM_RESPONSE_MS;
 }
 
 /** Retry policy: only connection failures, 429 and 5xx, and only before the response is handed on. */
@@ -197,9 +207,9 @@ export class UpstreamClient {
     this.timeouts = {
       connectMs: 10_000,
       responseMs: 600_000,
-      streamResponseMs: 120_000,
       idleMs: 300_000,
       ...options.timeouts,
+      streamResponseMs: streamResponseTimeout(options.timeouts),
     };
     this.retries = { max: 2, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retries };
     this.closeGraceMs = options.closeGraceMs ?? 2_000;
