@@ -192,10 +192,12 @@ describe('requireBalance', () => {
   it('refuses a key with nothing to spend, and leaves no hold open for one that has', async () => {
     const store = new RecordingQuotaStore({ balances: { caller: 0, rich: 10 } });
     const text = model('text', { input: 1, output: 1 });
-    await expect(requireBalance(store, principal, text, 'req_10')).rejects.toMatchObject({
+    await expect(
+      requireBalance(store, principal, { model: text.id, operation: 'count-tokens', requestId: 'req_10' }),
+    ).rejects.toMatchObject({
       kind: 'insufficient_quota',
     });
-    await requireBalance(store, { id: 'rich' }, text, 'req_11');
+    await requireBalance(store, { id: 'rich' }, { model: text.id, operation: 'count-tokens', requestId: 'req_11' });
     expect(store.releases).toHaveLength(1);
     expect(store.getAccount('rich')).toMatchObject({ balance: 10, reserved: 0 });
   });

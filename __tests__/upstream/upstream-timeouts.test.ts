@@ -144,7 +144,9 @@ describe('a host that sets streamResponseMs itself', () => {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         const chunk = (delta: object, finish: string | null) =>
           `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-        response.end(`${chunk({ role: 'assistant', content: 'slow start' }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
+        response.end(
+          `${chunk({ role: 'assistant', content: 'slow start' }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`,
+        );
       }, 400);
     });
     const patient = await serveGateway({

@@ -1,15 +1,18 @@
 /**
- * Reads a request's JSON body under a size limit and a nesting-depth limit. A body declared over
- * the size limit is refused at once, unread; one found over it while reading is drained up to a
- * small cap. Either way the 413 goes out with `connection: close`.
+ * Reads a request's JSON body under a size limit and a nesting-depth limit. A body over the size limit is refused
+ * with a 413 as soon as it is known to be (at once for a declared length); the answer goes out with
+ * `connection: close` and the rest of the body is read and dropped, within bounds, before the connection closes
+ * (./linger.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayError } from '../errors';
 import { exceedsJsonDepth, exceedsValueDepth } from './json-depth';
+import { LINGER_LIMIT_MULTIPLE, stopReading } from './linger';
 
 /**
- * Bytes past the size limit read (and discarded) from a body that did not declare its length, so
- * that the client is past its writes when the 413 comes; beyond them the gateway answers at once.
+ * Bytes of a body the gateway does not need (a request refused before its body was read) read and dropped before
+ * the answer, so a small one leaves the connection open for the next request; a larger one is answered with
+ * `connection: close` and dropped while the connection lingers.
  */
 export const MAX_DRAIN_BYTES = 1024 * 1024;
 
@@ -33,6 +36,16 @@ function preParsedBody(request: IncomingMessage): unknown {
   return (request as IncomingMessage & { body?: unknown }).body;
 }
 
+/**
+ * Whether the request's body may be larger than `bytes`: its declared length is, or it declared none (chunked) and
+ * is not read yet.
+ */
+export function mayBeLargerThan(request: IncomingMessage, bytes: number): boolean {
+  if (request.readableEnded) return false;
+  const length = declaredLength(request);
+  return length === undefined ? request.headers['transfer-encoding'] !== undefined : length > bytes;
+}
+
 /** The declared `Content-Length`, or undefined (chunked, absent or unreadable). */
 function declaredLength(request: IncomingMessage): number | undefined {
   const header = request.headers['content-length'];
@@ -42,13 +55,16 @@ function declaredLength(request: IncomingMessage): number | undefined {
 }
 
 /**
- * The body's bytes. Over `limit` it rejects with a 413: at once when the declared length says so
- * (nothing is read), else after draining at most {@link MAX_DRAIN_BYTES} more. The request is
- * paused then; the 413 carries `connection: close`, so the rest is never read.
+ * The body's bytes. Over `limit` it rejects with a 413: at once when the declared length says so (nothing is
+ * read), else as soon as the bytes read pass it. The request is paused then and marked for a lingering close that
+ * drops at most `lingerBytes` more.
  */
-function readRaw(request: IncomingMessage, limit: number, keep = true): Promise<Buffer> {
+function readRaw(request: IncomingMessage, limit: number, lingerBytes: number, keep = true): Promise<Buffer> {
   if (request.readableEnded) return Promise.resolve(Buffer.alloc(0));
-  if ((declaredLength(request) ?? 0) > limit) return Promise.reject(tooLargeError(limit));
+  if ((declaredLength(request) ?? 0) > limit) {
+    stopReading(request, lingerBytes);
+    return Promise.reject(tooLargeError(limit));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -59,16 +75,14 @@ function readRaw(request: IncomingMessage, limit: number, keep = true): Promise<
         return;
       }
       chunks.length = 0;
-      if (received > limit + MAX_DRAIN_BYTES) {
-        cleanup();
-        request.pause();
-        reject(tooLargeError(limit));
-      }
+      cleanup();
+      request.pause();
+      stopReading(request, lingerBytes);
+      reject(tooLargeError(limit));
     };
     const onEnd = () => {
       cleanup();
-      if (received > limit) reject(tooLargeError(limit));
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     };
     const onError = (error: Error) => {
       cleanup();
@@ -117,7 +131,7 @@ export async function readJsonBody(request: IncomingMessage, limits: BodyLimits)
   const encoding = request.headers['content-encoding'];
   const badType = contentType !== undefined && !isJsonContentType(contentType);
   const badEncoding = encoding !== undefined && encoding.toLowerCase() !== 'identity';
-  const raw = await readRaw(request, limits.maxBytes);
+  const raw = await readRaw(request, limits.maxBytes, limits.maxBytes * LINGER_LIMIT_MULTIPLE);
   if (badType) {
     throw new GatewayError(
       'unsupported_media_type',
@@ -150,11 +164,12 @@ function requireObject(value: unknown): Record<string, unknown> {
 }
 
 /**
- * Reads and discards a body (for requests answered without needing it, e.g. 405). A body over
- * {@link MAX_DRAIN_BYTES} is not read to its end: the response is marked `connection: close`.
+ * Reads and discards a body (for requests answered without needing it: a 405, a refusal before the body is read).
+ * One over {@link MAX_DRAIN_BYTES} is answered with `connection: close`, and the rest of it, up to a multiple of
+ * `maxBodyBytes`, is dropped while the connection lingers.
  */
-export function drainBody(request: IncomingMessage, response: ServerResponse): Promise<void> {
-  return readRaw(request, MAX_DRAIN_BYTES, false).then(
+export function drainBody(request: IncomingMessage, response: ServerResponse, maxBodyBytes: number): Promise<void> {
+  return readRaw(request, MAX_DRAIN_BYTES, maxBodyBytes * LINGER_LIMIT_MULTIPLE, false).then(
     () => undefined,
     () => {
       if (!request.readableEnded && !response.headersSent) response.setHeader('connection', 'close');

@@ -7,7 +7,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { GatewayError, toGatewayError } from '../errors';
 import { HopGuard } from '../hops';
-import { drainBody, readJsonBody, type BodyLimits } from '../http/read-body';
+import { drainBody, MAX_DRAIN_BYTES, mayBeLargerThan, readJsonBody, type BodyLimits } from '../http/read-body';
 import { sendJson } from '../http/send';
 import { ModelTable } from '../models';
 import { DeploymentRouter } from '../routing/router';
@@ -18,6 +18,7 @@ import { authenticate } from './authenticate';
 import { Call } from './call';
 import { Lifecycle } from './lifecycle';
 import { logRequest } from './log';
+import { requireBalance } from './quota-hold';
 import { runCountTokens } from './operations/count-tokens';
 import { runEmbed } from './operations/embed';
 import { runGenerate } from './operations/generate';
@@ -98,6 +99,11 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       if (!lifecycle.initialized) await lifecycle.waitReady();
       // The key before the body: a caller without a valid key costs no body read or JSON parse.
       call.principal = await authenticate(this.config.keyStore, codec, view);
+      // A key with nothing to spend is refused before a large body is read and parsed for it: one store call, made
+      // only where the body could cost more than that call.
+      if (mayBeLargerThan(request, MAX_DRAIN_BYTES)) {
+        await requireBalance(this.config.quotaStore, call.principal, { model: '', operation: 'balance', requestId });
+      }
       bodyRead = true;
       view.body = await readJsonBody(request, this.bodyLimits);
       // The operation: decode → resolve model → reserve quota → provider → settle → encode.
@@ -130,7 +136,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     } catch (thrown) {
       // Refused before its body was read (a loop, a shutdown, a bad key): at most a little of it is
       // read and dropped, or the connection is closed after the answer.
-      if (!bodyRead) await drainBody(request, response);
+      if (!bodyRead) await drainBody(request, response, this.bodyLimits.maxBytes);
       const failure = toGatewayError(lifecycle.failureOf(cancellation, thrown));
       call.failure = failure;
       call.cancelled = cancellation.aborted && failure !== lifecycle.shutdownReason;
@@ -163,6 +169,6 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
 
   /** A 405 in the codec's envelope. */
   refuseMethod(codec: ProtocolCodec, request: Request, response: Response, allowed: string): Promise<void> {
-    return refuseMethod(codec, request, response, allowed, this.ids.next());
+    return refuseMethod(codec, request, response, allowed, this.ids.next(), this.bodyLimits.maxBytes);
   }
 }

@@ -185,18 +185,13 @@ export class TextHold extends QuotaHold {
 
 /**
  * Refuses (403 `insufficient_quota`) a key with nothing to spend before work is done for it that
- * no hold pays for (counting tokens): a hold of one credit, minimum 0, released at once.
+ * no hold pays for (counting tokens, reading a large body): a hold of one credit, minimum 0, released at once.
  */
-export async function requireBalance(
-  store: QuotaStore,
-  principal: Principal,
-  model: ResolvedModel,
-  requestId: string,
-): Promise<void> {
-  await release(store, await reserve(store, principal, { amount: 1, minimum: 0 }, model, 'count-tokens', requestId));
+export async function requireBalance(store: QuotaStore, principal: Principal, info: ReservationInfo): Promise<void> {
+  await release(store, await reserveFor(store, principal, { amount: 1, minimum: 0 }, info));
 }
 
-async function reserve(
+function reserve(
   store: QuotaStore,
   principal: Principal,
   estimate: CostEstimate,
@@ -204,12 +199,19 @@ async function reserve(
   operation: ReservationInfo['operation'],
   requestId: string,
 ): Promise<Reservation> {
+  return reserveFor(store, principal, estimate, { model: model.id, operation, requestId });
+}
+
+async function reserveFor(
+  store: QuotaStore,
+  principal: Principal,
+  estimate: CostEstimate,
+  info: ReservationInfo,
+): Promise<Reservation> {
+  const requestId = info.requestId;
   let outcome: ReserveResult;
   try {
-    outcome = await store.reserve(principal.id, estimate.amount, {
-      minimum: estimate.minimum,
-      info: { model: model.id, operation, requestId },
-    });
+    outcome = await store.reserve(principal.id, estimate.amount, { minimum: estimate.minimum, info });
   } catch (error) {
     throw new GatewayError('unavailable', 'The quota store is unavailable; try again later.', {
       cause: error,

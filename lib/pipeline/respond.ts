@@ -52,8 +52,9 @@ export async function refuseMethod(
   response: Response,
   allowed: string,
   requestId: string,
+  maxBodyBytes: number,
 ): Promise<void> {
-  await drainBody(request, response);
+  await drainBody(request, response, maxBodyBytes);
   const error = new GatewayError(
     'method_not_allowed',
     `${request.method} is not allowed on ${request.path}; use ${allowed}.`,

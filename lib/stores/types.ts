@@ -62,10 +62,12 @@ export interface KeyStore {
 /**
  * What a reservation is for; stores may record it. A `count-tokens` reservation is a probe of one
  * credit (minimum 0), released at once: a key with nothing to spend is refused before its count runs.
+ * A `balance` reservation is the same probe made before a large body is read (docs/errors.md, "Body size"); its
+ * `model` is empty (the body that names it is not read yet).
  */
 export interface ReservationInfo {
   model: string;
-  operation: 'generate' | 'image' | 'count-tokens' | 'embed';
+  operation: 'generate' | 'image' | 'count-tokens' | 'embed' | 'balance';
   requestId: string;
 }
 

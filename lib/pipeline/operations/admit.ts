@@ -20,7 +20,7 @@ export async function admitSideRequest(
 ): Promise<{ view: HttpRequestView; principal: Principal }> {
   if (gateway.lifecycle.shutdownReason) throw gateway.lifecycle.shutdownReason;
   if (!gateway.lifecycle.initialized) await gateway.lifecycle.waitReady();
-  await drainBody(request, response);
+  await drainBody(request, response, gateway.config.maxBodyBytes);
   const view = requestView(request, path, undefined);
   const principal = await authenticate(gateway.config.keyStore, codec, view);
   return { view, principal };

@@ -26,6 +26,10 @@ export async function runCountTokens(
   call.model = request.model;
   const model = gateway.models.resolve(request.model, call.caller, 'text');
   call.resolved = model;
-  await requireBalance(gateway.config.quotaStore, call.caller, model, call.requestId);
+  await requireBalance(gateway.config.quotaStore, call.caller, {
+    model: model.id,
+    operation: 'count-tokens',
+    requestId: call.requestId,
+  });
   return route.encode(await countInput(request, model, call.requestId), request, call);
 }
