@@ -19,10 +19,8 @@ import { Call } from './call';
 import { Lifecycle } from './lifecycle';
 import { logRequest } from './log';
 import { requireBalance } from './quota-hold';
-import { runCountTokens } from './operations/count-tokens';
-import { runEmbed } from './operations/embed';
-import { runGenerate } from './operations/generate';
-import { runImage } from './operations/image';
+import { runOperation } from './run-operation';
+import { operationFor } from './operations';
 import { serveModelList } from './operations/model-list';
 import { serveStoredResponse } from './operations/stored-response';
 import type { GatewayParts } from './parts';
@@ -106,16 +104,8 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       }
       bodyRead = true;
       view.body = await readJsonBody(request, this.bodyLimits);
-      // The operation: decode → resolve model → reserve quota → provider → settle → encode.
-      const route = match.route;
-      const encoded =
-        route.operation === 'generate'
-          ? await runGenerate(this, route, match.params, call)
-          : route.operation === 'count-tokens'
-            ? await runCountTokens(this, route, match.params, call)
-            : route.operation === 'image'
-              ? await runImage(this, route, match.params, call)
-              : await runEmbed(this, route, match.params, call);
+      // The operation: decode → resolve model → admit and hold → provider → settle → encode.
+      const encoded = await runOperation(this, call, operationFor(this, match.route, match.params, call));
       if (encoded !== undefined) {
         // A caller that left while its answer was made (and charged) never gets it.
         if (response.destroyed) call.cancelled = true;

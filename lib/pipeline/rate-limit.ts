@@ -5,7 +5,6 @@
 import type { GenerateRequest, Usage } from '../canonical';
 import { GatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
-import type { CostEstimate } from '../quota';
 import type { ProtocolCodec } from '../protocols/types';
 import { mergeKeyLimits } from '../stores/rate-limits';
 import type {
@@ -21,8 +20,6 @@ import type {
 import type { Call } from './call';
 import { boundInput, type InputBound } from './input-tokens';
 import { logRequest } from './log';
-import type { GatewayParts } from './parts';
-import { QuotaHold } from './quota-hold';
 
 /** The codec method that turns a call's rate-limit state into its protocol's headers. */
 export type RateLimitHeaders = ProtocolCodec['rateLimitHeaders'];
@@ -263,31 +260,4 @@ export async function admitText(
   const tokens = estimatedTokens(request, model, bound.bound);
   const admitted = limiter.admit(call.caller, model, request.model, tokens, call.requestId, call.rateLimitHeaders);
   return { slot: isPromiseLike(admitted) ? await admitted : admitted, bound };
-}
-
-/**
- * A call whose hold does not depend on its output (an image, an embedding): admitted by its rate limits on `tokens`,
- * then held at `estimate`. A refused hold gives the rate-limit slot back. The call owns both from then on.
- */
-export async function admitAndHold(
-  gateway: GatewayParts,
-  call: Call,
-  model: ResolvedModel,
-  tokens: number,
-  estimate: CostEstimate,
-  operation: 'image' | 'embed',
-): Promise<{ slot: RateSlot | undefined; hold: QuotaHold }> {
-  const { requestId, caller } = call;
-  const limiter = gateway.config.rateLimiter;
-  const slot = limiter.applies(caller)
-    ? await limiter.admit(caller, model, call.model, tokens, requestId, call.rateLimitHeaders)
-    : undefined;
-  try {
-    const hold = await QuotaHold.reserve(gateway.config.quotaStore, caller, estimate, model, operation, requestId);
-    call.hold = hold;
-    return { slot, hold };
-  } catch (error) {
-    await slot?.release();
-    throw error;
-  }
 }

@@ -10,9 +10,10 @@ import { attemptContext, type RoutingFacts, type Target, withModels } from '../p
 import type { EmbedRoute, EncodedResponse, RouteParams } from '../../protocols/types';
 import { creditsForEmbed, estimateEmbed } from '../../quota';
 import { markCounted } from '../../tokenizer';
-import { CallWarnings, mergeWarnings, WARNINGS_HEADER, warningsHeader } from '../../warnings';
+import { CallWarnings, mergeWarnings } from '../../warnings';
 import type { Call } from '../call';
-import { admitAndHold } from '../rate-limit';
+import { type Admission, admitAndHold } from '../admission';
+import type { ChargedOperation, Outcome } from '../run-operation';
 import { type EmbedInputs, measureEmbedInputs } from '../embed-input';
 import { logProvider } from '../log';
 import type { GatewayParts } from '../parts';
@@ -29,61 +30,57 @@ export interface EmbedResult {
 }
 
 /**
- * Decode → resolve model → measure the inputs (400 past the limits) → admit by rate limits → reserve quota on their
- * bound → provider (in batches) → settle on the upstream's reported usage (the gateway's count where it reports none)
- * → encode. The hold and the rate-limit slot are released if the call fails.
+ * Decode. Admit: the inputs measured (400 past the limits), admitted by rate limits on their bound, then held on it
+ * at the dearest input price of the model and its fallbacks. Serve: the provider in batches, on the model's
+ * deployments, then its fallbacks; charged on the upstream's reported usage (the gateway's count where it reports none).
  */
-export async function runEmbed(
-  gateway: GatewayParts,
-  route: EmbedRoute,
-  params: RouteParams,
-  call: Call,
-): Promise<EncodedResponse> {
-  const warnings = new CallWarnings();
-  const request = route.decode(call.http, params, (warning) => warnings.add(warning));
-  call.model = request.model;
-  const principal = call.caller;
-  const model = gateway.models.resolve(request.model, principal, 'embedding');
-  call.resolved = model;
-  const measured = measureEmbedInputs(request);
-  const { slot, hold } = await admitAndHold(
-    gateway,
-    call,
-    model,
-    measured.total,
-    chainEstimate(measured.total, model),
-    'embed',
-  );
-  // Deployments and fallbacks as for text (docs/routing.md): no session (an embedding has no prompt cache to keep
-  // warm), a deployment's tokens-per-minute admitted on the inputs' bound.
-  const routing: RoutingFacts = { session: () => undefined, tokens: () => measured.total };
-  let result: EmbedResult;
-  let served: ResolvedModel;
-  try {
+export class EmbedOperation implements ChargedOperation<EmbedResult> {
+  readonly modelType = 'embedding';
+  private request!: EmbedRequest;
+  private measured!: EmbedInputs;
+  private readonly warnings = new CallWarnings();
+
+  constructor(
+    private readonly gateway: GatewayParts,
+    private readonly route: EmbedRoute,
+    private readonly params: RouteParams,
+    private readonly call: Call,
+  ) {}
+
+  decode(): string {
+    this.request = this.route.decode(this.call.http, this.params, (warning) => this.warnings.add(warning));
+    return this.request.model;
+  }
+
+  admit(model: ResolvedModel): Promise<Admission> {
+    this.measured = measureEmbedInputs(this.request);
+    const total = this.measured.total;
+    return admitAndHold(this.gateway, this.call, model, total, chainEstimate(total, model), 'embed');
+  }
+
+  async serve(model: ResolvedModel): Promise<Outcome<EmbedResult>> {
+    const { call, request, measured } = this;
+    // Deployments and fallbacks as for text (docs/routing.md): no session (an embedding has no prompt cache to keep
+    // warm), a deployment's tokens-per-minute admitted on the inputs' bound.
+    const routing: RoutingFacts = { session: () => undefined, tokens: () => measured.total };
     const answered = await withModels(model, call, routing, false, (candidate, target, attemptWarnings, retries) =>
       embedWithProvider(call, target, { ...request, model: candidate.id }, measured, attemptWarnings, retries),
     );
-    result = answered.value;
-    served = answered.model;
-    for (const warning of answered.warnings ?? []) warnings.add(warning);
-  } catch (error) {
-    await hold.release();
-    await slot?.release();
-    throw error;
+    for (const warning of answered.warnings ?? []) this.warnings.add(warning);
+    const result = answered.value;
+    const usage = { inputTokens: result.inputTokens, outputTokens: 0 };
+    call.usage = result.reported ? usage : markCounted(usage);
+    return {
+      answer: result,
+      charge: { credits: creditsForEmbed(result.inputTokens, answered.model), tokens: result.inputTokens },
+      warnings: mergeWarnings(this.warnings.list, result.response.warnings),
+    };
   }
-  const usage = { inputTokens: result.inputTokens, outputTokens: 0 };
-  call.usage = result.reported ? usage : markCounted(usage);
-  const credits = creditsForEmbed(result.inputTokens, served);
-  try {
-    await hold.settle(credits.total, 'completed', credits);
-  } finally {
-    await slot?.settle(result.inputTokens);
+
+  encode(outcome: Outcome<EmbedResult>): EncodedResponse {
+    const result = outcome.answer;
+    return this.route.encode(result.response, this.request, result.inputTokens, this.call);
   }
-  const encoded = route.encode(result.response, request, result.inputTokens, call);
-  const warned = warningsHeader(mergeWarnings(warnings.list, result.response.warnings));
-  if (slot?.headers || warned !== undefined)
-    encoded.headers = { ...encoded.headers, ...slot?.headers, ...(warned ? { [WARNINGS_HEADER]: warned } : {}) };
-  return encoded;
 }
 
 /**

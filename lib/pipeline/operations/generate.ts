@@ -1,91 +1,86 @@
 /** The generate operation: a text call, answered whole or streamed. */
-import type { CallWarning, GenerateRequest, GenerateResponse } from '../../canonical';
+import type { GenerateRequest, GenerateResponse } from '../../canonical';
 import { GatewayError } from '../../errors';
 import type { ResolvedModel } from '../../models';
 import type { EncodedResponse, GenerateRoute, RouteParams } from '../../protocols/types';
 import { creditsForUsage } from '../../quota';
+import { CallWarnings, mergeWarnings } from '../../warnings';
 import type { Call } from '../call';
 import type { GatewayParts } from '../parts';
-import { type AnswerKeeper, continueConversation, resolveItemReferences } from '../response-state';
 import { generate, openStream } from '../provider-call';
 import { TextHold } from '../quota-hold';
-import { type AdmittedText, admitText, usedTokens } from '../rate-limit';
+import { admitText, usedTokens } from '../rate-limit';
+import { type AnswerKeeper, continueConversation, resolveItemReferences } from '../response-state';
+import { Admission } from '../admission';
+import type { ChargedOperation, Outcome } from '../run-operation';
 import { streamResponse } from '../stream-response';
-import { CallWarnings, mergeWarnings, WARNINGS_HEADER, warningsHeader } from '../../warnings';
 
 /**
- * Resolve the stored items the input names by reference → decode (the codec's dropped settings gathered as
- * warnings) → continue a stored conversation where the
- * route keeps state → resolve the model → admit it by its rate limits → {@link serveGenerate} → encode (with the
- * rate-limit headers), the warnings in the `x-rosetta-warnings` header,
- * the answer kept where the caller asked. Undefined when the answer was streamed.
+ * Decode: the stored items the input names by reference resolved first (so the codec decodes them as sent), the
+ * codec's dropped settings gathered as warnings, a stored conversation continued where the route keeps state. Admit:
+ * rate limits on the input bound and output cap, then the hold at the call's upper bound (a partial hold caps the
+ * output). Serve: the provider (deployments, then fallbacks), streamed or whole. The answer is kept where the caller
+ * asked (a streamed one before its last event).
  */
-export async function runGenerate(
-  gateway: GatewayParts,
-  route: GenerateRoute,
-  params: RouteParams,
-  call: Call,
-): Promise<EncodedResponse | undefined> {
-  const dropped = new CallWarnings();
-  // Items the input names by reference are put in the body first, so the codec decodes them as sent.
-  if (route.state) await resolveItemReferences(gateway.config.responseStore, route, call, call.caller);
-  let request = route.decode(call.http, params, (warning) => dropped.add(warning));
-  call.model = request.model;
-  // A call that continues a stored answer runs with the conversation before its own input (the hold counts it all).
-  const continued = route.state
-    ? await continueConversation(gateway.config.responseStore, route, request, call, call.caller)
-    : undefined;
-  if (continued) request = continued.request;
-  const model = gateway.models.resolve(request.model, call.caller, 'text');
-  call.resolved = model;
-  call.stream = request.stream === true;
-  if (request.stream) checkStreamable(route, request);
-  // Rate limits (docs/operations.md, "Rate limits"): nothing at all for a caller no limit counts.
-  const limiter = gateway.config.rateLimiter;
-  const admitted = limiter.applies(call.caller) ? await admitText(limiter, call, request, model) : undefined;
-  const answer = await serveGenerate(gateway, route, call, request, model, dropped.list, continued?.keeper, admitted);
-  if (!answer) return undefined;
-  const encoded = route.encode(answer, request, call);
-  const warned = warningsHeader(answer.warnings);
-  if (warned !== undefined) encoded.headers = { ...encoded.headers, [WARNINGS_HEADER]: warned };
-  // The slot's headers are this call's own: sent as they are when the answer has no headers of its own.
-  const limited = admitted?.slot?.headers;
-  if (limited) encoded.headers = encoded.headers ? { ...encoded.headers, ...limited } : limited;
-  await continued?.keeper?.keep(answer, encoded.body);
-  return encoded;
-}
+export class GenerateOperation implements ChargedOperation<GenerateResponse> {
+  readonly modelType = 'text';
+  private request!: GenerateRequest;
+  private keeper: AnswerKeeper | undefined;
+  private readonly dropped = new CallWarnings();
 
-/**
- * Reserve quota → provider (with fallbacks) → settle, for a resolved (and, if limited, admitted) call. Returns the
- * answer to encode, or undefined when it was streamed (a streamed answer to keep is kept by `keeper` before its last
- * event). The answer's `warnings` are the codec's (`decodeWarnings`), the provider's own and those it
- * reported through its context. The hold and the rate-limit slot are released if the call fails before they are
- * settled (a started stream settles them itself).
- */
-export async function serveGenerate(
-  gateway: GatewayParts,
-  route: GenerateRoute,
-  call: Call,
-  request: GenerateRequest,
-  model: ResolvedModel,
-  decodeWarnings: readonly CallWarning[] | undefined,
-  keeper: AnswerKeeper | undefined,
-  admitted: AdmittedText | undefined,
-): Promise<GenerateResponse | undefined> {
-  const { requestId, caller: principal } = call;
-  const slot = admitted?.slot;
-  let hold: TextHold;
-  try {
-    hold = await TextHold.reserveText(gateway.config.quotaStore, request, model, principal, requestId, admitted?.bound);
-  } catch (error) {
-    await slot?.release();
-    throw error;
+  constructor(
+    private readonly gateway: GatewayParts,
+    private readonly route: GenerateRoute,
+    private readonly params: RouteParams,
+    private readonly call: Call,
+  ) {}
+
+  async decode(): Promise<string> {
+    const { gateway, route, call } = this;
+    if (route.state) await resolveItemReferences(gateway.config.responseStore, route, call, call.caller);
+    const request = route.decode(call.http, this.params, (warning) => this.dropped.add(warning));
+    // A call that continues a stored answer runs with the conversation before its own input (the hold counts it all).
+    const continued = route.state
+      ? await continueConversation(gateway.config.responseStore, route, request, call, call.caller)
+      : undefined;
+    this.request = continued?.request ?? request;
+    this.keeper = continued?.keeper;
+    return request.model;
   }
-  call.hold = hold;
-  try {
+
+  async admit(model: ResolvedModel): Promise<Admission<TextHold>> {
+    const { gateway, call, request } = this;
+    call.stream = request.stream === true;
+    if (request.stream) checkStreamable(this.route, request);
+    // Rate limits (docs/operations.md, "Rate limits"): nothing at all for a caller no limit counts.
+    const limiter = gateway.config.rateLimiter;
+    const admitted = limiter.applies(call.caller) ? await admitText(limiter, call, request, model) : undefined;
+    const slot = admitted?.slot;
+    let hold: TextHold;
+    try {
+      hold = await TextHold.reserveText(
+        gateway.config.quotaStore,
+        request,
+        model,
+        call.caller,
+        call.requestId,
+        admitted?.bound,
+      );
+    } catch (error) {
+      await slot?.release();
+      throw error;
+    }
+    call.hold = hold;
+    return new Admission(slot, hold);
+  }
+
+  async serve(model: ResolvedModel, admission: Admission): Promise<Outcome<GenerateResponse> | undefined> {
+    const { gateway, call, request, keeper } = this;
+    const hold = admission.hold as TextHold;
+    const decodeWarnings = this.dropped.list;
     if (request.stream) {
       // The encoder first: one that cannot start fails the call before the upstream is called.
-      const encoder = route.encodeStream!(request, call);
+      const encoder = this.route.encodeStream!(request, call);
       const opened = await openStream(hold.request, model, call);
       if (decodeWarnings) opened.warnings = mergeWarnings(decodeWarnings, opened.warnings);
       // A kept answer is gathered while it streams and stored before the stream's last event.
@@ -97,7 +92,7 @@ export async function serveGenerate(
         gateway.lifecycle,
         gateway.config.chargeFailedStreams,
         keeper && (() => keeper.keepStreamed()),
-        slot,
+        admission.slot,
       );
       return undefined;
     }
@@ -110,14 +105,14 @@ export async function serveGenerate(
         ? mergeWarnings(decodeWarnings, served.value.warnings, served.warnings)
         : served.value.warnings;
     if (warnings) answer.warnings = warnings;
-    const credits = creditsForUsage(answer.usage, served.model);
-    await hold.settle(credits.total, 'completed', credits);
-    await slot?.settle(usedTokens(answer.usage));
-    return answer;
-  } catch (error) {
-    await hold.release();
-    await slot?.release();
-    throw error;
+    const charge = { credits: creditsForUsage(answer.usage, served.model), tokens: usedTokens(answer.usage) };
+    return { answer, charge, warnings: answer.warnings };
+  }
+
+  async encode(outcome: Outcome<GenerateResponse>): Promise<EncodedResponse> {
+    const encoded = this.route.encode(outcome.answer, this.request, this.call);
+    await this.keeper?.keep(outcome.answer, encoded.body);
+    return encoded;
   }
 }
 
