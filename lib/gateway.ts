@@ -1,9 +1,9 @@
 /**
  * createGateway(): validates the options, builds the gateway's request pipeline (lib/pipeline/) and
- * returns it as an Express Router that hands every request straight to it.
+ * returns it as an Express middleware function with the gateway's handles attached.
  */
 import type { IncomingMessage } from 'node:http';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { GatewayConfigError } from './errors';
 import { GatewayMetrics, type MetricsHandler, metricsOff } from './metrics/gateway-metrics';
 import { resolveOptions, type GatewayOptions } from './options';
@@ -12,8 +12,11 @@ import { builtinCodecs } from './protocols/registry';
 import { builtinProviders } from './providers/registry';
 import { type DeploymentsHandler, deploymentsHandler } from './routing/router';
 
-/** The Router that {@link createGateway} returns, with lifecycle handles. */
-export type Gateway = Router & {
+/**
+ * What {@link createGateway} returns: an Express middleware (`app.use(gateway)`, `app.use('/ai', gateway)`) that
+ * answers the gateway's routes and passes every other request on with `next()`, with the gateway's handles attached.
+ */
+export type Gateway = ((request: Request, response: Response, next: NextFunction) => void) & {
   /** Resolves once every store and provider `init()` has finished; requests wait for it too. */
   readonly ready: Promise<void>;
   /**
@@ -73,7 +76,7 @@ function answerNotCalled(error: GatewayConfigError, response: unknown): boolean 
 }
 
 /**
- * Creates a gateway: an Express Router serving the OpenAI chat-completions, OpenAI images,
+ * Creates a gateway: an Express middleware serving the OpenAI chat-completions, OpenAI images,
  * Anthropic messages and Gemini generateContent protocols.
  *
  * @example
@@ -100,9 +103,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
   const config = resolveOptions(options, { providers: builtinProviders, codecs: builtinCodecs() });
   const pipeline = new RequestPipeline(config);
-  const router = express.Router();
-  router.use((request, response, next) => pipeline.dispatch(request, response, next));
-  skipRoutingPass(router, pipeline);
+  // A plain middleware, not a Router: the host app's Router has just routed the request, and a second routing pass
+  // of the gateway's own would cost more than the call's own dispatch (docs/performance.md).
+  const handler = (request: Request, response: Response, next: NextFunction): void => {
+    try {
+      pipeline.dispatch(request, response, next);
+    } catch (error) {
+      next(error);
+    }
+  };
   const lifecycle = pipeline.lifecycle;
   const metrics =
     config.metrics &&
@@ -111,37 +120,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= lifecycle.close().finally(() => metrics?.close()));
   const deployments = deploymentsHandler(pipeline.router, () => pipeline.models.all());
-  return Object.assign(router, {
+  return Object.assign(handler, {
     ready: lifecycle.ready,
     close,
     metrics: metrics ? metrics.handler : metricsOff,
     deployments,
   });
-}
-
-/** The part of Express's Router (4 and 5) that {@link skipRoutingPass} replaces: not in its public types. */
-type RoutingRouter = Router & {
-  handle(request: Request, response: Response, out: NextFunction): void;
-  stack: unknown[];
-};
-
-/**
- * The one patch of Express in the gateway, a measured saving (docs/performance.md): while the
- * gateway's own layer is the Router's only one, a request goes straight to the pipeline instead of
- * through the Router's `handle`. That second routing pass (the host app's Router has just run one)
- * is mostly slow property lookups on a request whose hidden class Express made unique. Anything a
- * host adds to the Router (`gateway.use(…)`, `gateway.get(…)`) brings its own handling back, with
- * those layers running after the gateway's for the paths it passes on.
- */
-function skipRoutingPass(router: Router, pipeline: RequestPipeline): void {
-  const patched = router as RoutingRouter;
-  const routed = patched.handle;
-  patched.handle = function handle(this: RoutingRouter, request, response, out) {
-    if (this.stack.length !== 1) return routed.call(this, request, response, out);
-    try {
-      pipeline.dispatch(request, response, out);
-    } catch (error) {
-      out(error);
-    }
-  };
 }

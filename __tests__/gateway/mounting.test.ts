@@ -258,18 +258,21 @@ describe('mounting in a host app', () => {
     expect(ids.size).toBe(40);
   });
 
-  it('runs what a host adds to the returned Router for the paths the gateway passes on', async () => {
+  it('is a plain middleware: beside a host Router at the same mount, what it does not serve reaches the host', async () => {
     const gateway = createGateway(testOptions());
+    expect(typeof gateway).toBe('function');
+    expect((gateway as unknown as { stack?: unknown }).stack).toBeUndefined();
     const seen: string[] = [];
-    gateway.use((request, _response, next) => {
+    const extra = express.Router();
+    extra.use((request, _response, next) => {
       seen.push(request.path);
       next();
     });
-    gateway.get('/health', (_request, response) => {
+    extra.get('/health', (_request, response) => {
       response.json({ healthy: true });
     });
     const app = express();
-    app.use('/ai', gateway);
+    app.use('/ai', gateway, extra);
     app.use((_request, response) => {
       response.status(404).json({ hostNotFound: true });
     });

@@ -1,7 +1,7 @@
 /**
  * Routing: which codec answers a request, and as what — a model call (POST), a stored response
  * (GET / DELETE), a model list (GET), a 405 in the codec's envelope, or not the gateway's
- * (`next()`). Paths are relative to where the gateway's Router is mounted.
+ * (`next()`). Paths are relative to where the gateway is mounted.
  */
 import type { NextFunction, Request, Response } from 'express';
 import { percentDecode } from '../percent-decode';
