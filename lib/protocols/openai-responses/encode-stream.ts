@@ -3,14 +3,10 @@
  * `response.created` / `response.in_progress` with the whole (in-progress) object, each output
  * item's added … done events, and `response.completed` / `response.incomplete` / `response.failed`.
  */
-import type { Extensions, GenerateRequest, ProviderMetadata, StreamPart } from '../../canonical';
-import { toGatewayError, type GatewayError } from '../../errors';
+import type { Extensions, GenerateRequest, StreamPart } from '../../canonical';
+import { toGatewayError } from '../../errors';
 import type { JsonObject } from '../../json';
-import {
-  customToolInput,
-  responsesExtension,
-  type ResponsesOpaqueExtension,
-} from '../../wire/openai/responses-extensions';
+import { responsesExtension, type ResponsesOpaqueExtension } from '../../wire/openai/responses-extensions';
 import { log } from './log';
 import type { StreamEncoder } from '../types';
 import { echoSettings, includesEncryptedReasoning } from './echo';
@@ -20,37 +16,12 @@ import {
   callShape,
   encodeUsage,
   messageFields,
-  messageItem,
   outputText,
   reasoningItem,
-  type CallShape,
 } from './encode-output';
 import { finishStatus, responseObject, type ResponseState } from './encode-response';
 import { idStem, itemId, responseId } from './ids';
-
-type OpenItem =
-  | { kind: 'message'; index: number; id: string; parts: JsonObject[]; text: string }
-  | { kind: 'opaque'; index: number; item: JsonObject }
-  | { kind: 'reasoning'; index: number; id: string; text: string; summaryOpen: boolean }
-  | {
-      kind: 'call';
-      index: number;
-      id: string;
-      callId: string;
-      shape: CallShape;
-      args: string;
-      metadata?: ProviderMetadata;
-      extensions?: Extensions;
-    };
-
-/** The `code` of a failed response's `error` for a gateway error. */
-function failureCode(error: GatewayError): string {
-  return error.kind === 'rate_limit'
-    ? 'rate_limit_exceeded'
-    : error.kind === 'invalid_request'
-      ? 'invalid_prompt'
-      : 'server_error';
-}
+import { closeItem, type Emit, failureCode, type OpenItem } from './stream-items';
 
 /** Encodes one stream; the items already done are kept for the final response object. */
 export class ResponsesStreamEncoder implements StreamEncoder {
@@ -81,6 +52,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     this.includeEncrypted = includesEncryptedReasoning(request);
   }
 
+  private readonly emit: Emit = (type, payload) => this.event(type, payload);
+
   private event(type: string, payload: JsonObject): string {
     return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: this.sequence++, ...payload })}\n\n`;
   }
@@ -102,39 +75,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     if (!open) return '';
     if (open.kind === 'reasoning') return this.reasoningEnd({ type: 'reasoning-end', id: '' });
     this.open = undefined;
-    let item: JsonObject;
-    let text = '';
-    if (open.kind === 'opaque') item = open.item;
-    else if (open.kind === 'message') item = messageItem(open.id, status, open.parts, fields);
-    else {
-      const part = {
-        id: open.callId,
-        arguments: open.args,
-        ...(open.metadata ? { providerMetadata: open.metadata } : {}),
-        ...(open.extensions ? { extensions: open.extensions } : {}),
-      };
-      item = callItem(part, open.shape, open.id, 'completed');
-      if (open.shape.custom) {
-        const input = customToolInput(open.args);
-        text += this.event('response.custom_tool_call_input.delta', {
-          item_id: open.id,
-          output_index: open.index,
-          delta: input,
-        });
-        text += this.event('response.custom_tool_call_input.done', {
-          item_id: open.id,
-          output_index: open.index,
-          input,
-        });
-      } else {
-        text += this.event('response.function_call_arguments.done', {
-          item_id: open.id,
-          output_index: open.index,
-          name: open.shape.name,
-          arguments: open.args,
-        });
-      }
-    }
+    const { item, text } = closeItem(open, status, fields, this.emit);
     this.state.output.push(item);
     return text + this.event('response.output_item.done', { output_index: open.index, item });
   }
