@@ -1,6 +1,6 @@
 /** The `metrics` option: its public type, its defaults, and its validation into what the gateway's metrics run on. */
+import { configError, shown } from '../config-check';
 import { Registry } from 'prom-client';
-import { GatewayConfigError } from '../errors';
 import { suggest } from '../suggest';
 
 /** Histogram bucket bounds, in seconds (docs/operations.md, "Metrics"). */
@@ -53,11 +53,7 @@ const BUCKET_NAMES = ['duration', 'firstToken'] as const;
 const PREFIX_PATTERN = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 
 function fail(option: string, message: string): never {
-  throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTION', `createGateway: option '${option}' ${message}`, option);
-}
-
-function shown(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+  return configError('createGateway', option, message);
 }
 
 /**

@@ -1,4 +1,5 @@
 /** The default deployment state store: health, probe claims, calls in flight and session affinity, in memory. */
+import { positiveInteger } from '../config-check';
 import type { DeploymentFailure, DeploymentState, DeploymentStateStore } from './types';
 
 /** Options of {@link MemoryDeploymentStore}. */
@@ -44,10 +45,7 @@ export class MemoryDeploymentStore implements DeploymentStateStore {
   private readonly now: () => number;
 
   constructor(options: MemoryDeploymentStoreOptions = {}) {
-    const maxSessions = options.maxSessions ?? 100_000;
-    if (!Number.isSafeInteger(maxSessions) || maxSessions <= 0)
-      throw new RangeError(`MemoryDeploymentStore: maxSessions must be a positive integer, not ${String(maxSessions)}`);
-    this.maxSessions = maxSessions;
+    this.maxSessions = positiveInteger('MemoryDeploymentStore', 'maxSessions', options.maxSessions, 100_000);
     this.now = options.now ?? Date.now;
   }
 

@@ -1,4 +1,5 @@
 /** The default key store: keys held in memory as SHA-256 digests, matched in constant time. */
+import { argumentError } from '../config-check';
 import * as crypto from 'node:crypto';
 import { rateLimitsProblem } from './rate-limits';
 import type { KeyRateLimits, KeyStore, Principal } from './types';
@@ -16,11 +17,11 @@ export interface MemoryKeyEntry {
   rateLimits?: KeyRateLimits;
 }
 
-/** Throws a TypeError naming the store when an entry's `rateLimits` is malformed. */
+/** Throws the store's argument error when an entry's `rateLimits` is malformed. */
 export function checkEntryRateLimits(store: string, rateLimits: unknown): void {
   if (rateLimits === undefined) return;
   const problem = rateLimitsProblem(rateLimits, 'rateLimits');
-  if (problem) throw new TypeError(`${store}: ${problem}`);
+  if (problem) argumentError(store, 'a key entry', `is invalid: ${problem}`);
 }
 
 interface StoredKey {
@@ -56,8 +57,8 @@ export class MemoryKeyStore implements KeyStore {
 
   /** Adds (or replaces) a key and returns its principal. */
   add(entry: MemoryKeyEntry): Principal {
-    if (typeof entry.key !== 'string' || entry.key.length === 0)
-      throw new TypeError('MemoryKeyStore: key must be a non-empty string');
+    if (typeof entry?.key !== 'string' || entry.key.length === 0)
+      argumentError('MemoryKeyStore', 'key', 'must be a non-empty string.');
     checkEntryRateLimits('MemoryKeyStore', entry.rateLimits);
     const digest = digestOf(entry.key);
     const principal: Principal = {

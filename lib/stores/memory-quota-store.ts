@@ -1,4 +1,5 @@
 /** The default quota store: per-key balances in memory, reserve/settle/release as synchronous steps. */
+import { argumentError, shown } from '../config-check';
 import type { QuotaStore, Reservation, ReservationInfo, ReserveResult } from './types';
 
 /** Options of {@link MemoryQuotaStore}. */
@@ -36,7 +37,8 @@ export class MemoryQuotaStore implements QuotaStore {
 
   /** Sets a key's balance (what it may still spend, not counting calls in flight). */
   setBalance(keyId: string, balance: number): void {
-    if (!(balance >= 0)) throw new RangeError(`MemoryQuotaStore: balance of ${keyId} must be a number >= 0`);
+    if (typeof balance !== 'number' || !(balance >= 0))
+      argumentError('MemoryQuotaStore', `the balance of ${keyId}`, `must be a number >= 0, not ${shown(balance)}.`);
     this.account(keyId).balance = balance;
   }
 

@@ -1,4 +1,5 @@
 /** The default rate-limit store: token buckets and calls in flight per scope, in memory, each step synchronous. */
+import { positiveInteger } from '../config-check';
 import { type Bucket, counterOf, fullBucket, RATE_LIMIT_WINDOW_MS, refill, tighter, waitFor } from './rate-limits';
 import type { RateLimitLease, RateLimitResult, RateLimitScope, RateLimitState, RateLimitStore } from './types';
 
@@ -38,10 +39,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private sequence = 0;
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
-    const windowMs = options.windowMs ?? RATE_LIMIT_WINDOW_MS;
-    if (!Number.isSafeInteger(windowMs) || windowMs <= 0)
-      throw new RangeError(`MemoryRateLimitStore: windowMs must be a positive integer, not ${String(windowMs)}`);
-    this.windowMs = windowMs;
+    this.windowMs = positiveInteger('MemoryRateLimitStore', 'windowMs', options.windowMs, RATE_LIMIT_WINDOW_MS);
     this.now = options.now ?? Date.now;
   }
 

@@ -2,8 +2,7 @@
  * The in-memory response store: records as JSON, kept for a TTL, within a cap on entries and bytes, least recently used
  * evicted first.
  */
-import { GatewayConfigError } from '../errors';
-import { suggest } from '../suggest';
+import { configError, knownOptions, shown } from '../config-check';
 import { recordItem, recordItemIds } from './record-items';
 import type { ResponseStore, StoredResponse } from './types';
 
@@ -44,13 +43,8 @@ interface Entry {
 function positive(options: MemoryResponseStoreOptions, name: keyof MemoryResponseStoreOptions): number {
   const value = options[name];
   if (value === undefined) return MEMORY_RESPONSE_STORE_DEFAULTS[name];
-  if (typeof value !== 'number' || !(value > 0)) {
-    throw new GatewayConfigError(
-      'ERR_GATEWAY_INVALID_OPTION',
-      `${STORE}: option '${name}' must be a positive number, not ${String(value)}.`,
-      name,
-    );
-  }
+  if (typeof value !== 'number' || !(value > 0))
+    configError(STORE, name, `must be a positive number, not ${shown(value)}.`);
   return value;
 }
 
@@ -72,16 +66,7 @@ export class MemoryResponseStore implements ResponseStore {
   private readonly maxBytes: number;
 
   constructor(options: MemoryResponseStoreOptions = {}) {
-    if (options === null || typeof options !== 'object')
-      throw new GatewayConfigError('ERR_GATEWAY_INVALID_OPTIONS', `${STORE}: options must be an object.`);
-    for (const name of Object.keys(options)) {
-      if (!OPTION_NAMES.includes(name))
-        throw new GatewayConfigError(
-          'ERR_GATEWAY_UNKNOWN_OPTION',
-          `${STORE}: option '${name}' is not an option${suggest(name, OPTION_NAMES)}.`,
-          name,
-        );
-    }
+    knownOptions(STORE, options, OPTION_NAMES);
     this.ttlMs = positive(options, 'ttlSeconds') * 1000;
     this.maxEntries = positive(options, 'maxEntries');
     this.maxBytes = positive(options, 'maxBytes');

@@ -1,5 +1,5 @@
 /** The in-memory usage log: a ring of the last N usage records, queried by key and time window. */
-import { GatewayConfigError } from '../errors';
+import { positiveInteger } from '../config-check';
 import type { UsageRecord } from '../usage/record';
 import type { UsageSink } from '../usage/sink';
 import { PackedRing } from './packed-usage-ring';
@@ -49,14 +49,7 @@ export class MemoryUsageLog implements UsageSink {
   private next = 0;
 
   constructor(options: MemoryUsageLogOptions = {}) {
-    const capacity = options.capacity ?? DEFAULT_CAPACITY;
-    if (!Number.isSafeInteger(capacity) || capacity <= 0) {
-      throw new GatewayConfigError(
-        'ERR_GATEWAY_INVALID_OPTION',
-        `MemoryUsageLog: option 'capacity' must be a positive integer, not ${String(capacity)}.`,
-        'capacity',
-      );
-    }
+    const capacity = positiveInteger('MemoryUsageLog', 'capacity', options.capacity, DEFAULT_CAPACITY);
     this.capacity = capacity;
     this.ring = new PackedRing(capacity);
   }

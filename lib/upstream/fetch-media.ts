@@ -2,6 +2,7 @@
  * Downloads an http(s) image for an upstream that cannot take URLs: GET only, bounded, and never into a private
  * network.
  */
+import { positiveInteger } from '../config-check';
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import createDebug from 'debug';
@@ -214,16 +215,8 @@ function codeOf(error: unknown): string | undefined {
   return undefined;
 }
 
-function positiveInteger(value: number | undefined, fallback: number, option: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1)
-    throw new GatewayConfigError(
-      'ERR_GATEWAY_INVALID_OPTION',
-      `${option} must be a positive integer, not ${String(value)}.`,
-      option,
-    );
-  return value;
-}
+/** The owner a media option's error names. */
+const OWNER = 'MediaFetcher';
 
 /**
  * Downloads images by URL so they can be sent inline, through its own undici Agent (never the
@@ -242,10 +235,10 @@ export class MediaFetcher {
 
   /** @param options - Limits; `optionPath` prefixes option names in configuration errors. */
   constructor(options: MediaFetchOptions = {}, optionPath = '') {
-    this.timeoutMs = positiveInteger(options.timeoutMs, 10_000, `${optionPath}timeoutMs`);
-    this.maxBytes = positiveInteger(options.maxBytes, 20 * MEGABYTE, `${optionPath}maxBytes`);
+    this.timeoutMs = positiveInteger(OWNER, `${optionPath}timeoutMs`, options.timeoutMs, 10_000);
+    this.maxBytes = positiveInteger(OWNER, `${optionPath}maxBytes`, options.maxBytes, 20 * MEGABYTE);
     this.maxRedirects =
-      options.maxRedirects === 0 ? 0 : positiveInteger(options.maxRedirects, 3, `${optionPath}maxRedirects`);
+      options.maxRedirects === 0 ? 0 : positiveInteger(OWNER, `${optionPath}maxRedirects`, options.maxRedirects, 3);
     if (options.allowPrivateNetworks !== undefined && typeof options.allowPrivateNetworks !== 'boolean') {
       throw new GatewayConfigError(
         'ERR_GATEWAY_INVALID_OPTION',

@@ -1,5 +1,5 @@
 /** The options every upstream provider shares, and the one way they become an UpstreamClient. */
-import { GatewayConfigError } from '../errors';
+import { positiveInteger } from '../config-check';
 import type { ModelConfig } from '../models';
 import { UpstreamClient, type UpstreamRetries, type UpstreamTimeouts } from './upstream-client';
 
@@ -50,12 +50,5 @@ export function modelsFor(options: UpstreamProviderOptions, name: string): Model
 
 /** A provider's `maxEmbedInputs` option, checked once at creation: a positive integer, or `fallback` when absent. */
 export function maxEmbedInputsOption(value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
-    throw new GatewayConfigError(
-      'ERR_GATEWAY_INVALID_OPTION',
-      `maxEmbedInputs must be a positive integer, not ${String(value)}.`,
-      'maxEmbedInputs',
-    );
-  return value;
+  return positiveInteger('provider', 'maxEmbedInputs', value, fallback);
 }

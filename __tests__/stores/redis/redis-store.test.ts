@@ -230,7 +230,9 @@ describe('RedisQuotaStore in Redis', () => {
     });
     await store.setBalance('big', 9_007_199_254);
     expect((await store.getAccount('big')).balance).toBe(9_007_199_254);
-    await expect(store.setBalance('big', 9_007_199_255)).rejects.toThrow(RangeError);
+    await expect(store.setBalance('big', 9_007_199_255)).rejects.toMatchObject({
+      code: 'ERR_GATEWAY_INVALID_ARGUMENT',
+    });
     const wholeCredits = await quotaStore({}, { unitsPerCredit: 1 });
     await wholeCredits.setBalance('huge', Number.MAX_SAFE_INTEGER);
     expect((await wholeCredits.getAccount('huge')).balance).toBe(Number.MAX_SAFE_INTEGER);

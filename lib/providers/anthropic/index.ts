@@ -1,4 +1,5 @@
 /** The Anthropic Messages provider: Claude models over POST /v1/messages, streamed or not. */
+import { positiveInteger } from '../../config-check';
 import type { GenerateRequest, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
 import { callSignal } from '../cancellation';
@@ -90,14 +91,7 @@ export class AnthropicProvider implements Provider {
 
   constructor(options: AnthropicProviderOptions = {}) {
     this.name = options.name ?? 'anthropic';
-    this.defaultMaxTokens = options.defaultMaxTokens ?? 4096;
-    if (!Number.isInteger(this.defaultMaxTokens) || this.defaultMaxTokens < 1) {
-      throw new GatewayConfigError(
-        'ERR_GATEWAY_INVALID_OPTION',
-        `defaultMaxTokens must be a positive integer, not ${String(options.defaultMaxTokens)}.`,
-        'defaultMaxTokens',
-      );
-    }
+    this.defaultMaxTokens = positiveInteger('AnthropicProvider', 'defaultMaxTokens', options.defaultMaxTokens, 4096);
     if (options.adaptiveThinking !== undefined && typeof options.adaptiveThinking !== 'function') {
       throw new GatewayConfigError(
         'ERR_GATEWAY_INVALID_OPTION',

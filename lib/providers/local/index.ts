@@ -2,6 +2,7 @@
  * The embedded local provider: runs offline, answers text deterministically, draws real PNG images and makes lexical
  * embeddings.
  */
+import { nonNegativeNumber } from '../../config-check';
 import { randomUUID } from 'node:crypto';
 import createDebug from 'debug';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -97,8 +98,7 @@ export class LocalProvider implements Provider {
 
   constructor(options: LocalProviderOptions = {}) {
     this.name = options.name ?? 'local';
-    this.tokenDelayMs = options.tokenDelayMs ?? 0;
-    if (!(this.tokenDelayMs >= 0)) throw new RangeError('LocalProvider: tokenDelayMs must be a number >= 0');
+    this.tokenDelayMs = nonNegativeNumber('LocalProvider', 'tokenDelayMs', options.tokenDelayMs, 0);
     this.defaultModels = LOCAL_MODELS.map((model) => ({ ...model, provider: this.name }));
   }
 

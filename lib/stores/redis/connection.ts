@@ -3,8 +3,7 @@
  */
 import createDebug from 'debug';
 import type { Redis, RedisOptions } from 'ioredis';
-import { GatewayConfigError } from '../../errors';
-import { suggest } from '../../suggest';
+import { configError, knownOptions, positiveInteger } from '../../config-check';
 import type { ScriptDefinition } from './scripts';
 
 const logRedis = createDebug('rosetta:redis');
@@ -78,14 +77,9 @@ export function createRedisClient(connection: string | RedisOptions = {}): Redis
   return client;
 }
 
-/** Throws the adapters' option error: a stable code and a message naming the option. */
-export function invalidOption(
-  store: string,
-  option: string,
-  message: string,
-  code = 'ERR_GATEWAY_INVALID_OPTION',
-): never {
-  throw new GatewayConfigError(code, `${store}: option '${option}' ${message}`, option);
+/** Throws the adapters' option error: a stable code and a message naming the store and the option. */
+export function invalidOption(store: string, option: string, message: string, code?: string): never {
+  return configError(store, option, message, code);
 }
 
 /** An option that must be a positive integer: its value, `fallback` when absent, else the adapters' option error. */
@@ -95,26 +89,11 @@ export function positiveIntegerOption<Options extends object>(
   name: keyof Options & string,
   fallback: number,
 ): number {
-  const value = options[name] as unknown;
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
-    invalidOption(store, name, `must be a positive integer, not ${String(value)}.`);
-  return value;
+  return positiveInteger(store, name, options[name], fallback);
 }
 
 /** Checks that `options` is an object naming only known options ("did you mean …" for typos). */
-export function checkOptionNames(store: string, options: unknown, names: readonly string[]): void {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new GatewayConfigError(
-      'ERR_GATEWAY_INVALID_OPTIONS',
-      `${store}: options must be an object, e.g. new ${store}({ connection: 'redis://127.0.0.1:6379' }).`,
-    );
-  }
-  for (const name of Object.keys(options)) {
-    if (!names.includes(name))
-      invalidOption(store, name, `is not an option${suggest(name, names)}.`, 'ERR_GATEWAY_UNKNOWN_OPTION');
-  }
-}
+export const checkOptionNames = knownOptions;
 
 /** A prefix for every Redis key of a store: any string, default `rosetta:`. */
 export function resolvePrefix(store: string, prefix: unknown): string {

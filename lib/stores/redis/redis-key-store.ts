@@ -1,4 +1,5 @@
 /** A key store in Redis: keys kept as SHA-256 digests, shared by every gateway instance, matched in constant time. */
+import { argumentError } from '../../config-check';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { checkEntryRateLimits, fingerprintKey, type MemoryKeyEntry } from '../memory-key-store';
@@ -101,18 +102,18 @@ export class RedisKeyStore implements KeyStore {
    */
   async add(entry: RedisKeyEntry): Promise<Principal> {
     if (entry === null || typeof entry !== 'object' || typeof entry.key !== 'string' || entry.key.length === 0) {
-      throw new TypeError(`${STORE}: key must be a non-empty string`);
+      argumentError(STORE, 'key', 'must be a non-empty string.');
     }
     const id = entry.id ?? fingerprintKey(entry.key);
-    if (typeof id !== 'string' || id.length === 0) throw new TypeError(`${STORE}: id must be a non-empty string`);
+    if (typeof id !== 'string' || id.length === 0) argumentError(STORE, 'id', 'must be a non-empty string.');
     if (
       entry.allowedModels !== undefined &&
       !(Array.isArray(entry.allowedModels) && entry.allowedModels.every((model) => typeof model === 'string'))
     ) {
-      throw new TypeError(`${STORE}: allowedModels must be an array of model ids`);
+      argumentError(STORE, 'allowedModels', 'must be an array of model ids.');
     }
     if (entry.metadata !== undefined && (entry.metadata === null || typeof entry.metadata !== 'object'))
-      throw new TypeError(`${STORE}: metadata must be an object`);
+      argumentError(STORE, 'metadata', 'must be an object.');
     checkEntryRateLimits(STORE, entry.rateLimits);
     const principal: Principal = {
       id,

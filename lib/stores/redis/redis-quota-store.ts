@@ -1,6 +1,7 @@
 /**
  * A quota store in Redis: one balance shared by every gateway instance, reserve/settle/release as atomic Lua scripts.
  */
+import { argumentError, shown } from '../../config-check';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QuotaStore, Reservation, ReservationInfo, ReserveResult } from '../types';
@@ -78,8 +79,7 @@ const OPTION_NAMES = [
 ] as const;
 
 function keyIdOf(keyId: unknown): string {
-  if (typeof keyId !== 'string' || keyId.length === 0)
-    throw new TypeError(`${STORE}: a key id must be a non-empty string.`);
+  if (typeof keyId !== 'string' || keyId.length === 0) argumentError(STORE, 'a key id', 'must be a non-empty string.');
   return keyId;
 }
 
@@ -210,7 +210,7 @@ export class RedisQuotaStore implements QuotaStore {
    */
   async setBalance(keyId: string, balance: number): Promise<void> {
     if (typeof balance !== 'number' || !(balance >= 0))
-      throw new RangeError(`${STORE}: the balance of ${keyId} must be a number >= 0, not ${String(balance)}.`);
+      argumentError(STORE, `the balance of ${keyId}`, `must be a number >= 0, not ${shown(balance)}.`);
     const value = balance === Infinity ? 'unmetered' : String(this.toUnits(balance, 'balance'));
     await this.link.run(QUOTA_SCRIPTS.fund, [this.accountKeys(keyIdOf(keyId))[0]], ['set', value, this.defaultBalance]);
   }
@@ -218,7 +218,7 @@ export class RedisQuotaStore implements QuotaStore {
   /** Adds credits to a key's balance atomically (a negative amount takes them away) and returns the new balance. */
   async addBalance(keyId: string, credits: number): Promise<number> {
     if (typeof credits !== 'number' || !Number.isFinite(credits))
-      throw new RangeError(`${STORE}: credits to add must be a finite number, not ${String(credits)}.`);
+      argumentError(STORE, 'credits to add', `must be a finite number, not ${shown(credits)}.`);
     const units = Math.sign(credits) * this.toUnits(Math.abs(credits), 'credits');
     const reply = await this.link.run(
       QUOTA_SCRIPTS.fund,
@@ -265,9 +265,8 @@ export class RedisQuotaStore implements QuotaStore {
   private toUnits(credits: number, what: string): number {
     const units = Math.round(credits * this.unitsPerCredit);
     if (typeof credits !== 'number' || !(credits >= 0) || !Number.isSafeInteger(units)) {
-      throw new RangeError(
-        `${STORE}: ${what} must be a number of credits from 0 to ${Math.floor(Number.MAX_SAFE_INTEGER / this.unitsPerCredit)}, not ${String(credits)}.`,
-      );
+      const most = Math.floor(Number.MAX_SAFE_INTEGER / this.unitsPerCredit);
+      argumentError(STORE, what, `must be a number of credits from 0 to ${most}, not ${shown(credits)}.`);
     }
     return units;
   }
