@@ -63,7 +63,6 @@ export {
 } from './stores/memory-usage-log';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
 export type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
-export { callSignal, abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';
 export { PROVIDER_SPECIFICATION_VERSION, DEFAULT_MAX_EMBED_INPUTS } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';
 export { LOCAL_EMBED_DIMENSIONS, LOCAL_EMBED_MAX_DIMENSIONS } from './providers/local/embed';

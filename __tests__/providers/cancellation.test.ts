@@ -1,5 +1,7 @@
 /** The per-call cancellation: what undici and providers see of it. */
-import { CallCancellation, callSignal, providerCallContext } from '../../lib/providers/cancellation';
+import { providerCallContext } from '../../lib/providers/call-context';
+import { CallUpstream } from '../../lib/upstream/call-upstream';
+import { CallCancellation } from '../../lib/upstream/cancellation';
 import type { GenerateResponse, Provider } from '../../lib';
 import { serveGateway, TEST_KEY, testOptions } from '../helpers/app';
 
@@ -40,8 +42,10 @@ describe('CallCancellation', () => {
     const cancellation = new CallCancellation();
     const context = providerCallContext(cancellation, 'upstream-model', 'req_1');
     expect(context).toMatchObject({ upstreamModel: 'upstream-model', requestId: 'req_1' });
+    const sender = { requestJson: jest.fn(), stream: jest.fn() };
+    const callSignal = (made: typeof context) => new CallUpstream(sender, made).signal;
     expect(callSignal(context)).toBe(cancellation);
-    expect(context.cancellation).toBe(cancellation);
+    expect(Object.keys(context)).not.toContain('cancellation');
     const copied = { ...context, upstreamModel: 'other' };
     expect(callSignal(copied)).toBe(cancellation);
     cancellation.abort('client left');

@@ -12,7 +12,7 @@ import { sendJson } from '../http/send';
 import { ModelTable } from '../models';
 import { DeploymentRouter } from '../routing/router';
 import type { ResolvedOptions } from '../options';
-import { CallCancellation } from '../providers/cancellation';
+import { CallCancellation } from '../upstream/cancellation';
 import type { ProtocolCodec, RouteMatch, StoredResponseMatch } from '../protocols/types';
 import { authenticate } from './authenticate';
 import { Call } from './call';

@@ -7,7 +7,7 @@
 import type { CallWarning, GenerateRequest, GenerateResponse, ProviderStreamPart } from '../canonical';
 import { GatewayError, toGatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
-import { providerCallContext } from '../providers/cancellation';
+import { providerCallContext } from '../providers/call-context';
 import type { ProviderCallContext } from '../providers/types';
 import { DEPLOYMENT_FAILURE_KINDS } from '../routing/health';
 import { DEPLOYMENTS_OUT_CODES, type ChosenDeployment } from '../routing/router';

@@ -12,7 +12,7 @@ import type {
 } from '../canonical';
 import type { ModelConfig } from '../models';
 import type { MaybePromise } from '../stores/types';
-import type { CallSignal } from './cancellation';
+import type { UpstreamCallContext } from '../upstream/call-upstream';
 
 /**
  * A non-streamed answer as a provider gives it: `usage` holds the figures the upstream reported and
@@ -38,7 +38,7 @@ export interface CachePriceRatios {
 }
 
 /** What the gateway hands a provider with each call. */
-export interface ProviderCallContext {
+export interface ProviderCallContext extends UpstreamCallContext {
   /** The model id to send upstream (from the model table; may differ from `request.model`). */
   upstreamModel: string;
   /** Aborted when the caller disconnects or the call times out; pass it to every upstream request. */
@@ -52,13 +52,6 @@ export interface ProviderCallContext {
    * looping. Never a secret. The gateway always sets them; a provider that calls over HTTP sends them.
    */
   upstreamHeaders?: Readonly<Record<string, string>>;
-  /**
-   * The same cancellation as `signal`, as a {@link CallSignal}: the gateway sets a cheap object that
-   * undici takes as a signal (so no `AbortSignal` is made for a call that never reads `signal`).
-   * Optional: a context made by hand may leave it out; read it through `callSignal(context)`, which
-   * falls back to `signal`.
-   */
-  cancellation?: CallSignal;
   /**
    * Records a {@link CallWarning}: a setting or tool of the request this provider did not send
    * upstream because the upstream cannot take it (docs/providers.md, "Warnings"). The gateway

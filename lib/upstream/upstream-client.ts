@@ -4,7 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher, Pool } from 'undici';
 import createDebug from 'debug';
 import { GatewayError } from '../errors';
-import { abortSignalOf, type CallSignal } from '../providers/cancellation';
+import { abortSignalOf } from './cancellation';
+import { CallUpstream, type UpstreamCallContext, type UpstreamRequest } from './call-upstream';
+
+export type { UpstreamRequest } from './call-upstream';
 import { undici } from './undici';
 import { upstreamStatusError } from './upstream-errors';
 import { announceRetry } from './retry-channel';
@@ -86,24 +89,6 @@ export interface UpstreamClientOptions {
   connections?: number;
   /** A name for logs and error messages, e.g. `openai`. */
   name: string;
-}
-
-/** One upstream call. */
-export interface UpstreamRequest {
-  /** Appended to the base URL's path. */
-  path: string;
-  method?: 'GET' | 'POST';
-  query?: Record<string, string>;
-  body?: unknown;
-  /** Headers of this request, over the client's own (read, never changed: the client builds its own object). */
-  headers?: Readonly<Record<string, string>>;
-  /** Cancels the call: an `AbortSignal`, or the gateway's cheaper per-call cancellation. */
-  signal: CallSignal;
-  /**
-   * At most this many retries for this request, below the client's `retries.max` (a provider passes its call
-   * context's `retries`: 0 while another deployment of the model would take the call). Default: `retries.max`.
-   */
-  retries?: number;
 }
 
 /**
@@ -221,6 +206,11 @@ export class UpstreamClient {
       headersTimeout: this.timeouts.responseMs,
       bodyTimeout: this.timeouts.idleMs,
     });
+  }
+
+  /** This client bound to one call: its requests carry the call's cancellation, ids, hop headers and retry hint. */
+  forCall(context: UpstreamCallContext): CallUpstream {
+    return new CallUpstream(this, context);
   }
 
   /**

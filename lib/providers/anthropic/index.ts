@@ -2,7 +2,6 @@
 import { positiveInteger } from '../../config-check';
 import type { GenerateRequest, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
-import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
 import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';
@@ -119,17 +118,9 @@ export class AnthropicProvider implements Provider {
   }
 
   /** Per-request headers: correlation id, the accept type, and the merged `anthropic-beta` list. */
-  private requestHeaders(
-    request: GenerateRequest,
-    context: ProviderCallContext,
-    accept: string,
-  ): Record<string, string> {
+  private requestHeaders(request: GenerateRequest, accept: string): Record<string, string> {
     const beta = anthropicBetaHeader(request, this.configuredBeta);
-    return Object.assign(
-      { accept, 'x-request-id': context.requestId },
-      beta ? { 'anthropic-beta': beta } : undefined,
-      context.upstreamHeaders,
-    );
+    return beta ? { accept, 'anthropic-beta': beta } : { accept };
   }
 
   private encodeOptions(context: ProviderCallContext, stream: boolean): EncodeMessagesOptions {
@@ -155,13 +146,11 @@ export class AnthropicProvider implements Provider {
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context, false));
     const query = anthropicBetaQuery(request);
-    const response = await this.client.requestJson<AnthropicMessageResponse>({
+    const response = await this.client.forCall(context).requestJson<AnthropicMessageResponse>({
       path: '/v1/messages',
       ...(query ? { query } : {}),
       body,
-      signal: callSignal(context),
-      headers: this.requestHeaders(request, context, 'application/json'),
-      retries: context.retries,
+      headers: this.requestHeaders(request, 'application/json'),
     });
     // The figures the upstream left out are left out for the gateway to count (each on its own: an input count is kept
     // without an output count).
@@ -171,23 +160,15 @@ export class AnthropicProvider implements Provider {
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
-    const signal = callSignal(context);
+    const upstream = this.client.forCall(context);
     const open = (sink: BodySink) => {
       const body = encodeMessagesRequest(request, context.upstreamModel, this.encodeOptions(context, true));
       const query = anthropicBetaQuery(request);
-      return this.client.stream(
-        {
-          path: '/v1/messages',
-          ...(query ? { query } : {}),
-          body,
-          signal,
-          headers: this.requestHeaders(request, context, 'text/event-stream'),
-          retries: context.retries,
-        },
-        sink,
-      );
+      const headers = this.requestHeaders(request, 'text/event-stream');
+      return upstream.stream({ path: '/v1/messages', ...(query ? { query } : {}), body, headers }, sink);
     };
-    return decodeEventStream(open, new MessageStreamDecoder(this.name), this.name, signal, this.client.redactor);
+    const decoder = new MessageStreamDecoder(this.name);
+    return decodeEventStream(open, decoder, this.name, upstream.signal, this.client.redactor);
   }
 
   close(): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import type { EmbedRequest, EmbedResponse, GenerateRequest, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
-import { callSignal, type CallSignal } from '../cancellation';
+import type { CallSignal } from '../../upstream/cancellation';
 import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../../upstream/fetch-media';
 import { decodeEventStream } from '../../upstream/sse';
@@ -127,20 +127,17 @@ export class GeminiProvider implements Provider {
   }
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
-    const signal = callSignal(context);
+    const upstream = this.client.forCall(context);
     const body = encodeGenerateContentRequest(
-      await this.withInlineImages(request, signal),
+      await this.withInlineImages(request, upstream.signal),
       context.upstreamModel,
       context.warn,
     );
     let response: GenerateContentResponse;
     try {
-      response = await this.client.requestJson<GenerateContentResponse>({
+      response = await upstream.requestJson<GenerateContentResponse>({
         path: modelPath(context.upstreamModel, 'generateContent'),
         body,
-        signal,
-        headers: context.upstreamHeaders,
-        retries: context.retries,
       });
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
@@ -153,7 +150,8 @@ export class GeminiProvider implements Provider {
   }
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
-    const signal = callSignal(context);
+    const upstream = this.client.forCall(context);
+    const signal = upstream.signal;
     const open = async (sink: BodySink): Promise<StreamedBody> => {
       const body = encodeGenerateContentRequest(
         await this.withInlineImages(request, signal),
@@ -161,14 +159,12 @@ export class GeminiProvider implements Provider {
         context.warn,
       );
       try {
-        return await this.client.stream(
+        return await upstream.stream(
           {
             path: modelPath(context.upstreamModel, 'streamGenerateContent'),
             query: { alt: 'sse' },
             body,
-            signal,
-            headers: Object.assign({ accept: 'text/event-stream' }, context.upstreamHeaders),
-            retries: context.retries,
+            headers: { accept: 'text/event-stream' },
           },
           sink,
         );
@@ -199,12 +195,7 @@ export class GeminiProvider implements Provider {
     const body = encodeBatchEmbedRequest(request, resource);
     let response: BatchEmbedBody;
     try {
-      response = await this.client.requestJson<BatchEmbedBody>({
-        path,
-        body,
-        signal: callSignal(context),
-        headers: context.upstreamHeaders,
-      });
+      response = await this.client.forCall(context).requestJson<BatchEmbedBody>({ path, body });
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
     }

@@ -11,7 +11,6 @@ import type {
   ProviderStreamPart,
 } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
-import { callSignal } from '../cancellation';
 import type { ModelConfig } from '../../models';
 import { reportedFigures } from '../../tokenizer';
 import type { BodySink } from '../../upstream/dispatch';
@@ -138,6 +137,9 @@ export function isOpenAIReasoningModel(upstreamModel: string): boolean {
  * Calls an OpenAI-compatible upstream over undici: chat completions or, for `responsesModels`, the Responses API
  * (streamed or not), and images.
  */
+/** The `accept` of a streamed request. */
+const EVENT_STREAM: Readonly<Record<string, string>> = { accept: 'text/event-stream' };
+
 export class OpenAIProvider implements Provider {
   readonly specificationVersion = 'v1' as const;
   readonly name: string;
@@ -220,16 +222,11 @@ export class OpenAIProvider implements Provider {
     // Qwen's thinking mode answers only streamed: a non-streamed call is streamed upstream and collected.
     if (this.dashScope) return collectParts(this.stream(request, context));
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, false));
-    const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
     let response: OpenAIChatResponse;
     try {
-      response = await this.client.requestJson<OpenAIChatResponse>({
-        path: '/chat/completions',
-        body,
-        signal: callSignal(context),
-        headers,
-        retries: context.retries,
-      });
+      response = await this.client
+        .forCall(context)
+        .requestJson<OpenAIChatResponse>({ path: '/chat/completions', body });
     } catch (error) {
       // A reasoning model refuses a cap it used up before writing anything (Claude Code's max_tokens: 1 probe).
       if (isCapExhausted(error)) return capExhaustedAnswer(request, context.upstreamModel);
@@ -250,27 +247,21 @@ export class OpenAIProvider implements Provider {
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const responses = this.responsesCall(context.upstreamModel);
     if (responses) return streamViaResponses(responses, request, context);
-    const signal = callSignal(context);
+    const upstream = this.client.forCall(context);
     const open = (sink: BodySink) => {
       const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, true));
-      const headers = Object.assign(
-        { accept: 'text/event-stream', 'x-request-id': context.requestId },
-        context.upstreamHeaders,
-      );
-      return this.client.stream({ path: '/chat/completions', body, signal, headers, retries: context.retries }, sink);
+      return upstream.stream({ path: '/chat/completions', body, headers: EVENT_STREAM }, sink);
     };
-    const parts = decodeEventStream(open, new ChatStreamDecoder(this.name), this.name, signal, this.client.redactor);
+    const decoder = new ChatStreamDecoder(this.name);
+    const parts = decodeEventStream(open, decoder, this.name, upstream.signal, this.client.redactor);
     return answerCapExhaustedStream(parts, request, context.upstreamModel);
   }
 
   async generateImage(request: ImageRequest, context: ProviderCallContext): Promise<ImageResponse> {
     const body = encodeImageRequest(request, context.upstreamModel);
-    const response = await this.client.requestJson<Parameters<typeof decodeImageResponse>[0]>({
-      path: '/images/generations',
-      body,
-      signal: callSignal(context),
-      headers: context.upstreamHeaders,
-    });
+    const response = await this.client
+      .forCall(context)
+      .requestJson<Parameters<typeof decodeImageResponse>[0]>({ path: '/images/generations', body });
     return decodeImageResponse(response, this.name);
   }
 
@@ -282,12 +273,7 @@ export class OpenAIProvider implements Provider {
   /** `POST /embeddings` (./embed.ts). */
   async embed(request: EmbedRequest, context: ProviderCallContext): Promise<EmbedResponse> {
     const body = encodeEmbeddingsRequest(request, context.upstreamModel, this.embeddingsBase64, context.warn);
-    const response = await this.client.requestJson<EmbeddingsBody>({
-      path: '/embeddings',
-      body,
-      signal: callSignal(context),
-      headers: Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders),
-    });
+    const response = await this.client.forCall(context).requestJson<EmbeddingsBody>({ path: '/embeddings', body });
     return decodeEmbeddingsResponse(response, request.inputs.length, this.name, context.upstreamModel);
   }
 

@@ -7,7 +7,6 @@ import { GatewayConfigError } from '../../../errors';
 import type { BodySink } from '../../../upstream/dispatch';
 import { decodeEventStream } from '../../../upstream/sse';
 import type { UpstreamClient } from '../../../upstream/upstream-client';
-import { callSignal } from '../../cancellation';
 import type { ProviderCallContext, ProviderGenerateResponse } from '../../types';
 import createDebug from 'debug';
 import type { JsonObject } from '../../../json';
@@ -58,14 +57,7 @@ export async function generateViaResponses(
     reasoningModel: call.reasoningModel,
     warn: context.warn,
   });
-  const headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
-  const response = await call.client.requestJson<unknown>({
-    path: '/responses',
-    body,
-    signal: callSignal(context),
-    headers,
-    retries: context.retries,
-  });
+  const response = await call.client.forCall(context).requestJson<unknown>({ path: '/responses', body });
   const answer = decodeResponsesResponse(response, context.upstreamModel, call.name);
   const opaque = answer.choices[0]?.opaque;
   if (opaque) {
@@ -81,19 +73,15 @@ export function streamViaResponses(
   request: GenerateRequest,
   context: ProviderCallContext,
 ): AsyncIterable<ProviderStreamPart> {
-  const signal = callSignal(context);
+  const upstream = call.client.forCall(context);
   const open = (sink: BodySink) => {
     const body = encodeResponsesRequest(request, context.upstreamModel, {
       stream: true,
       reasoningModel: call.reasoningModel,
       warn: context.warn,
     });
-    const headers = Object.assign(
-      { accept: 'text/event-stream', 'x-request-id': context.requestId },
-      context.upstreamHeaders,
-    );
-    return call.client.stream({ path: '/responses', body, signal, headers, retries: context.retries }, sink);
+    return upstream.stream({ path: '/responses', body, headers: { accept: 'text/event-stream' } }, sink);
   };
   const decoder = new ResponsesStreamDecoder(call.name, answerItemDrops(request, log, context.warn));
-  return decodeEventStream(open, decoder, call.name, signal, call.client.redactor);
+  return decodeEventStream(open, decoder, call.name, upstream.signal, call.client.redactor);
 }

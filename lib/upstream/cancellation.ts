@@ -5,10 +5,8 @@
  * slow lookup: ~2.5% of a non-streamed call. The built-in providers hand this object to undici
  * directly (undici takes any object with `aborted`, `reason`, `once` and `removeListener` as a
  * signal); a real `AbortSignal` is made only when something asks for one
- * (`ProviderCallContext.signal`, a retry's backoff sleep).
+ * (a provider reading `ProviderCallContext.signal`, a retry's backoff sleep).
  */
-import type { CallWarnings } from '../warnings';
-import type { ProviderCallContext } from './types';
 
 type AbortListener = () => void;
 
@@ -77,36 +75,8 @@ export function abortSignalOf(signal: CallSignal): AbortSignal {
 }
 
 /**
- * The context a provider gets for one call. `signal` is an own, enumerable getter, so a provider
- * that reads it, or copies the context with `{ ...context }`, gets a working `AbortSignal`; one that
- * never reads it costs none. `cancellation` is the cheap signal itself, for {@link callSignal}. `retries` is the
- * attempt's retry hint (undefined: the provider's own policy).
+ * Where the gateway puts a call's {@link CallCancellation} on the context it hands a provider: a symbol, so the
+ * context's public shape has `signal` only, and the upstream client (./call-upstream.ts) sends the cheap cancellation
+ * upstream instead of making an `AbortSignal` for every call.
  */
-export function providerCallContext(
-  cancellation: CallCancellation,
-  upstreamModel: string,
-  requestId: string,
-  upstreamHeaders?: Readonly<Record<string, string>>,
-  warnings?: CallWarnings,
-  retries?: number,
-): ProviderCallContext {
-  return {
-    upstreamModel,
-    requestId,
-    upstreamHeaders,
-    cancellation,
-    warn: warnings ? (warning) => warnings.add(warning) : undefined,
-    retries,
-    get signal() {
-      return cancellation.signal;
-    },
-  };
-}
-
-/**
- * The signal to pass upstream for a call: the context's `cancellation` (the gateway's cheap one),
- * else its `AbortSignal` (a context made by hand).
- */
-export function callSignal(context: ProviderCallContext): CallSignal {
-  return context.cancellation ?? context.signal;
-}
+export const CALL_CANCELLATION: unique symbol = Symbol('rosetta.callCancellation');
