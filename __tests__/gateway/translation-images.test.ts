@@ -560,13 +560,13 @@ describe('the media fetcher (unit)', () => {
 
   it('validates its options and the provider’s at creation', () => {
     expect(() => new MediaFetcher({ timeoutMs: 0 })).toThrow(GatewayConfigError);
-    expect(() => new MediaFetcher({ maxBytes: 1.5 })).toThrow(/maxBytes must be a positive integer/);
+    expect(() => new MediaFetcher({ maxBytes: 1.5 })).toThrow(/'maxBytes' must be a positive integer/);
     expect(() => new GeminiProvider({ imageDownload: { timeoutMs: -1 } })).toThrow(/imageDownload\.timeoutMs/);
     // @ts-expect-error a string instead of a boolean
-    expect(() => new GeminiProvider({ inlineImageUrls: 'yes' })).toThrow(/inlineImageUrls must be a boolean/);
+    expect(() => new GeminiProvider({ inlineImageUrls: 'yes' })).toThrow(/'inlineImageUrls' must be true or false/);
     // @ts-expect-error a string instead of a boolean
     expect(() => new GeminiProvider({ allowPrivateNetworks: 'true' })).toThrow(
-      /allowPrivateNetworks must be a boolean/,
+      /'allowPrivateNetworks' must be true or false/,
     );
   });
 });

@@ -29,6 +29,6 @@ describe('MemoryRateLimitStore', () => {
   });
 
   it('refuses a window that is not a positive integer', () => {
-    expect(() => new MemoryRateLimitStore({ windowMs: 0 })).toThrow(/windowMs must be a positive integer/);
+    expect(() => new MemoryRateLimitStore({ windowMs: 0 })).toThrow(/'windowMs' must be a positive integer/);
   });
 });

@@ -2,12 +2,12 @@
  * Downloads an http(s) image for an upstream that cannot take URLs: GET only, bounded, and never into a private
  * network.
  */
-import { positiveInteger } from '../config-check';
+import { booleanOption, positiveInteger } from '../config-check';
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import createDebug from 'debug';
 import type { Agent, Dispatcher } from 'undici';
-import { GatewayConfigError, GatewayError } from '../errors';
+import { GatewayError } from '../errors';
 import { undici } from './undici';
 
 const log = createDebug('rosetta:provider');
@@ -239,14 +239,7 @@ export class MediaFetcher {
     this.maxBytes = positiveInteger(OWNER, `${optionPath}maxBytes`, options.maxBytes, 20 * MEGABYTE);
     this.maxRedirects =
       options.maxRedirects === 0 ? 0 : positiveInteger(OWNER, `${optionPath}maxRedirects`, options.maxRedirects, 3);
-    if (options.allowPrivateNetworks !== undefined && typeof options.allowPrivateNetworks !== 'boolean') {
-      throw new GatewayConfigError(
-        'ERR_GATEWAY_INVALID_OPTION',
-        'allowPrivateNetworks must be a boolean.',
-        'allowPrivateNetworks',
-      );
-    }
-    this.allowPrivateNetworks = options.allowPrivateNetworks ?? false;
+    this.allowPrivateNetworks = booleanOption(OWNER, 'allowPrivateNetworks', options.allowPrivateNetworks, false);
     this.agent = new undici.Agent({
       connections: 16,
       keepAliveTimeout: 10_000,

@@ -2,8 +2,8 @@
  * The Gemini provider: the Gemini Developer API's generateContent and streamGenerateContent (`alt=sse`), and
  * batchEmbedContents.
  */
+import { booleanOption } from '../../config-check';
 import type { EmbedRequest, EmbedResponse, GenerateRequest, ProviderStreamPart } from '../../canonical';
-import { GatewayConfigError } from '../../errors';
 import type { CallSignal } from '../../upstream/cancellation';
 import type { ModelConfig } from '../../models';
 import { MediaFetcher, type MediaFetchOptions } from '../../upstream/fetch-media';
@@ -83,13 +83,7 @@ export class GeminiProvider implements Provider {
 
   constructor(options: GeminiProviderOptions = {}) {
     this.name = options.name ?? 'gemini';
-    if (options.inlineImageUrls !== undefined && typeof options.inlineImageUrls !== 'boolean') {
-      throw new GatewayConfigError(
-        'ERR_GATEWAY_INVALID_OPTION',
-        'inlineImageUrls must be a boolean.',
-        'inlineImageUrls',
-      );
-    }
+    booleanOption('GeminiProvider', 'inlineImageUrls', options.inlineImageUrls, true);
     this.media =
       options.inlineImageUrls === false
         ? undefined

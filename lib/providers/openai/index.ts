@@ -2,6 +2,7 @@
  * The OpenAI-compatible provider: OpenAI itself and every server speaking chat completions (vLLM, llama.cpp, Ollama,
  * OpenRouter…).
  */
+import { booleanOption } from '../../config-check';
 import type {
   EmbedRequest,
   EmbedResponse,
@@ -173,13 +174,7 @@ export class OpenAIProvider implements Provider {
     this.cacheMarkers = cacheControlFor(options.cacheControl, baseUrl);
     this.dashScope = options.dashScopeThinking ?? isDashScope(baseUrl);
     this.embedInputs = maxEmbedInputsOption(options.maxEmbedInputs, OPENAI_MAX_EMBED_INPUTS);
-    if (options.embeddingsBase64 !== undefined && typeof options.embeddingsBase64 !== 'boolean')
-      throw new GatewayConfigError(
-        'ERR_GATEWAY_INVALID_OPTION',
-        'embeddingsBase64 must be a boolean.',
-        'embeddingsBase64',
-      );
-    this.embeddingsBase64 = options.embeddingsBase64 ?? true;
+    this.embeddingsBase64 = booleanOption('OpenAIProvider', 'embeddingsBase64', options.embeddingsBase64, true);
     this.client = upstreamClientFor(options, this.name, baseUrl, {
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...options.headers,
