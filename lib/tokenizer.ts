@@ -77,12 +77,40 @@ export function countTextTokens(text: string): number {
 const COUNT_WINDOW = 16 * 1024;
 
 /**
+ * Characters of one request the exact tokenizer may still read: {@link EXACT_COUNT_MAX_CHARS} to start with, spent by
+ * {@link countTextTokensWithin}. Past it a count is left unknown and the caller uses an upper bound.
+ */
+export class TokenizerBudget {
+  constructor(public chars: number = EXACT_COUNT_MAX_CHARS) {}
+}
+
+/** Characters handed to the tokenizer by the budgeted counts since the process started (for tests and diagnostics). */
+let budgetedChars = 0;
+
+/** Characters the budgeted counts have handed to the tokenizer so far in this process. */
+export function tokenizedChars(): number {
+  return budgetedChars;
+}
+
+/**
  * Tokens in a string, counted only until they pass `limit`: the exact count when it is at most `limit` (for ordinary
  * text; a window cut inside a long run of non-space characters may add a token, as {@link tokenizerPieces}' own
  * cuts do), else some figure above it. The text is read a window at a time, each cut before a space between words,
  * so an over-long text (a 20 MB string) costs the tokenizer about `limit` tokens, not the whole string.
  */
 export function countTextTokensUpTo(text: string, limit: number): number {
+  return countWindows(text, limit, undefined)!;
+}
+
+/**
+ * {@link countTextTokensUpTo} within a request's {@link TokenizerBudget}: each window read is taken from the budget,
+ * and the count is undefined (unknown) when the budget runs out before the text ends or the count passes `limit`.
+ */
+export function countTextTokensWithin(text: string, limit: number, budget: TokenizerBudget): number | undefined {
+  return countWindows(text, limit, budget);
+}
+
+function countWindows(text: string, limit: number, budget: TokenizerBudget | undefined): number | undefined {
   if (text.length === 0) return 0;
   const tokenizer = load();
   let total = 0;
@@ -92,6 +120,11 @@ export function countTextTokensUpTo(text: string, limit: number): number {
     if (end < text.length) {
       const space = text.lastIndexOf(' ', end - 1);
       if (space > start && isWordBoundarySpace(text, space)) end = space;
+    }
+    if (budget) {
+      if (budget.chars <= 0) return undefined;
+      budget.chars -= end - start;
+      budgetedChars += end - start;
     }
     for (const piece of tokenizerPieces(text.slice(start, end))) {
       total += tokenizer.countTokens(piece);

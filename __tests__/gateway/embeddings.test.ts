@@ -4,6 +4,7 @@
  * call, large batches split to the upstream's limit and joined in order, one failing batch failing the call, and the
  * call charged per input token, held on the gateway's count and settled on the upstream's, with its usage record.
  */
+import { EXACT_COUNT_MAX_CHARS, tokenizedChars } from '../../lib/tokenizer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   countTextTokens,
@@ -219,11 +220,42 @@ describe('bad inputs: a 400 in the OpenAI envelope before anything goes upstream
   });
 
   it('inputs over 300,000 tokens together are a 400', async () => {
-    const input = Array.from({ length: 40 }, () => 'lorem ipsum '.repeat(4000));
+    // 40 inputs of 8,000 tokens in 16,000 characters each: over the limit within the tokenizer's 1 MiB.
+    const input = Array.from({ length: 40 }, () => 'a b '.repeat(4000));
     const response = await post({ model: 'batched-embed', input });
     expect(response.status).toBe(400);
     expect((await readJson(response)).error.message).toContain('300000 tokens together');
     expect(batched.calls).toHaveLength(0);
+  });
+});
+
+describe('the tokenizer, bounded', () => {
+  /** `count` inputs of `words` random six-letter words each (text a BPE tokenizer is slowest on). */
+  const randomInputs = (count: number, words: number) =>
+    Array.from({ length: count }, () =>
+      Array.from({ length: words }, () => Math.random().toString(36).slice(2, 8)).join(' '),
+    );
+
+  it('a key that cannot pay is refused before any input is counted (a large body, and a small one)', async () => {
+    const before = tokenizedChars();
+    const large = await post({ model: 'batched-embed', input: randomInputs(2048, 1170) }, EMPTY);
+    expect(large.status).toBe(403);
+    expect((await readJson(large)).error).toMatchObject({ type: 'insufficient_quota' });
+    // Inputs over 8,192 bytes each, in a body under 1 MiB: counting them is needed, and never starts.
+    const small = await post({ model: 'batched-embed', input: randomInputs(10, 1300) }, EMPTY);
+    expect(small.status).toBe(403);
+    expect(tokenizedChars()).toBe(before);
+    expect(batched.calls).toHaveLength(0);
+  });
+
+  it('counts at most 1 MiB of a call exactly; what it could not count goes upstream on its bound', async () => {
+    const before = tokenizedChars();
+    // 40 inputs of 48,000 characters (about 8,000 tokens each): 1.9 MB of text, 320,000 tokens in all.
+    const input = Array.from({ length: 40 }, () => 'lorem ipsum '.repeat(4000));
+    const response = await post({ model: 'batched-embed', input });
+    expect(response.status).toBe(200);
+    expect(tokenizedChars() - before).toBeLessThanOrEqual(EXACT_COUNT_MAX_CHARS + 16 * 1024);
+    expect(batched.calls.flatMap((call) => call.inputs)).toHaveLength(40);
   });
 });
 

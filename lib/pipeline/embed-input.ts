@@ -5,7 +5,7 @@
  */
 import type { EmbedInput, EmbedRequest } from '../canonical';
 import { GatewayError } from '../errors';
-import { countTextTokensUpTo } from '../tokenizer';
+import { countTextTokensWithin, EXACT_COUNT_MAX_CHARS, TokenizerBudget } from '../tokenizer';
 
 /** Most tokens one input may have (OpenAI's per-input limit for its embedding models). */
 export const MAX_EMBED_INPUT_TOKENS = 8192;
@@ -21,33 +21,44 @@ function tooLong(message: string): never {
  * The inputs of one call as the gateway measures them. `bound` is each input's upper bound without the tokenizer
  * (a text's UTF-8 bytes: a byte-level BPE token is at least one byte; token ids, their number), made exact where a
  * limit had to be checked; `tokens(index)` is the gateway's exact count (o200k_base), counted on first use, which a
- * call needs only for a batch whose upstream reports no usage (Gemini, the local model).
+ * call needs only for a batch whose upstream reports no usage (Gemini, the local model). The exact tokenizer reads at
+ * most {@link EXACT_COUNT_MAX_CHARS} characters of one call; past that a count is unknown and the bound stands in.
  */
 export class EmbedInputs {
   readonly bound: number[];
   /** The sum of {@link bound}: what the call is held and admitted on. */
   total = 0;
   private readonly exact: Array<number | undefined>;
+  private readonly budget = new TokenizerBudget();
 
   constructor(private readonly inputs: readonly EmbedInput[]) {
     this.bound = inputs.map((input) => (typeof input === 'string' ? Buffer.byteLength(input) : input.length));
     this.exact = inputs.map((input) => (typeof input === 'string' ? undefined : input.length));
+    for (const bound of this.bound) this.total += bound;
   }
 
-  /** The exact tokens of input `index` (counted no further than `limit`, past which the figure is only above it). */
-  tokens(index: number, limit = MAX_EMBED_INPUT_TOKENS): number {
+  /** Whether a limit can be checked only by counting: an input's bound, or all of them together, past its limit. */
+  get needsCounting(): boolean {
+    return this.total > MAX_EMBED_REQUEST_TOKENS || this.bound.some((bound) => bound > MAX_EMBED_INPUT_TOKENS);
+  }
+
+  /**
+   * The exact tokens of input `index` (counted no further than `limit`, past which the figure is only above it), or
+   * undefined when the call's tokenizer budget ran out before it was known.
+   */
+  tokens(index: number, limit = MAX_EMBED_INPUT_TOKENS): number | undefined {
     let counted = this.exact[index];
     if (counted === undefined) {
-      counted = countTextTokensUpTo(this.inputs[index] as string, limit);
-      if (counted <= limit) this.exact[index] = counted;
+      counted = countTextTokensWithin(this.inputs[index] as string, limit, this.budget);
+      if (counted !== undefined && counted <= limit) this.exact[index] = counted;
     }
     return counted;
   }
 
-  /** The exact tokens of inputs `start` to `end` (excluded). */
+  /** The tokens of inputs `start` to `end` (excluded): exact where the budget allowed, else each input's bound. */
   tokensOf(start: number, end: number): number {
     let sum = 0;
-    for (let index = start; index < end; index++) sum += this.tokens(index);
+    for (let index = start; index < end; index++) sum += this.tokens(index) ?? this.bound[index]!;
     return sum;
   }
 }
@@ -57,33 +68,35 @@ export class EmbedInputs {
  * more than {@link MAX_EMBED_REQUEST_TOKENS}. Only an input whose bound passes the per-input limit is counted for it,
  * and the inputs are counted for the call's limit only when their bounds together pass it; the tokenizer stops at
  * each limit, so an over-long input (a 20 MB string) is refused after some tens of milliseconds of counting. Inputs
- * of ordinary size cost no tokenizer work here.
+ * of ordinary size cost no tokenizer work here. Within the call's tokenizer budget (1 MiB of text) a limit is
+ * checked exactly; past it, an input or call is refused only when the counts made prove it over its limit, and what
+ * could not be counted goes upstream on its bound (the upstream enforces its own limits).
  */
-export function measureEmbedInputs(request: EmbedRequest): EmbedInputs {
-  const inputs = new EmbedInputs(request.inputs);
+export function measureEmbedInputs(inputs: EmbedInputs): EmbedInputs {
   const { bound } = inputs;
   for (let index = 0; index < bound.length; index++) {
-    if (bound[index]! > MAX_EMBED_INPUT_TOKENS) {
-      const tokens = inputs.tokens(index);
-      if (tokens > MAX_EMBED_INPUT_TOKENS)
-        tooLong(
-          `Input ${index} has more than ${MAX_EMBED_INPUT_TOKENS} tokens, the most one embedding input may have.`,
-        );
-      bound[index] = tokens;
-    }
-    inputs.total += bound[index]!;
+    if (bound[index]! <= MAX_EMBED_INPUT_TOKENS) continue;
+    const tokens = inputs.tokens(index);
+    if (tokens === undefined) continue;
+    if (tokens > MAX_EMBED_INPUT_TOKENS)
+      tooLong(`Input ${index} has more than ${MAX_EMBED_INPUT_TOKENS} tokens, the most one embedding input may have.`);
+    inputs.total += tokens - bound[index]!;
+    bound[index] = tokens;
   }
   if (inputs.total > MAX_EMBED_REQUEST_TOKENS) {
-    let total = 0;
+    // The tokens counted exactly so far: past the limit, the call is over it whatever the rest holds.
+    let counted = 0;
     for (let index = 0; index < bound.length; index++) {
-      total += inputs.tokens(index, MAX_EMBED_REQUEST_TOKENS - total);
-      if (total > MAX_EMBED_REQUEST_TOKENS)
+      const tokens = inputs.tokens(index, MAX_EMBED_REQUEST_TOKENS - counted);
+      if (tokens === undefined) continue;
+      counted += tokens;
+      if (counted > MAX_EMBED_REQUEST_TOKENS)
         tooLong(
           `The inputs have more than ${MAX_EMBED_REQUEST_TOKENS} tokens together, the most one embedding call may have; send fewer per call.`,
         );
-      bound[index] = inputs.tokens(index);
+      inputs.total += tokens - bound[index]!;
+      bound[index] = tokens;
     }
-    inputs.total = total;
   }
   return inputs;
 }

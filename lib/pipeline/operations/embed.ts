@@ -14,9 +14,10 @@ import { CallWarnings, mergeWarnings } from '../../warnings';
 import type { Call } from '../call';
 import { type Admission, admitAndHold } from '../admission';
 import type { ChargedOperation, Outcome } from '../run-operation';
-import { type EmbedInputs, measureEmbedInputs } from '../embed-input';
+import { EmbedInputs, measureEmbedInputs } from '../embed-input';
 import { logProvider } from '../log';
 import type { GatewayParts } from '../parts';
+import { requireBalance } from '../quota-hold';
 
 /** Batches of one call sent upstream at the same time, at most. */
 const BATCH_CONCURRENCY = 4;
@@ -52,10 +53,17 @@ export class EmbedOperation implements ChargedOperation<EmbedResult> {
     return this.request.model;
   }
 
-  admit(model: ResolvedModel): Promise<Admission> {
-    this.measured = measureEmbedInputs(this.request);
+  async admit(model: ResolvedModel): Promise<Admission> {
+    const { gateway, call } = this;
+    const inputs = new EmbedInputs(this.request.inputs);
+    // A key that cannot pay is refused before the tokenizer runs for it (docs/errors.md, "Body size").
+    if (inputs.needsCounting) {
+      const info = { model: model.id, operation: 'embed', requestId: call.requestId } as const;
+      await requireBalance(gateway.config.quotaStore, call.caller, info);
+    }
+    this.measured = measureEmbedInputs(inputs);
     const total = this.measured.total;
-    return admitAndHold(this.gateway, this.call, model, total, chainEstimate(total, model), 'embed');
+    return admitAndHold(gateway, call, model, total, chainEstimate(total, model), 'embed');
   }
 
   async serve(model: ResolvedModel): Promise<Outcome<EmbedResult>> {
