@@ -3,7 +3,7 @@
  * sized on, the limits every embedding call is held to (OpenAI's own, so an OpenAI upstream never refuses a call the
  * gateway let through), and the gateway's exact count, made only where it is needed.
  */
-import type { EmbedInput, EmbedRequest } from '../canonical';
+import type { EmbedInput } from '../canonical';
 import { GatewayError } from '../errors';
 import { countTextTokensWithin, EXACT_COUNT_MAX_CHARS, TokenizerBudget } from '../tokenizer';
 

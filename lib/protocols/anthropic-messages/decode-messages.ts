@@ -1,4 +1,5 @@
 /** Anthropic `system` and `messages` → canonical messages (system prompts, tool results split out of user turns). */
+import { appendAll } from '../../arrays';
 import createDebug from 'debug';
 import type { ContentPart, FilePart, Message, TextPart } from '../../canonical';
 import { unmodelledFields } from '../../json';
@@ -110,7 +111,7 @@ function decodeUserTurn(raw: RawMessage, at: string): Message[] {
     if (block.type !== 'tool_result') {
       const parts = decodeBlock(block, where, 'user');
       pending = lead(parts, pending);
-      rest.push(...parts);
+      appendAll(rest, parts);
       return;
     }
     const decoded = decodeToolResultBlock(block, where);
@@ -118,7 +119,7 @@ function decodeUserTurn(raw: RawMessage, at: string): Message[] {
     results.push(message('tool', [decoded.result], extension));
     if (decoded.files.length > 0)
       log('%s: %d PDF document(s) of a tool_result moved into the user turn', where, decoded.files.length);
-    files.push(...decoded.files);
+    appendAll(files, decoded.files);
   });
   const user = [...files, ...rest].filter((part) => !isEmptyText(part));
   const trailing = pending;
@@ -173,7 +174,7 @@ export function decodeMessages(messages: readonly RawMessage[]): Message[] {
   messages.forEach((raw, index) => {
     const next = decodeMessage(raw, `messages[${index}]`);
     if (index > 0 && raw.role !== 'system' && messages[index - 1]!.role === raw.role) markNewTurn(next);
-    decoded.push(...next);
+    appendAll(decoded, next);
   });
   return decoded;
 }

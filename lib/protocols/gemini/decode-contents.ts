@@ -49,7 +49,8 @@ export function synthesizedCallId(contentIndex: number, partIndex: number): stri
  * and order among the calls of the latest model turn (consecutive model contents count as one turn).
  */
 class CallLedger {
-  private pending = new Map<string, string[]>();
+  /** Per function name, the ids of its calls in order; `head` is the first not yet answered by order. */
+  private pending = new Map<string, { ids: string[]; head: number; taken?: Set<string> }>();
   private previous: Turn | undefined;
 
   enter(turn: Turn): void {
@@ -58,17 +59,24 @@ class CallLedger {
   }
 
   called(name: string, id: string): void {
-    const ids = this.pending.get(name) ?? [];
-    ids.push(id);
-    this.pending.set(name, ids);
+    const queue = this.pending.get(name);
+    if (queue) queue.ids.push(id);
+    else this.pending.set(name, { ids: [id], head: 0 });
   }
 
+  /** The id a response answers: its own, else the next call of its name not yet answered (each step O(1)). */
   answered(name: string, id: string | undefined): string | undefined {
-    const ids = this.pending.get(name) ?? [];
-    if (id === undefined) return ids.shift();
-    const at = ids.indexOf(id);
-    if (at !== -1) ids.splice(at, 1);
-    return id;
+    const queue = this.pending.get(name);
+    if (id !== undefined) {
+      if (queue) (queue.taken ??= new Set()).add(id);
+      return id;
+    }
+    if (!queue) return undefined;
+    while (queue.head < queue.ids.length) {
+      const next = queue.ids[queue.head++]!;
+      if (!queue.taken?.has(next)) return next;
+    }
+    return undefined;
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Responses `input` (a string or items) → canonical messages, consecutive items of one role merged into one message.
  */
+import { appendAll } from '../../arrays';
 import type {
   ContentPart,
   ImagePart,
@@ -221,7 +222,7 @@ export function decodeInput(input: string | RawItem[] | undefined, instructions:
     // Assistant items (text, reasoning, calls) and tool outputs join one turn; each user or system
     // item stays its own message, so a Responses upstream gets the items as they were sent.
     if (last && last.role === decoded.role && (decoded.role === 'assistant' || decoded.role === 'tool')) {
-      last.content.push(...decoded.parts);
+      appendAll(last.content, decoded.parts);
       if (decoded.extension)
         last.extensions = { [RESPONSES]: { ...last.extensions?.[RESPONSES], ...decoded.extension } };
       return;

@@ -3,6 +3,7 @@
  * `reasoning`, sampling, …), rebuilt from the canonical request and its extension: what the call
  * really was, with the caller's own tool names and shapes.
  */
+import { appendAll } from '../../arrays';
 import type { GenerateRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../canonical';
 import type { JsonObject } from '../../json';
 import {
@@ -75,7 +76,7 @@ export function echoTools(request: GenerateRequest, extension: ResponsesRequestE
     }
     members.push(encoded);
   }
-  if (extension?.tools) tools.push(...extension.tools);
+  if (extension?.tools) appendAll(tools, extension.tools);
   return tools;
 }
 

@@ -2,6 +2,7 @@
  * Canonical parts → Responses output items (message, reasoning, function_call, custom_tool_call), shared by the answer
  * and the stream.
  */
+import { appendAll } from '../../arrays';
 import type {
   Extensions,
   GenerateRequest,
@@ -130,7 +131,7 @@ export function outputItems(
       const before = opaqueItemsAt(opaque, at, false);
       if (before.length > 0) {
         message = undefined;
-        items.push(...before);
+        appendAll(items, before);
       }
     }
     const index = items.length;
@@ -150,7 +151,7 @@ export function outputItems(
       items.push(callItem(part, shape, itemId(callPrefix(shape), stem, index), 'completed'));
     }
   });
-  if (opaque) items.push(...opaqueItemsAt(opaque, parts.length, true));
+  if (opaque) appendAll(items, opaqueItemsAt(opaque, parts.length, true));
   return items;
 }
 

@@ -12,6 +12,7 @@
  *   interrupted the tool, a history trimmed between call and result).
  * A conversation already paired is returned as it is (the same array).
  */
+import { appendAll } from '../../arrays';
 import createDebug from 'debug';
 import { type AnthropicBlockParam, isBlankText } from './encode-content';
 import type { AnthropicMessageParam } from './encode-messages';
@@ -63,6 +64,7 @@ function pairTurn(
         : [{ type: 'text', text: message.content }]
       : message.content;
   const results = new Map<string, AnthropicBlockParam>();
+  const called = new Set(calls);
   const rest: AnthropicBlockParam[] = [];
   let changed = false;
   for (const block of blocks) {
@@ -72,9 +74,9 @@ function pairTurn(
     }
     const id = String(block.tool_use_id);
     const earlier = results.get(id);
-    if (!calls.includes(id)) {
+    if (!called.has(id)) {
       log('messages.%d: a tool_result for %s, which the previous turn did not call, sent as text', at, id);
-      rest.push(...orphanAsBlocks(block));
+      appendAll(rest, orphanAsBlocks(block));
       changed = true;
     } else if (earlier) {
       log('messages.%d: a second tool_result for %s merged into the first', at, id);

@@ -1,4 +1,5 @@
 /** Canonical content parts → Anthropic Messages request content blocks. */
+import { appendAll } from '../../arrays';
 import createDebug from 'debug';
 import type {
   ContentPart,
@@ -207,10 +208,10 @@ export function encodeSequence<P extends ContentPart>(
     const part = parts[index]!;
     const extension = anthropicExtension<AnthropicPartExtension>(part.extensions);
     if (extension === undefined) {
-      blocks.push(...withBreakpoint(encodeOne(part, index), part));
+      appendAll(blocks, withBreakpoint(encodeOne(part, index), part));
       continue;
     }
-    if (extension.leading) blocks.push(...(extension.leading as AnthropicBlockParam[]));
+    if (extension.leading) appendAll(blocks, extension.leading as AnthropicBlockParam[]);
     if (extension.document && (part.type === 'text' || part.type === 'image')) {
       const length = documentLength(parts, index, extension.document);
       blocks.push(
@@ -225,7 +226,7 @@ export function encodeSequence<P extends ContentPart>(
     }
     const encoded = encodeOne(part, index);
     if (encoded[0]) mergeUnmodelled(encoded[0], extension.fields);
-    blocks.push(...withBreakpoint(encoded, part));
+    appendAll(blocks, withBreakpoint(encoded, part));
   }
   return blocks;
 }

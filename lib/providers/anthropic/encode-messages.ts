@@ -1,4 +1,5 @@
 /** Canonical messages → the Anthropic top-level `system` and strictly alternating user/assistant turns. */
+import { appendAll } from '../../arrays';
 import type { ContentPart, Message } from '../../canonical';
 import type { JsonObject } from '../../json';
 import {
@@ -43,8 +44,11 @@ function plainText(block: AnthropicBlockParam | undefined): block is AnthropicBl
 
 /** A PDF goes back into the tool result that carried it, where that result is still in the turn. */
 function placeFiles(turn: PendingTurn): void {
-  for (const { id, index, block } of turn.placed ?? []) {
-    const result = turn.results.find((candidate) => candidate.tool_use_id === id);
+  if (!turn.placed) return;
+  const byId = new Map<unknown, AnthropicBlockParam>();
+  for (const result of turn.results) if (!byId.has(result.tool_use_id)) byId.set(result.tool_use_id, result);
+  for (const { id, index, block } of turn.placed) {
+    const result = byId.get(id);
     if (!result) {
       turn.blocks.unshift(block);
       continue;
@@ -62,7 +66,7 @@ function placeFiles(turn: PendingTurn): void {
 
 function finish(turn: PendingTurn): AnthropicMessageParam {
   placeFiles(turn);
-  const blocks = [...turn.results, ...turn.blocks];
+  const blocks = appendAll(turn.results.slice(), turn.blocks);
   const content = turn.stringContent && blocks.length === 1 && plainText(blocks[0]) ? blocks[0].text : blocks;
   return mergeUnmodelled({ role: turn.role, content }, turn.fields);
 }
@@ -99,9 +103,9 @@ export function encodeConversation(messages: readonly Message[]): EncodedConvers
     if (results.length === 0 && blocks.length === 0 && !placed) return;
     const last = turns.at(-1);
     if (last?.role === role && role !== 'system' && extension?.newTurn !== true) {
-      last.results.push(...results);
-      last.blocks.push(...blocks);
-      if (placed) (last.placed ??= []).push(...placed);
+      appendAll(last.results, results);
+      appendAll(last.blocks, blocks);
+      if (placed) appendAll((last.placed ??= []), placed);
       last.stringContent = false;
       last.fields = extension?.fields ? { ...last.fields, ...extension.fields } : last.fields;
     } else {
@@ -122,31 +126,34 @@ export function encodeConversation(messages: readonly Message[]): EncodedConvers
     if (message.role === 'system') {
       const text = encodeSequence(message.content, (part) => (part.type === 'text' ? encodeText(part) : []));
       if (extension?.inline) append('system', [], [...text, ...trailing], extension);
-      else system.push(...text);
+      else appendAll(system, text);
       return;
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
     const resultParts: ContentPart[] = [];
     const otherParts: ContentPart[] = [];
+    // Each part's index in the message, for error paths: looked up in a map, not by a scan per part.
+    const indexOf = new Map<ContentPart, number>();
     let placed: PendingTurn['placed'];
-    message.content.forEach((part) => {
+    message.content.forEach((part, partIndex) => {
+      indexOf.set(part, partIndex);
       const inResult =
         part.type === 'file' ? anthropicExtension<AnthropicPartExtension>(part.extensions)?.toolResult : undefined;
       if (inResult)
         (placed ??= []).push({
           id: anthropicToolId(inResult.id),
           index: inResult.index,
-          block: encodeSequence([part], (file) => encodePart(file, role, at(message.content.indexOf(part)))).at(-1)!,
+          block: encodeSequence([part], (file) => encodePart(file, role, at(partIndex))).at(-1)!,
         });
       else (part.type === 'tool-result' ? resultParts : otherParts).push(part);
     });
     const results = encodeSequence(resultParts, (part) => [
-      encodeToolResult(part as Extract<ContentPart, { type: 'tool-result' }>, at(message.content.indexOf(part))),
+      encodeToolResult(part as Extract<ContentPart, { type: 'tool-result' }>, at(indexOf.get(part)!)),
     ]);
-    const blocks = [
-      ...encodeSequence(otherParts, (part) => encodePart(part, role, at(message.content.indexOf(part)))),
-      ...trailing,
-    ];
+    const blocks = appendAll(
+      encodeSequence(otherParts, (part) => encodePart(part, role, at(indexOf.get(part)!))),
+      trailing,
+    );
     if (role === 'assistant' && results.length > 0) {
       append('assistant', [], blocks, extension);
       append('user', results, []);

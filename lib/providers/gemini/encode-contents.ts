@@ -1,4 +1,5 @@
 /** Canonical messages → Gemini `contents` (user/model turns) and `systemInstruction`. */
+import { appendAll } from '../../arrays';
 import type {
   ContentPart,
   GenerateRequest,
@@ -188,7 +189,7 @@ export function encodeContents(messages: readonly Message[]): {
     if (parts.length === 0) return;
     const role = message.role === 'assistant' ? 'model' : 'user';
     const last = contents.at(-1);
-    if (last && (last.role ?? 'user') === role && !extension?.separate) last.parts.push(...parts);
+    if (last && (last.role ?? 'user') === role && !extension?.separate) appendAll(last.parts, parts);
     else contents.push(startContent(role, parts, extension));
   });
   return {

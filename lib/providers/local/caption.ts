@@ -1,4 +1,5 @@
 /** The local renderer's caption: the prompt word-wrapped on a dark panel near the bottom of the image. */
+import { maxOf } from '../../arrays';
 import { blendRect, type Canvas, type Rgb } from './canvas';
 import { CHAR_GAP, drawGlyph, GLYPH_HEIGHT, GLYPH_WIDTH, glyphIndex, LINE_GAP } from './bitmap-font';
 import { wrapText } from './wrap-text';
@@ -49,7 +50,7 @@ function layoutCaption(prompt: string, width: number, height: number): CaptionLa
   if (maxChars < 1 || maxLines < 1) return null;
   const lines = wrapText(captionText(prompt), maxChars, maxLines);
   if (lines.length === 0) return null;
-  const longest = Math.max(...lines.map((line) => Array.from(line).length));
+  const longest = maxOf(lines.map((line) => Array.from(line).length));
   const panelWidth = longest * cellWidth - CHAR_GAP * scale + 2 * padding;
   const panelHeight = lines.length * lineHeight - LINE_GAP * scale + 2 * padding;
   return {

@@ -28,27 +28,37 @@ export type LastTurn =
   | { kind: 'tool-results'; results: NamedToolResult[] }
   | { kind: 'none' };
 
-function toolNameOf(messages: readonly Message[], before: number, result: ToolResultPart): string | undefined {
-  if (result.toolName !== undefined) return result.toolName;
-  for (let index = before - 1; index >= 0; index--) {
-    for (const part of messages[index]!.content) {
-      if (part.type === 'tool-call' && part.id === result.toolCallId) return part.name;
-    }
+/** The names of the tool calls made before message `before`, by call id (a later call of one id wins). */
+function callNamesBefore(messages: readonly Message[], before: number): Map<string, string> {
+  const names = new Map<string, string>();
+  for (let index = 0; index < before; index++) {
+    for (const part of messages[index]!.content) if (part.type === 'tool-call') names.set(part.id, part.name);
   }
-  return undefined;
+  return names;
 }
 
 /**
- * The tool results of the run of `tool` messages ending at `end`, in order (system messages in between are skipped).
+ * The tool results of the run of `tool` messages ending at `end`, in order (system messages in between are skipped),
+ * each with the name of the call it answers (one pass over the conversation, whatever the number of results).
  */
 function resultsEndingAt(messages: readonly Message[], end: number): NamedToolResult[] {
-  const results: NamedToolResult[] = [];
+  let start = end;
   for (let index = end; index >= 0; index--) {
+    const role = messages[index]!.role;
+    if (role === 'system') continue;
+    if (role !== 'tool') break;
+    start = index;
+  }
+  let names: Map<string, string> | undefined;
+  const results: NamedToolResult[] = [];
+  for (let index = start; index <= end; index++) {
     const message = messages[index]!;
-    if (message.role === 'system') continue;
-    if (message.role !== 'tool') break;
-    const parts = message.content.filter((part): part is ToolResultPart => part.type === 'tool-result');
-    results.unshift(...parts.map((result) => ({ name: toolNameOf(messages, index, result), result })));
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-result') continue;
+      names ??= part.toolName === undefined ? callNamesBefore(messages, start) : undefined;
+      results.push({ name: part.toolName ?? names?.get(part.toolCallId), result: part });
+    }
   }
   return results;
 }

@@ -1,3 +1,4 @@
+import { appendAll } from '../../arrays';
 /** Word-wrapping of the local renderer's caption: lines of whole code points, an ellipsis when it does not fit. */
 
 /** The character {@link wrapText} appends when the prompt does not fit. */
@@ -31,7 +32,7 @@ export function wrapText(text: string, maxChars: number, maxLines: number): stri
       }
     }
     if (current.length > 0) current.push(' ');
-    current.push(...piece);
+    appendAll(current, piece);
   }
   if (overflow) {
     const last = lines[maxLines - 1].slice(0, maxChars - 1);

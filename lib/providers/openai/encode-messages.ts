@@ -1,4 +1,5 @@
 /** Canonical messages → chat-completions messages, with a chat-completions caller's own fields and forms. */
+import { appendAll } from '../../arrays';
 import createDebug from 'debug';
 import type { CacheControl, ContentPart, ImagePart, Message, TextPart, ToolResultPart } from '../../canonical';
 import { GatewayError } from '../../errors';
@@ -312,7 +313,7 @@ export function encodeChatMessages(
         if (part.type !== 'tool-result') continue;
         const { message: tool, images } = encodeToolResult(part, `${at}[${position}]`, message, extension, markers);
         turns.push(tool);
-        pendingImages.push(...images);
+        appendAll(pendingImages, images);
       }
       return;
     }
@@ -320,7 +321,7 @@ export function encodeChatMessages(
     if (message.role === 'assistant') {
       const encoded = encodeAssistant(message, extension, replay, index >= currentTurnStart, markers);
       if (encoded.length === 0) log('%s: an assistant turn with no text or tool calls dropped', at);
-      turns.push(...encoded);
+      appendAll(turns, encoded);
       return;
     }
     const content = encodeUserContent(message.content, at, extension?.contentArray === true, markers);

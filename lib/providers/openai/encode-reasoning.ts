@@ -2,6 +2,7 @@
  * The model's earlier reasoning on an assistant message, in the upstream's reasoning dialect (see
  * {@link ReasoningReplay}): its own text, OpenRouter's `reasoning_details`, or Google's tool-call thought signatures.
  */
+import { appendAll } from '../../arrays';
 import createDebug from 'debug';
 import type { ContentPart, Message, ReasoningPart, ToolCallPart } from '../../canonical';
 import { isJsonObject } from '../../json';
@@ -46,7 +47,7 @@ function reasoningDetails(parts: readonly ContentPart[]): ReasoningDetail[] {
       part.providerMetadata?.[OPENROUTER_CARRIED_REASONING.name]?.[OPENROUTER_CARRIED_REASONING.metadataKey];
     if (typeof packed !== 'string' || seen.has(packed)) continue;
     seen.add(packed);
-    details.push(...unpackReasoningDetails(packed));
+    appendAll(details, unpackReasoningDetails(packed));
   }
   return details;
 }

@@ -1,4 +1,5 @@
 /** Canonical messages → a Responses `instructions` and `input` items, with a Responses caller's own item fields. */
+import { appendAll } from '../../../arrays';
 import createDebug from 'debug';
 import type {
   ContentPart,
@@ -183,7 +184,7 @@ function assistantItems(
     const before = opaqueItemsAt(message.opaque, index, false);
     if (before.length > 0) {
       content = undefined;
-      items.push(...before);
+      appendAll(items, before);
     }
     if (part.type === 'text') {
       if (part.text.length === 0) return;
@@ -201,14 +202,14 @@ function assistantItems(
       return;
     }
     content = undefined;
-    if (part.type === 'reasoning') items.push(...reasoningItems(part, where, sent));
+    if (part.type === 'reasoning') appendAll(items, reasoningItems(part, where, sent));
     else if (part.type === 'tool-call') {
       const encoded = callItems(part, request, sent);
       if (encoded.at(-1)!.type === 'custom_tool_call') customCalls.add(part.id);
-      items.push(...encoded);
+      appendAll(items, encoded);
     } else log('%s: a %s part in an assistant turn dropped', where, part.type);
   });
-  items.push(...opaqueItemsAt(message.opaque, message.content.length, true));
+  appendAll(items, opaqueItemsAt(message.opaque, message.content.length, true));
   return items;
 }
 
@@ -270,31 +271,31 @@ export function encodeResponsesInput(request: GenerateRequest): EncodedInput {
       const content = message.content.flatMap((part) =>
         part.type === 'text' ? [{ ...own(part.extensions), type: 'input_text', text: part.text }] : [],
       );
-      input.push(...opaqueItemsAt(message.opaque, 0, message.content.length === 0));
+      appendAll(input, opaqueItemsAt(message.opaque, 0, message.content.length === 0));
       input.push({
         ...own(message.extensions, ['instructions', 'role']),
         type: 'message',
         role: extension?.role ?? 'developer',
         content,
       });
-      if (message.content.length > 0) input.push(...opaqueItemsAt(message.opaque, 1, true));
+      if (message.content.length > 0) appendAll(input, opaqueItemsAt(message.opaque, 1, true));
       return;
     }
     leading = false;
-    if (message.role === 'assistant') input.push(...assistantItems(message, at, request, sent, customCalls));
+    if (message.role === 'assistant') appendAll(input, assistantItems(message, at, request, sent, customCalls));
     else if (message.role === 'tool') {
       message.content.forEach((part, position) => {
-        input.push(...opaqueItemsAt(message.opaque, position, false));
+        appendAll(input, opaqueItemsAt(message.opaque, position, false));
         if (part.type === 'tool-result') input.push(outputItem(part, `${at}[${position}]`, customCalls));
       });
-      input.push(...opaqueItemsAt(message.opaque, message.content.length, true));
+      appendAll(input, opaqueItemsAt(message.opaque, message.content.length, true));
     } else {
       const content = message.content.flatMap((part, position) => userPart(part, `${at}[${position}]`));
       // A user turn is one item: what stood before its first part goes before it, the rest after it.
-      input.push(...opaqueItemsAt(message.opaque, 0, content.length === 0));
+      appendAll(input, opaqueItemsAt(message.opaque, 0, content.length === 0));
       if (content.length === 0 && !extension) return;
       input.push({ ...own(message.extensions, ['instructions', 'role']), type: 'message', role: 'user', content });
-      if (content.length > 0) input.push(...opaqueItemsAt(message.opaque, 1, true));
+      if (content.length > 0) appendAll(input, opaqueItemsAt(message.opaque, 1, true));
     }
   });
   return instructions.length > 0 ? { instructions: instructions.join('\n\n'), input } : { input };

@@ -2,6 +2,7 @@
  * Canonical tools and tool choice → Responses `tools` (flat, namespaces regrouped, built-ins appended) and
  * `tool_choice`.
  */
+import { appendAll } from '../../../arrays';
 import type { GenerateRequest, ToolChoice, ToolDefinition } from '../../../canonical';
 import type { JsonObject } from '../../../json';
 import {
@@ -68,7 +69,7 @@ export function encodeResponsesTools(request: GenerateRequest): JsonObject[] {
     members.push(encoded);
   }
   const builtins = responsesExtension<ResponsesRequestExtension>(request.extensions)?.tools;
-  if (builtins) tools.push(...builtins);
+  if (builtins) appendAll(tools, builtins);
   return tools;
 }
 
