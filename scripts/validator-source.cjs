@@ -29,15 +29,36 @@ const AJV_OPTIONS = { allErrors: false, strict: false, coerceTypes: false, useDe
 function validatorSource(schema, entry) {
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true, lines: true } });
   const validate = ajv.compile(schema);
-  return `${header(entry)}${typedExports(standaloneCode(ajv, validate), String(validate.source.validateName))}`;
+  const { code, runtime } = ownRuntime(standaloneCode(ajv, validate));
+  return `${header(entry, runtime)}${typedExports(code, String(validate.source.validateName))}`;
 }
 
-function header(entry) {
+/** ajv's runtime helpers, each replaced by the gateway's own (lib/protocols/shared/validator-runtime.ts). */
+const RUNTIME = { 'ajv/dist/runtime/ucs2length': 'ucs2length' };
+
+/**
+ * Takes ajv's `require` of its runtime helpers out of the code, to be imported from the gateway's runtime module
+ * instead: the gateway then needs no part of ajv at run time. Throws on a helper it has no replacement for.
+ */
+function ownRuntime(code) {
+  const runtime = [];
+  const replaced = code.replace(/^const (\w+) = require\("([^"]+)"\)\.default;\n/gm, (_line, local, module) => {
+    const own = RUNTIME[module];
+    if (!own) throw new Error(`the generated validator needs ${module}, which validator-runtime.ts does not provide`);
+    runtime.push(own === local ? own : `${own} as ${local}`);
+    return '';
+  });
+  if (/require\(/.test(replaced)) throw new Error('the generated validator still requires a module');
+  return { code: replaced, runtime };
+}
+
+function header(entry, runtime) {
   return [
     `// Generated from ${entry.dir}/schema.ts (${entry.schemaExport}) by scripts/generate-validators.cjs. Do not edit:`,
     '// change the schema, then run `node scripts/generate-validators.cjs`.',
     '// @ts-nocheck (ajv writes untyped JavaScript; the export below carries the type)',
     "import type { GeneratedValidator } from '../shared/validate';",
+    ...(runtime.length > 0 ? [`import { ${runtime.join(', ')} } from '../shared/validator-runtime';`] : []),
     '',
     '',
   ].join('\n');

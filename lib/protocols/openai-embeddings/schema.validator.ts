@@ -2,10 +2,10 @@
 // change the schema, then run `node scripts/generate-validators.cjs`.
 // @ts-nocheck (ajv writes untyped JavaScript; the export below carries the type)
 import type { GeneratedValidator } from '../shared/validate';
+import { ucs2length as func2 } from '../shared/validator-runtime';
 
 export const validate: GeneratedValidator = validate21;
 const schema6 = {"type":"object","required":["model","input"],"properties":{"model":{"type":"string","minLength":1},"encoding_format":{"enum":["float","base64",null]},"dimensions":{"type":["integer","null"],"minimum":1},"user":{"type":["string","null"]}}};
-const func2 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

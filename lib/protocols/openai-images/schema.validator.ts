@@ -2,10 +2,10 @@
 // change the schema, then run `node scripts/generate-validators.cjs`.
 // @ts-nocheck (ajv writes untyped JavaScript; the export below carries the type)
 import type { GeneratedValidator } from '../shared/validate';
+import { ucs2length as func2 } from '../shared/validator-runtime';
 
 export const validate: GeneratedValidator = validate21;
 const schema6 = {"type":"object","required":["model","prompt"],"properties":{"model":{"type":"string","minLength":1},"prompt":{"type":"string","minLength":1,"maxLength":32000},"n":{"type":["integer","null"],"minimum":1,"maximum":10},"size":{"type":["string","null"]},"response_format":{"enum":["b64_json","url",null]},"quality":{"type":["string","null"]},"style":{"type":["string","null"]},"background":{"type":["string","null"]},"output_format":{"type":["string","null"]},"user":{"type":["string","null"]},"stream":{"type":["boolean","null"]}}};
-const func2 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
