@@ -79,6 +79,7 @@ export {
 export type { MaxTokensField } from './providers/openai/encode-request';
 export type { ReasoningReplay } from './providers/openai/reasoning-replay';
 export type { CacheControlMode } from './providers/openai/cache-markers';
+export type { CompatibleVendor } from './providers/openai/presets';
 export type { UpstreamTimeouts, UpstreamRetries } from './upstream/upstream-client';
 export { MediaFetcher, type MediaFetchOptions } from './upstream/fetch-media';
 export type { UpstreamProviderOptions } from './upstream/provider-options';

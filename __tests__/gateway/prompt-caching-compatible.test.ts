@@ -12,6 +12,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { MemoryKeyStore, OpenAIProvider, type ModelConfig } from '../../lib';
 import { cacheControlFor } from '../../lib/providers/openai/cache-markers';
+import { presetFor } from '../../lib/providers/openai/presets';
+
+/** The `cacheControl` option resolved for a provider at `baseUrl`. */
+const cacheControlAt = (option: unknown, baseUrl: string) => cacheControlFor(option, presetFor(baseUrl).cacheMarkers);
 import { serveGateway, type Json, type RunningGateway } from '../helpers/app';
 import { startMockPromptCache, type MockPromptCache } from '../helpers/mock-prompt-cache';
 
@@ -159,29 +163,29 @@ describe('the cacheControl option', () => {
   });
 
   it('by host: OpenRouter for the models it documents breakpoints for, never OpenAI, Claude models elsewhere', () => {
-    const router = cacheControlFor(undefined, 'https://openrouter.ai/api/v1');
+    const router = cacheControlAt(undefined, 'https://openrouter.ai/api/v1');
     expect(['anthropic/claude-sonnet-4.6', 'google/gemini-2.5-pro', 'qwen/qwen3-max'].map(router)).toEqual([
       'all',
       'all',
       'all',
     ]);
     expect(['openai/gpt-5', 'deepseek/deepseek-chat'].map(router)).toEqual([false, false]);
-    expect(cacheControlFor(undefined, 'https://api.openai.com/v1')('gpt-5')).toBe(false);
-    expect(cacheControlFor(undefined, 'https://generativelanguage.googleapis.com/v1beta/openai')('gemini-3-pro')).toBe(
+    expect(cacheControlAt(undefined, 'https://api.openai.com/v1')('gpt-5')).toBe(false);
+    expect(cacheControlAt(undefined, 'https://generativelanguage.googleapis.com/v1beta/openai')('gemini-3-pro')).toBe(
       false,
     );
-    expect(cacheControlFor(undefined, 'https://api.deepseek.com/v1')('deepseek-chat')).toBe(false);
+    expect(cacheControlAt(undefined, 'https://api.deepseek.com/v1')('deepseek-chat')).toBe(false);
     // Elsewhere (a LiteLLM proxy, vLLM…): every caller's for Claude, a chat-completions caller's own for the rest.
-    const elsewhere = cacheControlFor(undefined, 'http://litellm.internal:4000/v1');
+    const elsewhere = cacheControlAt(undefined, 'http://litellm.internal:4000/v1');
     expect(['claude-sonnet-4-6', 'bedrock/anthropic.claude-opus-4', 'llama-3.3-70b'].map(elsewhere)).toEqual([
       'all',
       'all',
       'chat',
     ]);
-    expect(
-      cacheControlFor((model: string) => model.startsWith('claude'), 'https://api.openai.com/v1')('claude-x'),
-    ).toBe('all');
-    expect(cacheControlFor('drop', 'http://litellm.internal:4000/v1')('claude-x')).toBe(false);
-    expect(() => cacheControlFor('always', 'https://api.openai.com/v1')).toThrow(/cacheControl must be/);
+    expect(cacheControlAt((model: string) => model.startsWith('claude'), 'https://api.openai.com/v1')('claude-x')).toBe(
+      'all',
+    );
+    expect(cacheControlAt('drop', 'http://litellm.internal:4000/v1')('claude-x')).toBe(false);
+    expect(() => cacheControlAt('always', 'https://api.openai.com/v1')).toThrow(/'cacheControl' must be/);
   });
 });

@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { GatewayConfigError, MemoryKeyStore, OpenAIProvider } from '../../../lib';
-import { detectReasoningReplay } from '../../../lib/providers/openai/reasoning-replay';
+import { presetFor } from '../../../lib/providers/openai/presets';
+
+const detectReasoningReplay = (baseUrl: string) => presetFor(baseUrl).reasoningReplay;
 import { type Json, serveGateway, type RunningGateway } from '../../helpers/app';
 import { ALL_CALLERS, anthropicCaller, GATEWAY_KEY, TOOL_RESULT } from '../../helpers/compat-callers';
 import type { MockDialect } from '../../helpers/mock-chat-wire';
@@ -127,7 +129,7 @@ describe('the dialect', () => {
     expect(refused.body.error.message).toContain('Missing `reasoning_content` field');
   });
 
-  it('is detected from the base URL host', () => {
+  it('is the preset the base URL host picks', () => {
     expect(detectReasoningReplay('https://api.deepseek.com')).toBe('reasoning_content');
     expect(detectReasoningReplay('https://api.deepseek.com/v1')).toBe('reasoning_content');
     expect(detectReasoningReplay('https://api.moonshot.ai/v1')).toBe('reasoning_content');
@@ -143,7 +145,7 @@ describe('the dialect', () => {
 
   it('is checked at creation', () => {
     expect(() => new OpenAIProvider({ reasoningReplay: 'reasoning-content' as never })).toThrow(GatewayConfigError);
-    expect(() => new OpenAIProvider({ reasoningReplay: 3 as never })).toThrow(/reasoningReplay must be one of/);
+    expect(() => new OpenAIProvider({ reasoningReplay: 3 as never })).toThrow(/'reasoningReplay' must be one of/);
   });
 });
 

@@ -5,7 +5,9 @@
  * Qwen thinks only streamed. Judges: the mocks `mock-kimi.ts` and `mock-qwen.ts`.
  */
 import { MemoryKeyStore, OpenAIProvider } from '../../../lib';
-import { isDashScope } from '../../../lib/providers/openai/dashscope';
+import { presetFor } from '../../../lib/providers/openai/presets';
+
+const isDashScope = (baseUrl: string) => presetFor(baseUrl).dashScopeThinking;
 import { serveGateway, type Json, type RunningGateway } from '../../helpers/app';
 import { anthropicCaller, chatCaller, GATEWAY_KEY } from '../../helpers/compat-callers';
 import type { MockDialect } from '../../helpers/mock-chat-wire';
@@ -22,15 +24,10 @@ beforeAll(async () => {
   server = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: GATEWAY_KEY, id: 'caller' }]),
     providers: [
-      // The mocks listen on 127.0.0.1: the dialects are named (on api.moonshot.ai and dashscope*.aliyuncs.com they are
-      // the defaults).
-      new OpenAIProvider({ name: 'moonshot', baseUrl: kimi.url, reasoningReplay: 'reasoning_content' }),
-      new OpenAIProvider({
-        name: 'dashscope',
-        baseUrl: qwen.url,
-        reasoningReplay: 'reasoning_content',
-        dashScopeThinking: true,
-      }),
+      // The mocks listen on 127.0.0.1: the vendors' presets are named (on api.moonshot.ai and dashscope*.aliyuncs.com
+      // the host picks them).
+      new OpenAIProvider({ name: 'moonshot', baseUrl: kimi.url, preset: 'moonshot' }),
+      new OpenAIProvider({ name: 'dashscope', baseUrl: qwen.url, preset: 'dashscope' }),
     ],
     models: [
       { id: 'kimi-k2-thinking', provider: 'moonshot', upstreamModel: 'kimi-k2-thinking' },
@@ -93,6 +90,12 @@ describe('Qwen’s thinking settings', () => {
     });
     expect(response.status).toBe(200);
     expect(lastBody(qwen).enable_thinking).toBe(false);
+  });
+
+  it('a preset must be one of the vendors', () => {
+    expect(() => new OpenAIProvider({ preset: 'kimi' as never })).toThrow(
+      expect.objectContaining({ code: 'ERR_GATEWAY_INVALID_OPTION', option: 'preset' }),
+    );
   });
 
   it('DashScope is known by its hosts', () => {

@@ -1,7 +1,7 @@
 /**
  * Whether an OpenAI-compatible upstream gets the caller's prompt-cache breakpoints (`cache_control` on content parts
  * and tools, the convention of OpenRouter and LiteLLM in front of Claude), chosen per model by the `cacheControl`
- * option or the base URL's host; and, when it does, at most the four Anthropic takes.
+ * option or its vendor preset (./presets/); and, when it does, at most the four Anthropic takes.
  *
  * Wire facts: OpenRouter documents `cache_control` breakpoints on content parts for Anthropic Claude ("There is a
  * limit of four breakpoints"), Google Gemini and Alibaba Qwen models, every other model caching automatically
@@ -10,7 +10,7 @@
  * the `tool_result`). OpenAI caches automatically and documents no such field.
  */
 import type { CacheControl, Extensions, GenerateRequest } from '../../canonical';
-import { GatewayConfigError } from '../../errors';
+import { configError } from '../../config-check';
 import { isJsonObject } from '../../json';
 import type { Warn } from '../../warnings';
 import { anthropicExtension, type AnthropicPartExtension } from '../../wire/anthropic/extensions';
@@ -29,36 +29,15 @@ export type CacheControlMode = 'send' | 'drop';
  */
 export type Markers = false | 'chat' | 'all';
 
-/** Model ids OpenRouter documents explicit `cache_control` breakpoints for: Claude, Gemini and Qwen. */
-const OPENROUTER_EXPLICIT = /^(anthropic|google|qwen)\//;
-
-/**
- * The default of a host, per upstream model: OpenRouter (`openrouter.ai`) `send` for the models it documents
- * breakpoints for ({@link OPENROUTER_EXPLICIT}), `drop` for the rest; `drop` to OpenAI (`api.openai.com`), Google's
- * OpenAI-compatible endpoint, DeepSeek and Moonshot (all cache automatically); any other host (a LiteLLM proxy runs on
- * any host) all for a model whose id names Claude, which caches only at markers; for the rest (vLLM, llama.cpp,
- * Ollama… cache without them) only a chat-completions caller's own, as before: it wrote them for this API.
- */
-export function detectCacheControl(baseUrl: string): (upstreamModel: string) => Markers {
-  const host = new URL(baseUrl).hostname.toLowerCase();
-  const is = (domain: string) => host === domain || host.endsWith(`.${domain}`);
-  if (is('openrouter.ai')) return (upstreamModel) => (OPENROUTER_EXPLICIT.test(upstreamModel) ? 'all' : false);
-  const automatic =
-    is('openai.com') ||
-    host === 'generativelanguage.googleapis.com' ||
-    is('deepseek.com') ||
-    is('moonshot.ai') ||
-    is('moonshot.cn');
-  if (automatic) return () => false;
-  return (upstreamModel) => (/claude/i.test(upstreamModel) ? 'all' : 'chat');
-}
-
 /**
  * The `cacheControl` option resolved once, at creation, into a test of the upstream model id: `send` or `drop` for
- * every model, a function answering per model (true sends), or, absent, the host's default.
+ * every model, a function answering per model (true sends), or, absent, its vendor preset's (./presets/).
  */
-export function cacheControlFor(option: unknown, baseUrl: string): (upstreamModel: string) => Markers {
-  if (option === undefined) return detectCacheControl(baseUrl);
+export function cacheControlFor(
+  option: unknown,
+  preset: (upstreamModel: string) => Markers,
+): (upstreamModel: string) => Markers {
+  if (option === undefined) return preset;
   if (option === 'send' || option === 'drop') {
     const markers: Markers = option === 'send' ? 'all' : false;
     return () => markers;
@@ -67,10 +46,10 @@ export function cacheControlFor(option: unknown, baseUrl: string): (upstreamMode
     const choose = option as (upstreamModel: string) => unknown;
     return (upstreamModel) => (choose(upstreamModel) === true ? 'all' : false);
   }
-  throw new GatewayConfigError(
-    'ERR_GATEWAY_INVALID_OPTION',
-    "cacheControl must be 'send', 'drop' or a function (upstreamModel: string) => boolean.",
+  return configError(
+    'OpenAIProvider',
     'cacheControl',
+    "must be 'send', 'drop' or a function (upstreamModel: string) => boolean.",
   );
 }
 

@@ -7,11 +7,6 @@
  */
 import type { GenerateRequest } from '../../canonical';
 
-/** Whether the base URL is DashScope's (mainland, `-intl`, `-us`, … endpoints). */
-export function isDashScope(baseUrl: string): boolean {
-  return /^dashscope(-[a-z]+)?\.aliyuncs\.com$/.test(new URL(baseUrl).hostname.toLowerCase());
-}
-
 /**
  * A caller's reasoning settings as DashScope's: `enable_thinking` (false when the caller turned thinking off or set
  * effort `none`), and `thinking_budget` from a token budget. A chat-completions caller's own fields win.

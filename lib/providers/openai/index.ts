@@ -29,8 +29,8 @@ import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
 import { reasoningReplayFor, type ReasoningReplay } from './reasoning-replay';
+import { type CompatibleVendor, presetFor } from './presets';
 import { cacheControlFor, type CacheControlMode, type Markers } from './cache-markers';
-import { isDashScope } from './dashscope';
 import { collectParts } from '../../stream/collect';
 import { decodeImageResponse, encodeImageRequest } from './images';
 import {
@@ -59,6 +59,13 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
   baseUrl?: string;
   /** Extra headers for every request (e.g. `OpenAI-Organization`, OpenRouter's `HTTP-Referer`). */
   headers?: Record<string, string>;
+  /**
+   * The vendor whose dialect of the API this upstream speaks (docs/providers.md, *Vendor presets*): its defaults for
+   * `maxTokensField`, `reasoningModels`, `reasoningReplay`, `cacheControl` and `dashScopeThinking`, each overridden by
+   * the option itself. Default: picked by the base URL's host (`api.openai.com` → `openai`, `api.deepseek.com` →
+   * `deepseek`, …; any other host `generic`). Name one for a proxy in front of a vendor.
+   */
+  preset?: CompatibleVendor;
   /** Field for the output cap. Default `max_completion_tokens` on api.openai.com, `max_tokens` elsewhere. */
   maxTokensField?: MaxTokensField;
   /**
@@ -129,18 +136,15 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
   embeddingsBase64?: boolean;
 }
 
-/** OpenAI's reasoning models by id: the o-series (`o1`, `o3-mini`, `o4-mini`, …) and the gpt-5 family. */
-export function isOpenAIReasoningModel(upstreamModel: string): boolean {
-  return /^(o\d|gpt-5)/.test(upstreamModel);
-}
+export { isOpenAIReasoningModel } from './presets';
+
+/** The `accept` of a streamed request. */
+const EVENT_STREAM: Readonly<Record<string, string>> = { accept: 'text/event-stream' };
 
 /**
  * Calls an OpenAI-compatible upstream over undici: chat completions or, for `responsesModels`, the Responses API
  * (streamed or not), and images.
  */
-/** The `accept` of a streamed request. */
-const EVENT_STREAM: Readonly<Record<string, string>> = { accept: 'text/event-stream' };
-
 export class OpenAIProvider implements Provider {
   readonly specificationVersion = 'v1' as const;
   readonly name: string;
@@ -159,8 +163,9 @@ export class OpenAIProvider implements Provider {
   constructor(options: OpenAIProviderOptions = {}) {
     this.name = options.name ?? 'openai';
     const baseUrl = options.baseUrl ?? 'https://api.openai.com/v1';
-    const official = new URL(baseUrl).hostname === 'api.openai.com';
-    this.maxTokensField = options.maxTokensField ?? (official ? 'max_completion_tokens' : 'max_tokens');
+    // The vendor's dialect: named, or picked by the base URL's host; each option the host sets wins over it.
+    const preset = presetFor(baseUrl, options.preset);
+    this.maxTokensField = options.maxTokensField ?? preset.maxTokensField;
     if (options.reasoningModels !== undefined && typeof options.reasoningModels !== 'function') {
       throw new GatewayConfigError(
         'ERR_GATEWAY_INVALID_OPTION',
@@ -168,11 +173,11 @@ export class OpenAIProvider implements Provider {
         'reasoningModels',
       );
     }
-    this.reasoningModels = options.reasoningModels ?? (official ? isOpenAIReasoningModel : () => false);
+    this.reasoningModels = options.reasoningModels ?? preset.reasoningModels;
     this.responsesModels = responsesModelTest(options.responsesModels);
-    this.reasoningReplay = reasoningReplayFor(options.reasoningReplay, baseUrl);
-    this.cacheMarkers = cacheControlFor(options.cacheControl, baseUrl);
-    this.dashScope = options.dashScopeThinking ?? isDashScope(baseUrl);
+    this.reasoningReplay = reasoningReplayFor(options.reasoningReplay, preset.reasoningReplay);
+    this.cacheMarkers = cacheControlFor(options.cacheControl, preset.cacheMarkers);
+    this.dashScope = options.dashScopeThinking ?? preset.dashScopeThinking;
     this.embedInputs = maxEmbedInputsOption(options.maxEmbedInputs, OPENAI_MAX_EMBED_INPUTS);
     this.embeddingsBase64 = booleanOption('OpenAIProvider', 'embeddingsBase64', options.embeddingsBase64, true);
     this.client = upstreamClientFor(options, this.name, baseUrl, {

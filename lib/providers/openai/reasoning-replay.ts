@@ -1,8 +1,8 @@
 /**
  * Which field an OpenAI-compatible upstream wants the model's earlier reasoning back in (its "reasoning dialect"),
- * chosen once per provider from the base URL, or per model by the `reasoningReplay` option.
+ * its vendor preset's (./presets/), or per model by the `reasoningReplay` option.
  */
-import { GatewayConfigError } from '../../errors';
+import { configError } from '../../config-check';
 
 /**
  * How the assistant turns of a conversation carry the model's reasoning back to an OpenAI-compatible upstream:
@@ -30,29 +30,14 @@ const DIALECTS: ReadonlySet<string> = new Set<ReasoningReplay>([
 ]);
 
 /**
- * The dialect of a known host: DeepSeek (`api.deepseek.com`), Moonshot's Kimi (`api.moonshot.ai`, `.cn`) and Alibaba's
- * DashScope compatible mode (`dashscope*.aliyuncs.com`) take `reasoning_content`; OpenRouter `reasoning_details`;
- * Google's `generativelanguage.googleapis.com` (its `/openai` endpoint) `google`; any other host `none`.
- */
-export function detectReasoningReplay(baseUrl: string): ReasoningReplay {
-  const host = new URL(baseUrl).hostname.toLowerCase();
-  const is = (domain: string) => host === domain || host.endsWith(`.${domain}`);
-  if (is('deepseek.com') || is('moonshot.ai') || is('moonshot.cn')) return 'reasoning_content';
-  if (/^dashscope(-[a-z]+)?\.aliyuncs\.com$/.test(host)) return 'reasoning_content';
-  if (is('openrouter.ai')) return 'reasoning_details';
-  if (host === 'generativelanguage.googleapis.com') return 'google';
-  return 'none';
-}
-
-/**
  * The `reasoningReplay` option resolved once, at creation, into a test of the upstream model id: a dialect for every
- * model, a function choosing one per model (an answer outside the list counts as `none`), or, absent, the host's.
+ * model, a function choosing one per model (an answer outside the list counts as `none`), or, absent, the preset's.
  */
-export function reasoningReplayFor(option: unknown, baseUrl: string): (upstreamModel: string) => ReasoningReplay {
-  if (option === undefined) {
-    const detected = detectReasoningReplay(baseUrl);
-    return () => detected;
-  }
+export function reasoningReplayFor(
+  option: unknown,
+  preset: ReasoningReplay,
+): (upstreamModel: string) => ReasoningReplay {
+  if (option === undefined) return () => preset;
   if (typeof option === 'string' && DIALECTS.has(option)) {
     const fixed = option as ReasoningReplay;
     return () => fixed;
@@ -64,9 +49,10 @@ export function reasoningReplayFor(option: unknown, baseUrl: string): (upstreamM
       return typeof chosen === 'string' && DIALECTS.has(chosen) ? (chosen as ReasoningReplay) : 'none';
     };
   }
-  throw new GatewayConfigError(
-    'ERR_GATEWAY_INVALID_OPTION',
-    `reasoningReplay must be one of ${[...DIALECTS].map((name) => `'${name}'`).join(', ')} or a function (upstreamModel: string) => one of them.`,
+  const dialects = [...DIALECTS].map((name) => `'${name}'`).join(', ');
+  return configError(
+    'OpenAIProvider',
     'reasoningReplay',
+    `must be one of ${dialects} or a function (upstreamModel: string) => one of them.`,
   );
 }
