@@ -8,6 +8,7 @@ const require = createRequire(import.meta.url);
 /** The package entries: ESM file in dist/esm → the CommonJS module it re-exports (relative to dist/esm). */
 const ENTRIES = [
   { esm: 'index', cjs: '../cjs/index.js' },
+  { esm: 'extend', cjs: '../cjs/extend.js' },
   { esm: 'redis', cjs: '../cjs/stores/redis/index.js' },
 ];
 

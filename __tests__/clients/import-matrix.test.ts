@@ -30,6 +30,22 @@ describe('import matrix', () => {
     ).toBe('ok');
   });
 
+  it("the main entry is what a host calls (25 runtime values at most); authors' helpers are in /extend", () => {
+    const names = run(['-e', "console.log(Object.keys(require('rosetta-gateway')).join(','))"]).trim().split(',');
+    expect(names.length).toBeLessThanOrEqual(25);
+    expect(names).toEqual(
+      expect.arrayContaining(['createGateway', 'GatewayError', 'MemoryKeyStore', 'OpenAIProvider']),
+    );
+    const extend = run([
+      '--input-type=module',
+      '-e',
+      "import { collectStream, builtinCodecs, countTextTokens } from 'rosetta-gateway/extend'; console.log(typeof collectStream, typeof builtinCodecs, typeof countTextTokens);",
+    ]).trim();
+    expect(extend).toBe('function function function');
+    const cjsExtend = run(['-e', "console.log(typeof require('rosetta-gateway/extend').replayResponse)"]).trim();
+    expect(cjsExtend).toBe('function');
+  });
+
   it('ESM and CJS share one implementation (instanceof works across both)', () => {
     const script = `import { createRequire } from 'node:module'; import { GatewayError } from 'rosetta-gateway';
       const cjs = createRequire(import.meta.url)('rosetta-gateway');

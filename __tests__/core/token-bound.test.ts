@@ -3,14 +3,8 @@
  * family's figure.
  */
 import { encode } from 'gpt-tokenizer';
-import {
-  AnthropicProvider,
-  countRequestTokens,
-  DEFAULT_MAX_IMAGE_TOKENS,
-  GeminiProvider,
-  OpenAIProvider,
-  type GenerateRequest,
-} from '../../lib';
+import { AnthropicProvider, GeminiProvider, OpenAIProvider, type GenerateRequest } from '../../lib';
+import { countRequestTokens, DEFAULT_MAX_IMAGE_TOKENS } from '../../lib/extend';
 import { FILE_PAGES_BOUND, inputTokenBound, measureInput, PAGE_TEXT_TOKENS } from '../../lib/token-bound';
 import { estimateRequestTokens } from '../../lib/tokenizer';
 

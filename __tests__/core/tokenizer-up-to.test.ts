@@ -1,5 +1,5 @@
 /** countTextTokensUpTo: the exact count up to its limit, read a window at a time; past the limit, some figure above it. */
-import { countTextTokens } from '../../lib';
+import { countTextTokens } from '../../lib/extend';
 import { countTextTokensUpTo } from '../../lib/tokenizer';
 
 const prose = Array.from(

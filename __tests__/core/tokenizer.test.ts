@@ -1,5 +1,5 @@
 import { encode } from 'gpt-tokenizer';
-import { countRequestTokens, countTextTokens } from '../../lib';
+import { countRequestTokens, countTextTokens } from '../../lib/extend';
 import { estimateRequestTokens, tokenizerPieces } from '../../lib/tokenizer';
 
 describe('token counting', () => {

@@ -7,7 +7,6 @@
 import { EXACT_COUNT_MAX_CHARS, tokenizedChars } from '../../lib/tokenizer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  countTextTokens,
   GatewayError,
   LocalProvider,
   MemoryKeyStore,
@@ -16,6 +15,7 @@ import {
   type Provider,
   type UsageRecord,
 } from '../../lib';
+import { countTextTokens } from '../../lib/extend';
 import { MAX_EMBED_INPUT_TOKENS } from '../../lib/pipeline/embed-input';
 import express from 'express';
 import { type Json, listen, readJson, serveGateway, type RunningGateway } from '../helpers/app';

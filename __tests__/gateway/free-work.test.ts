@@ -4,7 +4,8 @@
  */
 import { createRequire } from 'node:module';
 import request from 'supertest';
-import { countRequestTokens, MemoryKeyStore, MemoryQuotaStore } from '../../lib';
+import { MemoryKeyStore, MemoryQuotaStore } from '../../lib';
+import { countRequestTokens } from '../../lib/extend';
 import type { GenerateRequest } from '../../lib/canonical';
 import { EXACT_COUNT_MAX_CHARS, requestTokenUpperBound } from '../../lib/tokenizer';
 import { buildApp, EMPTY_KEY, TEST_KEY } from '../helpers/app';

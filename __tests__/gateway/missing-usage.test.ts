@@ -3,8 +3,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   AnthropicProvider,
-  countRequestTokens,
-  countTextTokens,
   GeminiProvider,
   MemoryQuotaStore,
   OpenAIProvider,
@@ -13,6 +11,7 @@ import {
   type ProviderStreamPart,
   type Usage,
 } from '../../lib';
+import { countRequestTokens, countTextTokens } from '../../lib/extend';
 import { resolveProvider } from '../../lib/pipeline/resolved-provider';
 import { dataEvents, serveGateway, TEST_KEY, testOptions, type Json } from '../helpers/app';
 

@@ -5,13 +5,13 @@
 import { ANTHROPIC_CACHE_PRICE_RATIOS } from '../../lib/providers/anthropic/cache-prices';
 import {
   AnthropicProvider,
-  countRequestTokens,
   GeminiProvider,
   LocalProvider,
   MemoryKeyStore,
   OpenAIProvider,
   type ModelConfig,
 } from '../../lib';
+import { countRequestTokens } from '../../lib/extend';
 import { ANTHROPIC_MAX_IMAGE_TOKENS } from '../../lib/providers/anthropic/image-token-bound';
 import { GEMINI_MAX_IMAGE_TOKENS } from '../../lib/providers/gemini/image-token-bound';
 import { GPT_4O_MINI_MAX_IMAGE_TOKENS, OPENAI_MAX_IMAGE_TOKENS } from '../../lib/providers/openai/image-token-bound';

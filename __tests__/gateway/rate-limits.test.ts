@@ -7,13 +7,13 @@ import {
   GatewayConfigError,
   LocalProvider,
   MemoryRateLimitStore,
-  PROVIDER_SPECIFICATION_VERSION,
   type GatewayKey,
   type GatewayOptions,
   type Provider,
   type RateLimitStore,
   type UsageRecord,
 } from '../../lib';
+import { PROVIDER_SPECIFICATION_VERSION } from '../../lib/extend';
 import { dataEvents, readJson, serveGateway, type RunningGateway } from '../helpers/app';
 
 const KEY = 'sk-rate-limited-key-0123456789';

@@ -2,8 +2,6 @@
 import http from 'node:http';
 import OpenAI from 'openai';
 import {
-  builtinCodecs,
-  countTextTokens,
   GatewayError,
   LocalProvider,
   MemoryKeyStore,
@@ -13,6 +11,7 @@ import {
   type Provider,
   type StreamPart,
 } from '../../lib';
+import { builtinCodecs, countTextTokens } from '../../lib/extend';
 import { buildApp, EMPTY_KEY, listen, readJson, TEST_KEY, testOptions, type RunningServer } from '../helpers/app';
 
 const auth = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };

@@ -2,14 +2,8 @@
  * A call's quota hold is finished once: a stream whose encoder fails settles its hold, and the
  * failure that then reaches the generate operation does not release the same hold a second time.
  */
-import {
-  builtinCodecs,
-  MemoryKeyStore,
-  type GenerateRoute,
-  type ProtocolCodec,
-  type Provider,
-  type StreamPart,
-} from '../../lib';
+import { MemoryKeyStore, type GenerateRoute, type ProtocolCodec, type Provider, type StreamPart } from '../../lib';
+import { builtinCodecs } from '../../lib/extend';
 import { buildApp, listen, TEST_KEY } from '../helpers/app';
 import { RecordingQuotaStore } from '../helpers/recording-quota-store';
 

@@ -8,7 +8,6 @@ import {
   GatewayConfigError,
   GeminiProvider,
   LocalProvider,
-  MediaFetcher,
   MemoryDeploymentStore,
   MemoryKeyStore,
   MemoryQuotaStore,
@@ -17,6 +16,7 @@ import {
   MemoryUsageLog,
   OpenAIProvider,
 } from '../../lib';
+import { MediaFetcher } from '../../lib/extend';
 
 /** The error `make` throws: a GatewayConfigError with `code`, whose message names `owner` and `what`. */
 function expectConfigError(make: () => unknown, code: string, owner: string, what: string): void {

@@ -4,7 +4,8 @@
 // itself.
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { AnthropicProvider, GeminiProvider, LocalProvider, LOCAL_MODELS, OpenAIProvider } from 'rosetta-gateway';
+import { AnthropicProvider, GeminiProvider, LocalProvider, OpenAIProvider } from 'rosetta-gateway';
+import { LOCAL_MODELS } from 'rosetta-gateway/extend';
 
 /**
  * Upstreams configured by env: the provider class, its env vars, and the models listed when no models file is given.

@@ -2,7 +2,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import request from 'supertest';
-import { countRequestTokens, countTextTokens, MemoryKeyStore, MemoryQuotaStore } from '../../../lib';
+import { MemoryKeyStore, MemoryQuotaStore } from '../../../lib';
+import { countRequestTokens, countTextTokens } from '../../../lib/extend';
 import { buildApp, EMPTY_KEY, listen, TEST_KEY } from '../../helpers/app';
 
 const quotaStore = new MemoryQuotaStore({ balances: { rich: 1000, empty: 0 } });

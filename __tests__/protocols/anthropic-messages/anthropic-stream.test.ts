@@ -4,15 +4,14 @@ import express from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { EMPTY_KEY, listen, TEST_KEY, testOptions, type Json, type RunningServer } from '../../helpers/app';
 import {
-  countTextTokens,
   createGateway,
   GatewayError,
-  LOCAL_MODELS,
   LocalProvider,
   type ErrorKind,
   type Provider,
   type StreamPart,
 } from '../../../lib';
+import { countTextTokens, LOCAL_MODELS } from '../../../lib/extend';
 import { encodeMessagesStream, MessageStreamEncoder } from '../../../lib/protocols/anthropic-messages/encode-stream';
 import { JsonObjectPrefix } from '../../../lib/protocols/anthropic-messages/json-object-prefix';
 

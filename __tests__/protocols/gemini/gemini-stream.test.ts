@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import { buildApp, EMPTY_KEY, listen, TEST_KEY, testOptions, type Json } from '../../helpers/app';
-import { countTextTokens, GatewayError, LOCAL_MODELS, LocalProvider } from '../../../lib';
+import { GatewayError, LocalProvider } from '../../../lib';
+import { countTextTokens, LOCAL_MODELS } from '../../../lib/extend';
 import type { GenerateRequest, Provider, StreamPart } from '../../../lib';
 import { geminiCodec } from '../../../lib/protocols/gemini';
 import { GENERATE_CONTENT, STREAM_GENERATE_CONTENT } from '../../../lib/protocols/gemini/routes';

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { GoogleGenAI } from '@google/genai';
 import { buildApp, EMPTY_KEY, listen, POOR_KEY, TEST_KEY, testOptions } from '../../helpers/app';
-import { countTextTokens, GatewayError, LOCAL_MODELS } from '../../../lib';
+import { GatewayError } from '../../../lib';
+import { countTextTokens, LOCAL_MODELS } from '../../../lib/extend';
 import type { GenerateRequest, GenerateResponse } from '../../../lib';
 import { geminiCodec } from '../../../lib/protocols/gemini';
 import { GENERATE_CONTENT } from '../../../lib/protocols/gemini/routes';

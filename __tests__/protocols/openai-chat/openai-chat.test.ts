@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { buildApp, EMPTY_KEY, TEST_KEY } from '../../helpers/app';
-import { countTextTokens } from '../../../lib';
+import { countTextTokens } from '../../../lib/extend';
 
 const { app } = buildApp();
 const auth = { authorization: `Bearer ${TEST_KEY}` };

@@ -2,7 +2,8 @@
  * The local embedding model: deterministic, 256 dimensions by default (any length up to its maximum), L2-normalised,
  * and lexical: texts that share words score a higher cosine than texts that share none.
  */
-import { GatewayError, LocalProvider, LOCAL_EMBED_DIMENSIONS, LOCAL_EMBED_MAX_DIMENSIONS } from '../../../lib';
+import { GatewayError, LocalProvider } from '../../../lib';
+import { LOCAL_EMBED_DIMENSIONS, LOCAL_EMBED_MAX_DIMENSIONS } from '../../../lib/extend';
 import type { CallWarning, EmbedRequest } from '../../../lib';
 
 const provider = new LocalProvider();

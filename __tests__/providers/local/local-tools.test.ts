@@ -10,7 +10,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI, FunctionCallingConfigMode } from '@google/genai';
 import OpenAI from 'openai';
-import { countTextTokens } from '../../../lib';
+import { countTextTokens } from '../../../lib/extend';
 import { serveGateway, TEST_KEY, testOptions, type Json, type RunningGateway } from '../../helpers/app';
 
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
