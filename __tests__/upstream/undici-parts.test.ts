@@ -48,7 +48,8 @@ describe('undici parts', () => {
   it('the built gateway, with an upstream provider and the media fetcher, does not load undici’s entry point (fetch, WebSocket, caches)', () => {
     // npm test builds dist first. A child process: Jest's module registry is not Node's require cache.
     const script = `
-      const { createGateway, OpenAIProvider, AnthropicProvider, GeminiProvider, MediaFetcher } = require('./dist/cjs/index.js');
+      const { createGateway, OpenAIProvider, AnthropicProvider, GeminiProvider } = require('./dist/cjs/index.js');
+      const { MediaFetcher } = require('./dist/cjs/extend.js');
       const fetcher = new MediaFetcher();
       const gateway = createGateway({
         keys: [{ key: 'k-123456789' }],
