@@ -18,7 +18,7 @@ export {
 } from './errors';
 export type * from './canonical';
 export { WARNINGS_HEADER, MAX_WARNINGS_HEADER_LENGTH, warningsHeader, describeWarning, type Warn } from './warnings';
-export type { ModelConfig, ModelPricing, ModelType } from './models';
+export type { DeploymentConfig, ModelConfig, ModelPricing, ModelType } from './model-config';
 export type {
   KeyStore,
   QuotaStore,
@@ -43,7 +43,6 @@ export type {
   DeploymentState,
   DeploymentFailure,
 } from './stores/types';
-export type { DeploymentConfig } from './routing/deployments';
 export type { DeploymentStrategy } from './routing/select';
 export type { DeploymentView, DeploymentsHandler, AffinityOutcome, SkipReason } from './routing/router';
 export { SESSION_HEADERS } from './routing/session';
@@ -63,7 +62,8 @@ export {
 } from './stores/memory-usage-log';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
 export type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';
-export { callSignal, abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';
+export { abortSignalOf, type CallCancellation, type CallSignal } from './providers/cancellation';
+export { callSignal } from './providers/call-context';
 export { PROVIDER_SPECIFICATION_VERSION, DEFAULT_MAX_EMBED_INPUTS } from './providers/types';
 export { LocalProvider, LOCAL_MODELS, LOCAL_IMAGE_LIMITS, type LocalProviderOptions } from './providers/local';
 export { LOCAL_EMBED_DIMENSIONS, LOCAL_EMBED_MAX_DIMENSIONS } from './providers/local/embed';

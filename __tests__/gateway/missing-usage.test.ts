@@ -13,7 +13,7 @@ import {
   type ProviderStreamPart,
   type Usage,
 } from '../../lib';
-import { resolveProvider } from '../../lib/pipeline/resolved-provider';
+import { resolveProvider } from '../../lib/resolved-provider';
 import { dataEvents, serveGateway, TEST_KEY, testOptions, type Json } from '../helpers/app';
 
 /**

@@ -1,7 +1,7 @@
 /** A provider resolved once at creation: every text provider can generate, stream and count, whatever it implements. */
 import type { GenerateRequest, ProviderStreamPart, StreamPart } from '../../lib';
 import { countRequestTokens, countTextTokens, GatewayError, type Provider } from '../../lib';
-import { resolveProvider } from '../../lib/pipeline/resolved-provider';
+import { resolveProvider } from '../../lib/resolved-provider';
 import { DEFAULT_MAX_IMAGE_TOKENS } from '../../lib/token-bound';
 
 const request: GenerateRequest = {

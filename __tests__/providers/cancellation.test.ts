@@ -1,5 +1,6 @@
 /** The per-call cancellation: what undici and providers see of it. */
-import { CallCancellation, callSignal, providerCallContext } from '../../lib/providers/cancellation';
+import { callSignal, providerCallContext } from '../../lib/providers/call-context';
+import { CallCancellation } from '../../lib/providers/cancellation';
 import type { GenerateResponse, Provider } from '../../lib';
 import { serveGateway, TEST_KEY, testOptions } from '../helpers/app';
 

@@ -17,7 +17,7 @@ import type { ProtocolCodec, RouteMatch, StoredResponseMatch } from '../protocol
 import { authenticate } from './authenticate';
 import { Call } from './call';
 import { Lifecycle } from './lifecycle';
-import { logRequest } from './log';
+import { logRequest } from '../log';
 import { runCountTokens } from './operations/count-tokens';
 import { runEmbed } from './operations/embed';
 import { runGenerate } from './operations/generate';

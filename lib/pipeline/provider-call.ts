@@ -7,7 +7,7 @@
 import type { CallWarning, GenerateRequest, GenerateResponse, ProviderStreamPart } from '../canonical';
 import { GatewayError, toGatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
-import { providerCallContext } from '../providers/cancellation';
+import { providerCallContext } from '../providers/call-context';
 import type { ProviderCallContext } from '../providers/types';
 import { DEPLOYMENT_FAILURE_KINDS } from '../routing/health';
 import { DEPLOYMENTS_OUT_CODES, type ChosenDeployment } from '../routing/router';
@@ -16,8 +16,8 @@ import { inputTokenBound, measureInput } from '../token-bound';
 import type { UsageAttempt } from '../usage/record';
 import { CallWarnings } from '../warnings';
 import type { Call } from './call';
-import { logProvider } from './log';
-import type { ResolvedProvider } from './resolved-provider';
+import { logProvider } from '../log';
+import type { ResolvedProvider } from '../resolved-provider';
 
 /** Failures a fallback model may cure: the upstream's fault, not the request's. */
 const FALLBACK_KINDS: ReadonlySet<string> = new Set(['upstream', 'upstream_timeout', 'overloaded']);

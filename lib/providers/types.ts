@@ -10,7 +10,7 @@ import type {
   ProviderStreamPart,
   Usage,
 } from '../canonical';
-import type { ModelConfig } from '../models';
+import type { ModelConfig } from '../model-config';
 import type { MaybePromise } from '../stores/types';
 import type { CallSignal } from './cancellation';
 

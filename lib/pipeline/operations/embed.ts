@@ -14,7 +14,7 @@ import { CallWarnings, mergeWarnings, WARNINGS_HEADER, warningsHeader } from '..
 import type { Call } from '../call';
 import { admitAndHold } from '../rate-limit';
 import { type EmbedInputs, measureEmbedInputs } from '../embed-input';
-import { logProvider } from '../log';
+import { logProvider } from '../../log';
 import type { GatewayParts } from '../parts';
 
 /** Batches of one call sent upstream at the same time, at most. */

@@ -9,7 +9,8 @@ import type { GatewayParts } from '../parts';
 import { type AnswerKeeper, continueConversation, resolveItemReferences } from '../response-state';
 import { generate, openStream } from '../provider-call';
 import { TextHold } from '../quota-hold';
-import { type AdmittedText, admitText, usedTokens } from '../rate-limit';
+import { usedTokens } from '../../rate-limit/slot';
+import { type AdmittedText, admitText } from '../rate-limit';
 import { streamResponse } from '../stream-response';
 import { CallWarnings, mergeWarnings, WARNINGS_HEADER, warningsHeader } from '../../warnings';
 

@@ -1,10 +1,10 @@
 /** The image operation: an image generation call, charged per image. */
-import { providerCallContext } from '../../providers/cancellation';
+import { providerCallContext } from '../../providers/call-context';
 import type { EncodedResponse, ImageRoute, RouteParams } from '../../protocols/types';
 import { creditsForImage, estimateImage } from '../../quota';
 import type { Call } from '../call';
 import { admitAndHold } from '../rate-limit';
-import { logProvider } from '../log';
+import { logProvider } from '../../log';
 import type { GatewayParts } from '../parts';
 import { toGatewayError } from '../../errors';
 import type { UsageAttempt } from '../../usage/record';

@@ -1,8 +1,8 @@
 /** The Anthropic Messages provider: Claude models over POST /v1/messages, streamed or not. */
 import type { GenerateRequest, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
-import { callSignal } from '../cancellation';
-import type { ModelConfig } from '../../models';
+import { callSignal } from '../call-context';
+import type { ModelConfig } from '../../model-config';
 import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';
 import type { UpstreamClient } from '../../upstream/upstream-client';

@@ -4,8 +4,9 @@
  */
 import type { EmbedRequest, EmbedResponse, GenerateRequest, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
-import { callSignal, type CallSignal } from '../cancellation';
-import type { ModelConfig } from '../../models';
+import { callSignal } from '../call-context';
+import type { CallSignal } from '../cancellation';
+import type { ModelConfig } from '../../model-config';
 import { MediaFetcher, type MediaFetchOptions } from '../../upstream/fetch-media';
 import { decodeEventStream } from '../../upstream/sse';
 import type { BodySink, StreamedBody } from '../../upstream/dispatch';

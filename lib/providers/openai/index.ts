@@ -11,8 +11,8 @@ import type {
   ProviderStreamPart,
 } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
-import { callSignal } from '../cancellation';
-import type { ModelConfig } from '../../models';
+import { callSignal } from '../call-context';
+import type { ModelConfig } from '../../model-config';
 import { reportedFigures } from '../../tokenizer';
 import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';

@@ -7,7 +7,7 @@ import { GatewayConfigError } from '../../../errors';
 import type { BodySink } from '../../../upstream/dispatch';
 import { decodeEventStream } from '../../../upstream/sse';
 import type { UpstreamClient } from '../../../upstream/upstream-client';
-import { callSignal } from '../../cancellation';
+import { callSignal } from '../../call-context';
 import type { ProviderCallContext, ProviderGenerateResponse } from '../../types';
 import createDebug from 'debug';
 import type { JsonObject } from '../../../json';
