@@ -10,7 +10,7 @@ export type { MetricsHandler } from './metrics/gateway-metrics';
 export { GatewayError, GatewayConfigError, type ErrorKind, type GatewayErrorOptions } from './errors';
 export type * from './canonical';
 export type { Warn } from './warnings';
-export type { ModelConfig, ModelPricing, ModelType } from './models';
+export type { DeploymentConfig, ModelConfig, ModelPricing, ModelType } from './model-config';
 export type {
   KeyStore,
   QuotaStore,
@@ -35,7 +35,6 @@ export type {
   DeploymentState,
   DeploymentFailure,
 } from './stores/types';
-export type { DeploymentConfig } from './routing/deployments';
 export type { DeploymentStrategy } from './routing/select';
 export type { DeploymentView, DeploymentsHandler, AffinityOutcome, SkipReason } from './routing/router';
 export { MemoryDeploymentStore, type MemoryDeploymentStoreOptions } from './stores/memory-deployment-store';

@@ -1,76 +1,12 @@
-/** The model table: public model ids and aliases, the provider and upstream id behind each, and prices. */
+/** The model table: public model ids and aliases resolved to their providers and deployments, with their prices. */
 import type { Principal } from './stores/types';
-import type { ResolvedProvider } from './pipeline/resolved-provider';
+import type { ResolvedProvider } from './resolved-provider';
 import type { ModelInfo } from './protocols/types';
 import type { CachePriceRatios } from './providers/types';
 import { GatewayError } from './errors';
-import { type DeploymentConfig, type ResolvedDeployment, resolveDeployments } from './routing/deployments';
+import type { ModelConfig, ModelPricing, ModelType } from './model-config';
+import { type ResolvedDeployment, resolveDeployments } from './routing/deployments';
 import type { DeploymentRouter } from './routing/router';
-
-/**
- * Credits charged per unit of use (docs/operations.md, "Billing"). The cache prices default to the
- * model's `input` price times its provider's vendor ratios (`Provider.cachePriceRatios`; 1 for a
- * provider that declares none).
- */
-export interface ModelPricing {
-  /** Credits per uncached input token. Default 1. */
-  input?: number;
-  /** Credits per output token (reasoning included). Default 1. */
-  output?: number;
-  /** Credits per generated image (image models). Default 1000. */
-  image?: number;
-  /** Credits per input token read from the upstream's prompt cache. Default: `input` × the vendor's ratio (Anthropic 0.1). */
-  cacheRead?: number;
-  /** Credits per input token written to the upstream's prompt cache. Default: `input` × the vendor's ratio (Anthropic 1.25). */
-  cacheWrite?: number;
-  /**
-   * Credits per input token written to the prompt cache with the long lifetime (Anthropic's 1-hour
-   * TTL, `Usage.cacheWriteLongTokens`). Default: `input` × the vendor's ratio (Anthropic 2).
-   */
-  cacheWriteLong?: number;
-}
-
-/** What a model does: generate text, generate images, or turn inputs into embedding vectors. */
-export type ModelType = 'text' | 'image' | 'embedding';
-
-/** One entry of the model table. */
-export interface ModelConfig {
-  /** The public id callers use. */
-  id: string;
-  /**
-   * The `name` of the provider that serves it: shorthand for one deployment. Required unless `deployments` is given
-   * (exactly one of the two).
-   */
-  provider?: string;
-  /** The id sent upstream (by every deployment that gives none). Default: `id`. */
-  upstreamModel?: string;
-  /**
-   * The upstream accounts that serve it, with their weights, priority tiers and own limits (docs/routing.md): calls
-   * are spread over them, a failing one is cooled down and retried on another, and a session stays on one while it
-   * can. Text models only. Default: the one deployment `provider` names.
-   */
-  deployments?: readonly DeploymentConfig[];
-  /** What it does. Default `text`. An `embedding` model is priced per input token at `pricing.input`. */
-  type?: ModelType;
-  /** Other ids that lead to this model. */
-  aliases?: readonly string[];
-  /** Shown by the model lists. Default: `id`. */
-  displayName?: string;
-  contextWindow?: number;
-  /**
-   * Output cap used when a request gives none (and for the quota estimate). Default: the gateway's
-   * `defaultMaxOutputTokens`.
-   */
-  maxOutputTokens?: number;
-  pricing?: ModelPricing;
-  /** Unix seconds, shown by the model lists. Default: when the gateway was created. */
-  created?: number;
-  /**
-   * Models (ids or aliases of this table, of the same type) tried in order when this one fails with a
-   * 5xx, a timeout or a connection failure before any byte reached the caller.
-   */
-  fallbacks?: readonly string[];
-}
 
 /** A model resolved for one call. */
 export interface ResolvedModel {

@@ -1,11 +1,11 @@
 /** Gateway options: the public option type, its defaults, and validation into a resolved configuration. */
 import { GatewayConfigError } from './errors';
 import { type MetricsOptions, type ResolvedMetricsOptions, resolveMetricsOptions } from './metrics/options';
-import type { ModelConfig, ModelType } from './models';
+import type { ModelConfig, ModelType } from './model-config';
 import type { ProtocolCodec } from './protocols/types';
 import type { Provider } from './providers/types';
 import { PROVIDER_SPECIFICATION_VERSION } from './providers/types';
-import { resolveProvider, type ResolvedProvider } from './pipeline/resolved-provider';
+import { resolveProvider, type ResolvedProvider } from './resolved-provider';
 import { MemoryKeyStore, type MemoryKeyEntry } from './stores/memory-key-store';
 import { MemoryQuotaStore } from './stores/memory-quota-store';
 import { MemoryDeploymentStore } from './stores/memory-deployment-store';
@@ -22,7 +22,7 @@ import type {
 import { defaultDeploymentName } from './routing/deployments';
 import type { RoutingSettings } from './routing/router';
 import type { DeploymentStrategy } from './routing/select';
-import { RateLimiter } from './pipeline/rate-limit';
+import { RateLimiter } from './rate-limit/limiter';
 import { suggest } from './suggest';
 import { toUsageSink, type UsageSink, type UsageSinkOption } from './usage/sink';
 

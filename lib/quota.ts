@@ -3,7 +3,8 @@
  * after, split by what it paid for (docs/operations.md, "Billing").
  */
 import type { GenerateRequest, ImageRequest, ImageResponse, Usage } from './canonical';
-import type { ModelPricing, ResolvedModel } from './models';
+import type { ModelPricing } from './model-config';
+import type { ResolvedModel } from './models';
 import type { CreditSplit } from './usage/record';
 
 /** How much to hold for a call: `amount` if available, never less than `minimum`. */

@@ -4,8 +4,9 @@
  * missed, and the hold priced so it never falls below the charge.
  */
 import type { GenerateRequest, Provider, Usage } from '../../lib';
-import { ModelTable, type ModelConfig, type ResolvedModel } from '../../lib/models';
-import { resolveProvider, type ResolvedProvider } from '../../lib/pipeline/resolved-provider';
+import type { ModelConfig } from '../../lib/model-config';
+import { ModelTable, type ResolvedModel } from '../../lib/models';
+import { resolveProvider, type ResolvedProvider } from '../../lib/resolved-provider';
 import { decodeAnthropicUsage } from '../../lib/providers/anthropic/decode-response';
 import { MessageStreamDecoder } from '../../lib/providers/anthropic/decode-stream';
 import { ANTHROPIC_CACHE_PRICE_RATIOS } from '../../lib/providers/anthropic/cache-prices';

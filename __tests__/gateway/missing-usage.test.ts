@@ -12,7 +12,7 @@ import {
   type Usage,
 } from '../../lib';
 import { countRequestTokens, countTextTokens } from '../../lib/extend';
-import { resolveProvider } from '../../lib/pipeline/resolved-provider';
+import { resolveProvider } from '../../lib/resolved-provider';
 import { dataEvents, serveGateway, TEST_KEY, testOptions, type Json } from '../helpers/app';
 
 /**

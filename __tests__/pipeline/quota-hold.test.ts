@@ -4,7 +4,7 @@
  */
 import type { GenerateRequest, Provider } from '../../lib';
 import { GatewayError } from '../../lib';
-import { resolveProvider } from '../../lib/pipeline/resolved-provider';
+import { resolveProvider } from '../../lib/resolved-provider';
 import type { ResolvedModel } from '../../lib/models';
 import { QuotaHold, requireBalance, TextHold } from '../../lib/pipeline/quota-hold';
 import { inputTokenBound, measureInput, DEFAULT_MAX_IMAGE_TOKENS } from '../../lib/token-bound';

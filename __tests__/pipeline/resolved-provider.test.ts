@@ -2,7 +2,7 @@
 import type { GenerateRequest, ProviderStreamPart, StreamPart } from '../../lib';
 import { GatewayError, type Provider } from '../../lib';
 import { countRequestTokens, countTextTokens } from '../../lib/extend';
-import { resolveProvider } from '../../lib/pipeline/resolved-provider';
+import { resolveProvider } from '../../lib/resolved-provider';
 import { DEFAULT_MAX_IMAGE_TOKENS } from '../../lib/token-bound';
 
 const request: GenerateRequest = {

@@ -1,7 +1,7 @@
 /** The per-call cancellation: what undici and providers see of it. */
 import { providerCallContext } from '../../lib/providers/call-context';
 import { CallUpstream } from '../../lib/upstream/call-upstream';
-import { CallCancellation } from '../../lib/upstream/cancellation';
+import { CallCancellation } from '../../lib/providers/cancellation';
 import type { GenerateResponse, Provider } from '../../lib';
 import { serveGateway, TEST_KEY, testOptions } from '../helpers/app';
 

@@ -12,7 +12,7 @@ import {
   type ProviderCallContext,
 } from '../../lib';
 import { providerCallContext } from '../../lib/providers/call-context';
-import { CallCancellation } from '../../lib/upstream/cancellation';
+import { CallCancellation } from '../../lib/providers/cancellation';
 import { startMockServer, type MockServer } from '../helpers/mock-server';
 
 const HOPS = { 'x-rosetta-hops': '1', 'x-rosetta-gateway': 'gw-test' };

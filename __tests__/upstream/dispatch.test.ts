@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
-import { CallCancellation } from '../../lib/upstream/cancellation';
+import { CallCancellation } from '../../lib/providers/cancellation';
 import {
   dispatchBuffered,
   dispatchStreamed,

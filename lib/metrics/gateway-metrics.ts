@@ -6,8 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Gauge, type Registry } from 'prom-client';
 import { type ErrorKind, GatewayConfigError } from '../errors';
-import type { ModelConfig } from '../models';
-import { logRequest } from '../pipeline/log';
+import type { ModelConfig } from '../model-config';
+import { logRequest } from '../log';
 import { type UpstreamRetryMessage, upstreamRetries } from '../upstream/retry-channel';
 import { DEPLOYMENT_FAILURE_KINDS } from '../routing/health';
 import type { DeploymentCooling } from '../routing/router';

@@ -2,7 +2,7 @@
  * Label values with a bounded set: every value is one the host configured (a model of the table, a provider, a
  * codec) or a fixed word, never a string a caller sent.
  */
-import type { ModelConfig } from '../models';
+import type { ModelConfig } from '../model-config';
 import { defaultDeploymentName } from '../routing/deployments';
 
 /** The value of a label whose figure the call never reached, or whose value is not one the gateway knows. */

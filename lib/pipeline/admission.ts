@@ -8,7 +8,7 @@ import type { CreditSplit } from '../usage/record';
 import type { Call } from './call';
 import type { GatewayParts } from './parts';
 import { QuotaHold } from './quota-hold';
-import type { RateSlot } from './rate-limit';
+import type { RateSlot } from '../rate-limit/slot';
 
 /** What a served call is charged: the credits (split by what they paid for) and the tokens its rate limits count. */
 export interface Charge {

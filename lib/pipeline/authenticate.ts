@@ -2,7 +2,7 @@
 import { GatewayError } from '../errors';
 import type { HttpRequestView, ProtocolCodec } from '../protocols/types';
 import type { KeyStore, Principal } from '../stores/types';
-import { logAuth } from './log';
+import { logAuth } from '../log';
 
 /** The principal of the request's key; a 401 when none was sent or it is unknown, a 503 when the store fails. */
 export async function authenticate(

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Usage } from '../canonical';
 import type { GatewayError } from '../errors';
 import type { ResolvedModel } from '../models';
-import type { CallCancellation } from '../upstream/cancellation';
+import type { CallCancellation } from '../providers/cancellation';
 import type { CallView, HttpRequestView, Operation, ProtocolCodec } from '../protocols/types';
 import type { ChosenDeployment } from '../routing/router';
 import type { Principal } from '../stores/types';

@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { GatewayError } from '../errors';
 import type { ResolvedOptions } from '../options';
-import type { CallCancellation } from '../upstream/cancellation';
+import type { CallCancellation } from '../providers/cancellation';
 import { logUsage, type UsageDelivery } from '../usage/sink';
 
 /** How long `close()` waits for calls it aborted to finish (settle their holds) before it cuts their connections. */

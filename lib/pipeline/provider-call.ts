@@ -16,8 +16,8 @@ import { inputTokenBound, measureInput } from '../token-bound';
 import type { UsageAttempt } from '../usage/record';
 import { CallWarnings } from '../warnings';
 import type { Call } from './call';
-import { logProvider } from './log';
-import type { ResolvedProvider } from './resolved-provider';
+import { logProvider } from '../log';
+import type { ResolvedProvider } from '../resolved-provider';
 
 /** Failures a fallback model may cure: the upstream's fault, not the request's. */
 const FALLBACK_KINDS: ReadonlySet<string> = new Set(['upstream', 'upstream_timeout', 'overloaded']);

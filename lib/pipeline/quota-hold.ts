@@ -10,7 +10,7 @@ import { affordableOutputTokens, creditsForUsage, estimateGenerate, type CostEst
 import type { Principal, QuotaStore, Reservation, ReservationInfo, ReserveResult, Settlement } from '../stores/types';
 import type { CreditSplit } from '../usage/record';
 import { boundInput, type InputBound } from './input-tokens';
-import { logQuota } from './log';
+import { logQuota } from '../log';
 
 /**
  * How a stream ended for its settlement: `finish` reached, an upstream failure, or neither (the caller left, or a write

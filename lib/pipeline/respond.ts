@@ -8,7 +8,7 @@ import { GatewayError, toGatewayError } from '../errors';
 import { drainBody } from '../http/read-body';
 import { sendJson } from '../http/send';
 import type { ErrorContext, ProtocolCodec } from '../protocols/types';
-import { logRequest } from './log';
+import { logRequest } from '../log';
 
 /**
  * Answers a failed call with `codec.encodeError`: the kind's status, an `x-request-id`, the error's

@@ -8,7 +8,7 @@ import { GatewayError } from '../errors';
 import type { CallView, ConversationState, GenerateRoute, StreamEncoder } from '../protocols/types';
 import { PartCollector } from '../stream/collect';
 import type { MaybePromise, Principal, ResponseStore, StoredResponse } from '../stores/types';
-import { logRequest } from './log';
+import { logRequest } from '../log';
 
 /** Runs one response-store call; a store that throws is unavailable (503), as a failing quota store is. */
 export async function storeCall<T>(call: () => MaybePromise<T>): Promise<T> {

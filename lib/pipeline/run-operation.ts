@@ -6,7 +6,8 @@
  * ({@link ChargedOperation}); a new operation is a class, a route and one line in `./operations/index.ts`.
  */
 import type { CallWarning } from '../canonical';
-import type { ModelType, ResolvedModel } from '../models';
+import type { ModelType } from '../model-config';
+import type { ResolvedModel } from '../models';
 import type { EncodedResponse } from '../protocols/types';
 import { WARNINGS_HEADER, warningsHeader } from '../warnings';
 import type { Call } from './call';

@@ -12,10 +12,10 @@ import { StreamMeter } from '../stream/meter';
 import { estimateRequestTokens } from '../tokenizer';
 import type { Call } from './call';
 import type { Lifecycle } from './lifecycle';
-import { logRequest } from './log';
+import { logRequest } from '../log';
 import type { OpenedStream, Served } from './provider-call';
 import type { StreamEnd, TextHold } from './quota-hold';
-import { type RateSlot, usedTokens } from './rate-limit';
+import { type RateSlot, usedTokens } from '../rate-limit/slot';
 import { WARNINGS_HEADER, warningsHeader } from '../warnings';
 
 /**

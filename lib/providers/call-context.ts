@@ -1,5 +1,5 @@
 /** The context the gateway hands a provider for one attempt of a call. */
-import { CALL_CANCELLATION, type CallCancellation } from '../upstream/cancellation';
+import { CALL_CANCELLATION, type CallCancellation } from './cancellation';
 import type { CallWarnings } from '../warnings';
 import type { ProviderCallContext } from './types';
 

@@ -10,9 +10,8 @@ import type {
   ProviderStreamPart,
   Usage,
 } from '../canonical';
-import type { ModelConfig } from '../models';
+import type { ModelConfig } from '../model-config';
 import type { MaybePromise } from '../stores/types';
-import type { UpstreamCallContext } from '../upstream/call-upstream';
 
 /**
  * A non-streamed answer as a provider gives it: `usage` holds the figures the upstream reported and
@@ -38,7 +37,7 @@ export interface CachePriceRatios {
 }
 
 /** What the gateway hands a provider with each call. */
-export interface ProviderCallContext extends UpstreamCallContext {
+export interface ProviderCallContext {
   /** The model id to send upstream (from the model table; may differ from `request.model`). */
   upstreamModel: string;
   /** Aborted when the caller disconnects or the call times out; pass it to every upstream request. */

@@ -1,32 +1,7 @@
-/** A model's deployments: the upstream accounts that can serve it, as configured and as resolved at creation. */
-import type { ResolvedProvider } from '../pipeline/resolved-provider';
+/** A model's deployments resolved at creation: the upstream accounts that can serve it (configured as `DeploymentConfig`). */
+import type { DeploymentConfig } from '../model-config';
+import type { ResolvedProvider } from '../resolved-provider';
 import type { RateLimits, RateLimitScope } from '../stores/types';
-
-/**
- * One deployment of a model (docs/routing.md): a provider (one upstream account: its vendor protocol, base URL and
- * key) with the model's id there, how much of the traffic it takes, its priority tier and its own limits.
- */
-export interface DeploymentConfig {
-  /** The `name` of the provider (the upstream account) that serves it. */
-  provider: string;
-  /** The id sent upstream. Default: the model's `upstreamModel`, else its `id`. */
-  upstreamModel?: string;
-  /** Its share of the calls within its tier, relative to the others' (a positive number). Default 1. */
-  weight?: number;
-  /** Its tier: a lower tier is used first, a higher one only while every deployment below is out. Default 0. */
-  priority?: number;
-  /**
-   * Its id in usage records, metrics, logs and the health view, and in the deployment state store: unique within
-   * the model. Two models naming the same deployment share its health and limits. Default
-   * `<provider>/<upstreamModel>`.
-   */
-  name?: string;
-  /**
-   * Its own requests per minute, tokens (input + output) per minute and calls in flight, counted in the gateway's
-   * `rateLimitStore`. A deployment at its limit is skipped, never called. Default: none.
-   */
-  rateLimits?: RateLimits;
-}
 
 /** A deployment resolved at creation: what selection and the provider call read, with no checks per call. */
 export interface ResolvedDeployment {

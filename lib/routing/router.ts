@@ -6,18 +6,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Usage } from '../canonical';
 import { GatewayError } from '../errors';
-import type { ResolvedModel } from '../models';
-import type { Call } from '../pipeline/call';
-import { logProvider } from '../pipeline/log';
-import { RateSlot, usedTokens } from '../pipeline/rate-limit';
-import type {
-  DeploymentState,
-  DeploymentStateStore,
-  MaybePromise,
-  RateLimitResult,
-  RateLimitStore,
+import { logProvider } from '../log';
+import { RateSlot, usedTokens } from '../rate-limit/slot';
+import {
+  type DeploymentState,
+  type DeploymentStateStore,
+  HEALTHY_DEPLOYMENT,
+  type MaybePromise,
+  type RateLimitResult,
+  type RateLimitStore,
 } from '../stores/types';
-import { HEALTHY_DEPLOYMENT } from '../stores/memory-deployment-store';
 import type { UsageAttempt } from '../usage/record';
 import type { ResolvedDeployment } from './deployments';
 import {
@@ -35,6 +33,23 @@ export interface RoutingSettings extends HealthSettings {
   /** Session affinity's idle time in milliseconds; undefined: affinity is off. */
   affinityIdleMs: number | undefined;
   store: DeploymentStateStore;
+}
+
+/**
+ * What routing reads of a model (the model table's `ResolvedModel` is one): its id, its deployments, and its router
+ * (undefined for a model that is not routed).
+ */
+export interface RoutedModel {
+  readonly id: string;
+  readonly deployments: readonly ResolvedDeployment[];
+  readonly deploymentNames: readonly string[];
+  readonly router: DeploymentRouter | undefined;
+}
+
+/** What routing reads and writes of a call (the pipeline's `Call` is one): its id, and the attempts it lists. */
+export interface RoutedCall {
+  readonly requestId: string;
+  readonly attempts: UsageAttempt[];
 }
 
 /** Whether the call's session stayed on its deployment (`held`), had to leave it (`moved`) or had none (`new`). */
@@ -121,8 +136,8 @@ export class DeploymentRouter {
    * Throws a 429 (every one at its limit) or a 503 (every one cooling down) with `Retry-After` when none can.
    */
   async choose(
-    model: ResolvedModel,
-    call: Call,
+    model: RoutedModel,
+    call: RoutedCall,
     session: string | undefined,
     excluded: ReadonlySet<string> | undefined,
     tokens: () => number,
@@ -239,7 +254,7 @@ export class DeploymentRouter {
   }
 
   /** Each deployment of these models (named once) and how long it is still cooling down (0: it is not). */
-  async cooling(models: readonly ResolvedModel[]): Promise<DeploymentCooling[]> {
+  async cooling(models: readonly RoutedModel[]): Promise<DeploymentCooling[]> {
     const seen = new Map<string, number>();
     for (const model of models) {
       if (!model.router) continue;
@@ -252,7 +267,7 @@ export class DeploymentRouter {
   }
 
   /** What the health view shows of each deployment of these models (each named once). */
-  async view(models: readonly ResolvedModel[]): Promise<DeploymentView[]> {
+  async view(models: readonly RoutedModel[]): Promise<DeploymentView[]> {
     const seen = new Map<string, DeploymentView>();
     const now = Date.now();
     for (const model of models) {
@@ -308,7 +323,7 @@ export class DeploymentRouter {
   }
 
   /** The deployments' states; all healthy when the store fails (routing goes on by weight alone). */
-  private read(model: ResolvedModel): MaybePromise<readonly DeploymentState[]> {
+  private read(model: RoutedModel): MaybePromise<readonly DeploymentState[]> {
     try {
       const states = this.settings.store.read(model.deploymentNames);
       return isPromiseLike(states) ? states.catch((error: unknown) => allHealthy(model, error)) : states;
@@ -369,10 +384,7 @@ export class DeploymentRouter {
 export type DeploymentsHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** A health view handler over a router and its table's models. */
-export function deploymentsHandler(
-  router: DeploymentRouter,
-  models: () => readonly ResolvedModel[],
-): DeploymentsHandler {
+export function deploymentsHandler(router: DeploymentRouter, models: () => readonly RoutedModel[]): DeploymentsHandler {
   return (_request, response) => {
     router.view(models()).then(
       (deployments) => {
@@ -425,7 +437,7 @@ export interface DeploymentView {
 }
 
 /** The states of a model's deployments when the store cannot be read: all healthy (routing by weight alone). */
-function allHealthy(model: ResolvedModel, error: unknown): readonly DeploymentState[] {
+function allHealthy(model: RoutedModel, error: unknown): readonly DeploymentState[] {
   logProvider('the deployment store could not be read; routing by weight alone: %O', error);
   return model.deploymentNames.map(() => HEALTHY_DEPLOYMENT);
 }
@@ -456,7 +468,7 @@ function hasAlternative(
   return false;
 }
 
-function skipped(model: ResolvedModel, deployment: ResolvedDeployment, reason: SkipReason): UsageAttempt {
+function skipped(model: RoutedModel, deployment: ResolvedDeployment, reason: SkipReason): UsageAttempt {
   return {
     model: model.id,
     provider: deployment.provider.name,
@@ -467,7 +479,7 @@ function skipped(model: ResolvedModel, deployment: ResolvedDeployment, reason: S
 }
 
 /** The error of a call no deployment of its model can take: 429 when one is at its limit, else 503. */
-function allOut(model: ResolvedModel, limited: boolean, waitMs: number): GatewayError {
+function allOut(model: RoutedModel, limited: boolean, waitMs: number): GatewayError {
   const wait = Number.isFinite(waitMs) ? Math.max(1, Math.ceil(waitMs)) : 1000;
   const seconds = Math.max(1, Math.ceil(wait / 1000));
   const headers = { 'retry-after-ms': String(wait) };

@@ -1,6 +1,6 @@
 /** The default deployment state store: health, probe claims, calls in flight and session affinity, in memory. */
 import { positiveInteger } from '../config-check';
-import type { DeploymentFailure, DeploymentState, DeploymentStateStore } from './types';
+import { type DeploymentFailure, type DeploymentState, type DeploymentStateStore, HEALTHY_DEPLOYMENT } from './types';
 
 /** Options of {@link MemoryDeploymentStore}. */
 export interface MemoryDeploymentStoreOptions {
@@ -25,14 +25,6 @@ interface Affinity {
   expires: number;
 }
 
-/** A deployment with nothing against it: what a store answers for one it holds no state of. */
-export const HEALTHY_DEPLOYMENT: DeploymentState = Object.freeze({
-  coolingMs: 0,
-  probation: false,
-  probing: false,
-  failures: 0,
-  inFlight: 0,
-});
 /**
  * Deployment state for one gateway process. Every method runs to completion without awaiting, so concurrent calls
  * on Node's one thread cannot interleave (exactly one gets a probe claim). Affinity is an LRU map of at most

@@ -260,6 +260,15 @@ export interface DeploymentState {
   inFlight: number;
 }
 
+/** A deployment with nothing against it: what a store answers for one it holds no state of. */
+export const HEALTHY_DEPLOYMENT: DeploymentState = Object.freeze({
+  coolingMs: 0,
+  probation: false,
+  probing: false,
+  failures: 0,
+  inFlight: 0,
+});
+
 /** A failure of a deployment, as {@link DeploymentStateStore.fail} counts it. */
 export interface DeploymentFailure {
   /** Failures are counted in a window of this many milliseconds that starts at the first one. */

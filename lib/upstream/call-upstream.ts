@@ -3,7 +3,8 @@
  * (`x-request-id`), the gateway's hop headers and the attempt's retry hint, applied here once instead of by each
  * provider at each request.
  */
-import { CALL_CANCELLATION, type CallSignal } from './cancellation';
+import { CALL_CANCELLATION, type CallSignal } from '../providers/cancellation';
+import type { ProviderCallContext } from '../providers/types';
 import type { BodySink, StreamedBody } from './dispatch';
 
 /** One upstream call. */
@@ -30,19 +31,13 @@ export interface RequestSender {
   stream(request: UpstreamRequest, sink: BodySink): Promise<StreamedBody>;
 }
 
-/** What of a call its upstream requests carry; a provider's call context is one. */
-export interface UpstreamCallContext {
-  /** Aborted when the caller disconnects or the call times out. */
-  readonly signal: AbortSignal;
-  /** The gateway's request id, sent as `x-request-id`. */
-  readonly requestId: string;
-  /** The gateway's hop headers (docs/errors.md, "Request loops"), sent with every request. */
-  readonly upstreamHeaders?: Readonly<Record<string, string>>;
-  /** The most retries of one request (0 while another deployment would take the call); absent: the client's own. */
-  readonly retries?: number;
-  /** The gateway's cheap cancellation, sent upstream instead of `signal` (set by the gateway; see ./cancellation.ts). */
+/**
+ * What of a call its upstream requests carry: the provider's call context (its cancellation, request id, hop headers
+ * and retry hint), and the gateway's cheap cancellation where the gateway set it ({@link CALL_CANCELLATION}).
+ */
+export type UpstreamCallContext = Pick<ProviderCallContext, 'signal' | 'requestId' | 'upstreamHeaders' | 'retries'> & {
   readonly [CALL_CANCELLATION]?: CallSignal;
-}
+};
 
 /** A request of one call: what the call adds (cancellation, retry hint) left out. */
 export type CallRequest = Omit<UpstreamRequest, 'signal' | 'retries'>;

@@ -13,7 +13,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { CallSignal } from './cancellation';
+import type { CallSignal } from '../providers/cancellation';
 import { undici } from './undici';
 
 /** A whole response: its status, its body as text, and a non-2xx answer's `Retry-After`. */

@@ -1,6 +1,6 @@
 /** The options every upstream provider shares, and the one way they become an UpstreamClient. */
 import { positiveInteger } from '../config-check';
-import type { ModelConfig } from '../models';
+import type { ModelConfig } from '../model-config';
 import { UpstreamClient, type UpstreamRetries, type UpstreamTimeouts } from './upstream-client';
 
 /** Options common to the OpenAI-compatible, Anthropic and Gemini providers. */

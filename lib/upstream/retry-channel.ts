@@ -4,7 +4,7 @@
  */
 import { channel } from 'node:diagnostics_channel';
 import type { ErrorKind } from '../errors';
-import type { CallSignal } from './cancellation';
+import type { CallSignal } from '../providers/cancellation';
 
 /** One retry of an upstream request. */
 export interface UpstreamRetryMessage {

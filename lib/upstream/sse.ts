@@ -3,7 +3,7 @@
  * canonical parts.
  */
 import type { ProviderStreamPart } from '../canonical';
-import type { CallSignal } from './cancellation';
+import type { CallSignal } from '../providers/cancellation';
 import { SseParser, type SseEvent } from './sse-parser';
 import type { BodySink, StreamedBody } from './dispatch';
 import { transportError } from './upstream-client';

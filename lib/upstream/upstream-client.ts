@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher, Pool } from 'undici';
 import createDebug from 'debug';
 import { GatewayError } from '../errors';
-import { abortSignalOf } from './cancellation';
+import { abortSignalOf } from '../providers/cancellation';
 import { CallUpstream, type UpstreamCallContext, type UpstreamRequest } from './call-upstream';
 
 export type { UpstreamRequest } from './call-upstream';

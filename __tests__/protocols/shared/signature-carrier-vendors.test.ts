@@ -1,5 +1,5 @@
 /** The signature carrier names no vendor: whichever vendors lib/wire/carried-signatures.ts lists are carried alike. */
-import type { SignatureVendor } from '../../../lib/wire/carried-signatures';
+import type { SignatureVendor } from '../../../lib/wire/signature-vendor';
 
 const ACME: SignatureVendor = { name: 'acme', metadataKey: 'replayToken', idTag: 'acm' };
 

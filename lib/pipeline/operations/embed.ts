@@ -15,7 +15,7 @@ import type { Call } from '../call';
 import { type Admission, admitAndHold } from '../admission';
 import type { ChargedOperation, Outcome } from '../run-operation';
 import { EmbedInputs, measureEmbedInputs } from '../embed-input';
-import { logProvider } from '../log';
+import { logProvider } from '../../log';
 import type { GatewayParts } from '../parts';
 import { requireBalance } from '../quota-hold';
 

@@ -4,7 +4,7 @@ import type { ResolvedModel } from '../../models';
 import type { EncodedResponse, ImageRoute, RouteParams } from '../../protocols/types';
 import { type CostEstimate, creditsForImage, estimateImage } from '../../quota';
 import type { Call } from '../call';
-import { logProvider } from '../log';
+import { logProvider } from '../../log';
 import type { GatewayParts } from '../parts';
 import { attemptContext, type RoutingFacts, withModels } from '../provider-call';
 import { type Admission, admitAndHold } from '../admission';

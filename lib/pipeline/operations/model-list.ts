@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { GatewayError } from '../../errors';
 import { sendJson } from '../../http/send';
 import type { EncodedResponse } from '../../protocols/types';
-import { logRequest } from '../log';
+import { logRequest } from '../../log';
 import type { GatewayParts } from '../parts';
 import { fail } from '../respond';
 import type { ModelListMatch } from '../routing';

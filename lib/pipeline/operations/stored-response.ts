@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { GatewayError } from '../../errors';
 import { sendJson } from '../../http/send';
 import type { EncodedResponse, ProtocolCodec, StoredResponseMatch } from '../../protocols/types';
-import { logRequest } from '../log';
+import { logRequest } from '../../log';
 import type { GatewayParts } from '../parts';
 import { fail } from '../respond';
 import { storeCall } from '../response-state';

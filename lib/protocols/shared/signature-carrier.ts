@@ -5,7 +5,8 @@
  */
 import createDebug from 'debug';
 import type { ProviderMetadata } from '../../canonical';
-import { CARRIED_SIGNATURE_VENDORS, type SignatureVendor } from '../../wire/carried-signatures';
+import { CARRIED_SIGNATURE_VENDORS } from '../../wire/carried-signatures';
+import type { SignatureVendor } from '../../wire/signature-vendor';
 
 const log = createDebug('rosetta:codec');
 

@@ -2,7 +2,7 @@
 import { positiveInteger } from '../../config-check';
 import type { GenerateRequest, ProviderStreamPart } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
-import type { ModelConfig } from '../../models';
+import type { ModelConfig } from '../../model-config';
 import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';
 import type { UpstreamClient } from '../../upstream/upstream-client';

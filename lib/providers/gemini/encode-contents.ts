@@ -22,7 +22,7 @@ import {
 import type { JsonObject } from '../../json';
 import { parseJsonObject } from './parse-json-object';
 import type { GeminiContent, GeminiPart } from './wire-types';
-import { abortSignalOf, type CallSignal } from '../../upstream/cancellation';
+import { abortSignalOf, type CallSignal } from '../cancellation';
 
 /**
  * A tool call seen earlier in the history: its name, and whether its id was minted by Gemini (then it is sent back).

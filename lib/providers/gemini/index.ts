@@ -4,8 +4,8 @@
  */
 import { booleanOption } from '../../config-check';
 import type { EmbedRequest, EmbedResponse, GenerateRequest, ProviderStreamPart } from '../../canonical';
-import type { CallSignal } from '../../upstream/cancellation';
-import type { ModelConfig } from '../../models';
+import type { CallSignal } from '../cancellation';
+import type { ModelConfig } from '../../model-config';
 import { MediaFetcher, type MediaFetchOptions } from '../../upstream/fetch-media';
 import { decodeEventStream } from '../../upstream/sse';
 import type { BodySink, StreamedBody } from '../../upstream/dispatch';

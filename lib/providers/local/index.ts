@@ -17,7 +17,7 @@ import type {
   StreamPart,
 } from '../../canonical';
 import { GatewayError } from '../../errors';
-import type { ModelConfig } from '../../models';
+import type { ModelConfig } from '../../model-config';
 import { countRequestTokens, decodeTokenSteps } from '../../tokenizer';
 import type { Provider, ProviderCallContext } from '../types';
 import { localDimensions, localEmbedding } from './embed';

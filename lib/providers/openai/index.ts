@@ -12,7 +12,7 @@ import type {
   ProviderStreamPart,
 } from '../../canonical';
 import { GatewayConfigError } from '../../errors';
-import type { ModelConfig } from '../../models';
+import type { ModelConfig } from '../../model-config';
 import { reportedFigures } from '../../tokenizer';
 import type { BodySink } from '../../upstream/dispatch';
 import { decodeEventStream } from '../../upstream/sse';

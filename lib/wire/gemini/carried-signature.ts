@@ -1,5 +1,5 @@
 /** How a Gemini thought signature is carried through caller protocols that have no field for it. */
-import type { SignatureVendor } from '../carried-signatures';
+import type { SignatureVendor } from '../signature-vendor';
 
 /**
  * Gemini's entry: its `thoughtSignature` (kept in `providerMetadata.gemini.thoughtSignature`) rides

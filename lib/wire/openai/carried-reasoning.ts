@@ -2,7 +2,7 @@
  * How an OpenAI Responses reasoning item (its id and `encrypted_content`) is carried through caller
  * protocols, so a stateless upstream (`store: false`) gets its reasoning back in a tool loop.
  */
-import type { SignatureVendor } from '../carried-signatures';
+import type { SignatureVendor } from '../signature-vendor';
 
 /** The `ProviderMetadata` key of OpenAI's reasoning items. */
 export const OPENAI_METADATA = 'openai';

@@ -2,7 +2,7 @@
  * How OpenRouter's `reasoning_details` (the reasoning blocks it normalizes from every vendor behind it, signed,
  * summarized or encrypted) are kept and carried through caller protocols, so they reach OpenRouter again unchanged.
  */
-import type { SignatureVendor } from '../carried-signatures';
+import type { SignatureVendor } from '../signature-vendor';
 
 /** The `ProviderMetadata` key of OpenRouter's reasoning blocks. */
 export const OPENROUTER_METADATA = 'openrouter';

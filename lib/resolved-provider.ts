@@ -10,21 +10,21 @@ import type {
   ImageRequest,
   ImageResponse,
   ProviderStreamPart,
-} from '../canonical';
-import { GatewayError } from '../errors';
-import type { ModelConfig } from '../models';
+} from './canonical';
+import { GatewayError } from './errors';
+import type { ModelConfig } from './model-config';
 import {
   DEFAULT_MAX_EMBED_INPUTS,
   type CachePriceRatios,
   type Provider,
   type ProviderCallContext,
   type ProviderGenerateResponse,
-} from '../providers/types';
-import type { MaybePromise } from '../stores/types';
-import { collectParts } from '../stream/collect';
-import { replayResponse } from '../stream/replay';
-import { completeResponseUsage, countRequestTokens } from '../tokenizer';
-import { DEFAULT_MAX_IMAGE_TOKENS } from '../token-bound';
+} from './providers/types';
+import type { MaybePromise } from './stores/types';
+import { collectParts } from './stream/collect';
+import { replayResponse } from './stream/replay';
+import { completeResponseUsage, countRequestTokens } from './tokenizer';
+import { DEFAULT_MAX_IMAGE_TOKENS } from './token-bound';
 
 /** The context a count gets: a call's context without its signal. */
 export type CountContext = Omit<ProviderCallContext, 'signal'>;

@@ -5,7 +5,8 @@
 import { GatewayError, MemoryRateLimitStore } from '../../lib';
 import type { ResolvedModel } from '../../lib/models';
 import { openAIRateLimitHeaders } from '../../lib/protocols/shared/openai-rate-limit-headers';
-import { RateLimiter, RateSlot } from '../../lib/pipeline/rate-limit';
+import { RateLimiter } from '../../lib/rate-limit/limiter';
+import { RateSlot } from '../../lib/rate-limit/slot';
 import type { RateLimitLease, RateLimitResult, RateLimitScope, RateLimitStore } from '../../lib/stores/types';
 
 const model = { id: 'gpt-4o', upstreamModel: 'gpt-4o' } as ResolvedModel;
