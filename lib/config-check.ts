@@ -29,6 +29,11 @@ export function argumentError(owner: string, argument: string, message: string):
   throw new GatewayConfigError('ERR_GATEWAY_INVALID_ARGUMENT', `${owner}: ${argument} ${message}`, argument);
 }
 
+/** Throws the configuration error of `createGateway`'s own option `option`, with `code`. */
+export function gatewayOptionError(code: string, option: string, message: string): never {
+  return configError('createGateway', option, message, code);
+}
+
 /** An option that must be a positive integer: its value, or `fallback` when absent. */
 export function positiveInteger(owner: string, option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;

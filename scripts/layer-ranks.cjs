@@ -30,7 +30,7 @@ const RANKS = [
   [11, 'model table', '^lib/models\\.ts$'],
   [11, 'metrics', '^lib/metrics/'],
   [12, 'quota maths', '^lib/quota\\.ts$'],
-  [12, 'options', '^lib/options\\.ts$'],
+  [12, 'options', '^lib/options/'],
   [13, 'pipeline', '^lib/pipeline/'],
   [14, 'factory', '^lib/gateway\\.ts$'],
   [15, 'public API', '^lib/(index|extend)\\.ts$'],

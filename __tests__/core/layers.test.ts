@@ -107,11 +107,11 @@ describe('layer check', () => {
     [
       "a store importing the gateway's options",
       {
-        'lib/options.ts': 'export type GatewayOptions = object;\n',
+        'lib/options/index.ts': 'export type GatewayOptions = object;\n',
         'lib/stores/redis/connection.ts':
           "import type { GatewayOptions } from '../../options';\nexport type C = GatewayOptions;\n",
       },
-      [{ rule: 'rank', from: 'lib/stores/redis/connection.ts', to: 'lib/options.ts' }],
+      [{ rule: 'rank', from: 'lib/stores/redis/connection.ts', to: 'lib/options/index.ts' }],
     ],
     [
       'a module in no unit of the rank table',

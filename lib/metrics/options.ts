@@ -1,5 +1,5 @@
 /** The `metrics` option: its public type, its defaults, and its validation into what the gateway's metrics run on. */
-import { configError, shown } from '../config-check';
+import { gatewayOptionError, shown } from '../config-check';
 import { Registry } from 'prom-client';
 import { suggest } from '../suggest';
 
@@ -53,7 +53,7 @@ const BUCKET_NAMES = ['duration', 'firstToken'] as const;
 const PREFIX_PATTERN = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 
 function fail(option: string, message: string): never {
-  return configError('createGateway', option, message);
+  return gatewayOptionError('ERR_GATEWAY_INVALID_OPTION', option, message);
 }
 
 /**
