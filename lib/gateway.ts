@@ -10,7 +10,7 @@ import { resolveOptions, type GatewayOptions } from './options';
 import { RequestPipeline } from './pipeline/pipeline';
 import { builtinCodecs } from './protocols/registry';
 import { builtinProviders } from './providers/registry';
-import { type DeploymentsHandler, deploymentsHandler } from './routing/router';
+import { type DeploymentsHandler, deploymentsHandler } from './routing/health-view';
 
 /**
  * What {@link createGateway} returns: an Express middleware (`app.use(gateway)`, `app.use('/ai', gateway)`) that

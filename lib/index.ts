@@ -36,7 +36,8 @@ export type {
   DeploymentFailure,
 } from './stores/types';
 export type { DeploymentStrategy } from './routing/select';
-export type { DeploymentView, DeploymentsHandler, AffinityOutcome, SkipReason } from './routing/router';
+export type { DeploymentView, AffinityOutcome, SkipReason } from './routing/router';
+export type { DeploymentsHandler } from './routing/health-view';
 export { MemoryDeploymentStore, type MemoryDeploymentStoreOptions } from './stores/memory-deployment-store';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './stores/memory-rate-limit-store';
 export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';

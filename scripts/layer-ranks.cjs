@@ -5,7 +5,7 @@ const RANKS = [
   [
     0,
     'core',
-    '^lib/(canonical/|(json|errors|warnings|percent-decode|suggest|token-bound|hops|log|config-check|arrays)\\.ts$)',
+    '^lib/(canonical/|(json|errors|warnings|percent-decode|suggest|token-bound|hops|log|config-check|arrays|promise)\\.ts$)',
   ],
   [1, 'store contract', '^lib/stores/types\\.ts$'],
   [1, 'wire facts', '^lib/wire/'],

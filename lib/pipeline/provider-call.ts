@@ -16,6 +16,7 @@ import { inputTokenBound, measureInput } from '../token-bound';
 import type { UsageAttempt } from '../usage/record';
 import { CallWarnings } from '../warnings';
 import type { Call } from './call';
+import { estimatedTokens } from './rate-limit';
 import { logProvider } from '../log';
 import type { ResolvedProvider } from '../resolved-provider';
 
@@ -57,7 +58,8 @@ class TextRouting implements RoutingFacts {
   }
 
   tokens(model: ResolvedModel): number {
-    return estimatedTokens(this.request, model);
+    const input = inputTokenBound(measureInput(this.request), model.provider.maxImageTokens(model.upstreamModel));
+    return estimatedTokens(this.request, model, input);
   }
 }
 
@@ -277,10 +279,4 @@ async function withDeployments<T>(
       lastError = error;
     }
   }
-}
-
-/** The tokens a deployment's tokens-per-minute limit is admitted on: the input's byte bound and the output cap. */
-function estimatedTokens(request: GenerateRequest, model: ResolvedModel): number {
-  const input = inputTokenBound(measureInput(request), model.provider.maxImageTokens(model.upstreamModel));
-  return input + (request.maxOutputTokens ?? model.maxOutputTokens) * (request.choiceCount ?? 1);
 }

@@ -2,17 +2,13 @@
  * A call's admission by its rate limits before the quota hold: a text call's on its input bound and output cap, a call
  * of fixed cost's together with its hold (the limiter and its slots: lib/rate-limit/).
  */
+import { isPromiseLike } from '../promise';
 import type { GenerateRequest } from '../canonical';
 import type { ResolvedModel } from '../models';
 import type { RateLimiter } from '../rate-limit/limiter';
 import type { RateSlot } from '../rate-limit/slot';
-import type { MaybePromise } from '../stores/types';
 import type { Call } from './call';
 import { boundInput, type InputBound } from './input-tokens';
-
-function isPromiseLike<T>(value: MaybePromise<T> | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as PromiseLike<T> | undefined)?.then === 'function';
-}
 
 /** The tokens a text call is admitted on: its input bound and its output cap for every choice. */
 export function estimatedTokens(request: GenerateRequest, model: ResolvedModel, inputBound: number): number {

@@ -2,6 +2,7 @@
  * One gateway's rate limiter: the scopes that count a call (its key, and its key × model), admitted in the
  * `RateLimitStore` before the quota hold (requests, the estimated tokens, a concurrency slot), or refused with a 429.
  */
+import { isPromiseLike } from '../promise';
 import { GatewayError } from '../errors';
 import { logRequest } from '../log';
 import type { ProtocolCodec } from '../protocols/types';
@@ -65,10 +66,6 @@ function storeUnavailable(error: unknown): GatewayError {
     cause: error,
     retryAfter: 1,
   });
-}
-
-function isPromiseLike<T>(value: MaybePromise<T> | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as PromiseLike<T> | undefined)?.then === 'function';
 }
 
 /**

@@ -1,11 +1,8 @@
 /** An admitted call's rate-limit slot: settled once with the tokens the call used, however it ended. */
+import { isPromiseLike } from '../promise';
 import type { Usage } from '../canonical';
 import { logRequest } from '../log';
 import type { MaybePromise, RateLimitLease, RateLimitStore } from '../stores/types';
-
-function isPromiseLike<T>(value: MaybePromise<T> | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as PromiseLike<T> | undefined)?.then === 'function';
-}
 
 /**
  * An admitted call's lease, returned once: {@link settle} with the tokens the call used (answered, or a stream

@@ -3,18 +3,17 @@
  * limits), the deployment to call — its session's while that one can take it, else one drawn in the best tier with a
  * deployment that is healthy and under its limits — and what each attempt's outcome does to its health.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isPromiseLike } from '../promise';
 import type { Usage } from '../canonical';
-import { GatewayError } from '../errors';
+import type { GatewayError } from '../errors';
 import { logProvider } from '../log';
 import { RateSlot, usedTokens } from '../rate-limit/slot';
-import {
-  type DeploymentState,
-  type DeploymentStateStore,
-  HEALTHY_DEPLOYMENT,
-  type MaybePromise,
-  type RateLimitResult,
-  type RateLimitStore,
+import type {
+  DeploymentState,
+  DeploymentStateStore,
+  MaybePromise,
+  RateLimitResult,
+  RateLimitStore,
 } from '../stores/types';
 import type { UsageAttempt } from '../usage/record';
 import type { ResolvedDeployment } from './deployments';
@@ -26,6 +25,7 @@ import {
   type RecentFailure,
 } from './health';
 import { type DeploymentStrategy, pickLeastBusy, pickWeighted } from './select';
+import { allHealthy, allOut, hasAlternative, noSession, type SkipReason, skipped } from './outcomes';
 
 /** The `routing` option resolved: every default filled in. */
 export interface RoutingSettings extends HealthSettings {
@@ -55,18 +55,10 @@ export interface RoutedCall {
 /** Whether the call's session stayed on its deployment (`held`), had to leave it (`moved`) or had none (`new`). */
 export type AffinityOutcome = 'held' | 'moved' | 'new';
 
-/** Why a deployment was passed over: cooling down, another caller's probe under way, or at its own rate limit. */
-export type SkipReason = 'cooldown' | 'probe' | 'rate_limit';
-
-/** The codes of the errors a call gets when no deployment of its model can take it (the next model may). */
-export const DEPLOYMENTS_OUT_CODES: ReadonlySet<string> = new Set(['deployments_at_limit', 'no_healthy_deployment']);
+export { DEPLOYMENTS_OUT_CODES, type SkipReason } from './outcomes';
 
 /** The wait a caller is told while another caller's probe decides (a guess: about one call). */
 const PROBE_WAIT_MS = 1000;
-
-function isPromiseLike<T>(value: MaybePromise<T>): value is Promise<T> {
-  return typeof (value as Promise<T> | undefined)?.then === 'function';
-}
 
 /** A deployment chosen for one attempt: released once, with the tokens the call used, however it ended. */
 export class ChosenDeployment {
@@ -376,37 +368,6 @@ export class DeploymentRouter {
   }
 }
 
-/**
- * The health view's handler, `gateway.deployments`: mount it where your operators look
- * (`app.get('/admin/deployments', auth, gateway.deployments)`); it answers `{ deployments: DeploymentView[] }` as JSON,
- * read-only and without any key.
- */
-export type DeploymentsHandler = (request: IncomingMessage, response: ServerResponse) => void;
-
-/** A health view handler over a router and its table's models. */
-export function deploymentsHandler(router: DeploymentRouter, models: () => readonly RoutedModel[]): DeploymentsHandler {
-  return (_request, response) => {
-    router.view(models()).then(
-      (deployments) => {
-        if (response.headersSent || response.destroyed) return;
-        const body = JSON.stringify({ deployments });
-        response.writeHead(200, {
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': String(Buffer.byteLength(body)),
-          'cache-control': 'no-store',
-        });
-        response.end(body);
-      },
-      (error: unknown) => {
-        logProvider('the deployment view failed: %O', error);
-        if (response.headersSent || response.destroyed) return;
-        response.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        response.end(JSON.stringify({ error: { message: 'The deployment view could not be read.' } }));
-      },
-    );
-  };
-}
-
 /** A deployment's cooldown as the metrics read it at scrape time. */
 export interface DeploymentCooling {
   name: string;
@@ -434,64 +395,4 @@ export interface DeploymentView {
   served: number;
   /** Its last few failures in this process, oldest first (`at` in ISO 8601). */
   recentFailures: Array<Omit<RecentFailure, 'at'> & { at: string }>;
-}
-
-/** The states of a model's deployments when the store cannot be read: all healthy (routing by weight alone). */
-function allHealthy(model: RoutedModel, error: unknown): readonly DeploymentState[] {
-  logProvider('the deployment store could not be read; routing by weight alone: %O', error);
-  return model.deploymentNames.map(() => HEALTHY_DEPLOYMENT);
-}
-
-/** No session's deployment when the store cannot be read. */
-function noSession(error: unknown): undefined {
-  logProvider('the deployment store could not read a session: %O', error);
-  return undefined;
-}
-
-/**
- * Whether a deployment other than the one at `chosen` could take the call if that one fails: not tried in this call,
- * not cooling down, not being probed by another caller, not found at its limit in this choice (`refused`).
- */
-function hasAlternative(
-  deployments: readonly ResolvedDeployment[],
-  states: readonly DeploymentState[],
-  chosen: number,
-  excluded: ReadonlySet<string> | undefined,
-  refused: readonly number[] | undefined,
-): boolean {
-  for (let index = 0; index < deployments.length; index++) {
-    if (index === chosen || refused?.includes(index) || excluded?.has(deployments[index]!.name)) continue;
-    const state = states[index]!;
-    if (state.coolingMs > 0 || (state.probation && state.probing)) continue;
-    return true;
-  }
-  return false;
-}
-
-function skipped(model: RoutedModel, deployment: ResolvedDeployment, reason: SkipReason): UsageAttempt {
-  return {
-    model: model.id,
-    provider: deployment.provider.name,
-    upstreamModel: deployment.upstreamModel,
-    deployment: deployment.name,
-    skipped: reason,
-  };
-}
-
-/** The error of a call no deployment of its model can take: 429 when one is at its limit, else 503. */
-function allOut(model: RoutedModel, limited: boolean, waitMs: number): GatewayError {
-  const wait = Number.isFinite(waitMs) ? Math.max(1, Math.ceil(waitMs)) : 1000;
-  const seconds = Math.max(1, Math.ceil(wait / 1000));
-  const headers = { 'retry-after-ms': String(wait) };
-  if (limited)
-    return new GatewayError(
-      'rate_limit',
-      `Every deployment of the model '${model.id}' is at its rate limit or cooling down; try again in ${seconds} s.`,
-      { code: 'deployments_at_limit', retryAfter: seconds, headers },
-    );
-  return new GatewayError(
-    'unavailable',
-    `Every deployment of the model '${model.id}' is cooling down after upstream failures; try again in ${seconds} s.`,
-    { code: 'no_healthy_deployment', retryAfter: seconds, headers },
-  );
 }

@@ -2,6 +2,7 @@
  * Where usage records go: the host's sink (option `usageSink`), fed off the response path, and the
  * observers every finished record is handed to (the sink's delivery is one; the metrics are another).
  */
+import { isPromiseLike } from '../promise';
 import createDebug from 'debug';
 import type { MaybePromise } from '../stores/types';
 import type { UsageRecord } from './record';
@@ -154,8 +155,4 @@ export class UsageObservers {
 /** The `usageSink` option as the one shape the gateway calls (a function becomes a sink with only `record`). */
 export function toUsageSink(option: UsageSinkOption): UsageSink {
   return typeof option === 'function' ? { record: option } : option;
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<void> {
-  return typeof (value as PromiseLike<void> | undefined)?.then === 'function';
 }
