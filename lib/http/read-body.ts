@@ -41,9 +41,10 @@ function preParsedBody(request: IncomingMessage): unknown {
  * is not read yet.
  */
 export function mayBeLargerThan(request: IncomingMessage, bytes: number): boolean {
-  if (request.readableEnded) return false;
-  const length = declaredLength(request);
-  return length === undefined ? request.headers['transfer-encoding'] !== undefined : length > bytes;
+  const headers = request.headers;
+  const declared = headers['content-length'];
+  if (declared !== undefined) return Number(declared) > bytes && !request.readableEnded;
+  return headers['transfer-encoding'] !== undefined && !request.readableEnded;
 }
 
 /** The declared `Content-Length`, or undefined (chunked, absent or unreadable). */

@@ -1,20 +1,22 @@
 /** Writes encoded JSON responses with Node's own API (no Express response helpers on the hot path). */
 import type { ServerResponse } from 'node:http';
 import type { EncodedResponse } from '../protocols/types';
-import { endResponse, leavesBodyUnread } from './linger';
+import { endResponse } from './linger';
 
 /**
  * Sends an encoded response as JSON, unless the response has already started or the client is gone.
  * Status and headers go out in one `writeHead` call: behind Express, every property a call touches on
  * `response` is a slow lookup (Express gives each response a hidden class of its own), so one call
  * with all the headers costs less than a `setHeader` per header. Headers a host middleware set
- * earlier are kept; a header named again here replaces theirs. An answer sent while the client is still sending a body
- * the gateway will not read closes the connection, after a bounded lingering read (./linger.ts).
+ * earlier are kept; a header named again here replaces theirs. `unreadBody` (an error answer while the client is still
+ * sending a body the gateway will not read: `leavesBodyUnread`, ./linger.ts) closes the connection after a bounded lingering
+ * read (./linger.ts); the answers of calls whose body was read never pay for that check.
  */
 export function sendJson(
   response: ServerResponse,
   encoded: EncodedResponse,
   extraHeaders?: Record<string, string>,
+  unreadBody = false,
 ): void {
   if (response.headersSent || response.destroyed) return;
   const payload = JSON.stringify(encoded.body);
@@ -24,9 +26,14 @@ export function sendJson(
   };
   if (extraHeaders) for (const name in extraHeaders) headers[name.toLowerCase()] = extraHeaders[name]!;
   if (encoded.headers) for (const name in encoded.headers) headers[name.toLowerCase()] = encoded.headers[name]!;
-  if (leavesBodyUnread(response)) headers.connection = 'close';
+  if (!unreadBody) {
+    response.writeHead(encoded.status, headers);
+    response.end(payload);
+    return;
+  }
+  // An answer to a body left unread closes the connection, lingering until the client has sent the rest (./linger.ts).
+  headers.connection = 'close';
   response.writeHead(encoded.status, headers);
-  // An answer to a body left unread lingers until the client has sent the rest (./linger.ts).
   endResponse(response, payload);
 }
 

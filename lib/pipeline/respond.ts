@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { GatewayError, toGatewayError } from '../errors';
 import { drainBody } from '../http/read-body';
+import { leavesBodyUnread } from '../http/linger';
 import { sendJson } from '../http/send';
 import type { ErrorContext, ProtocolCodec } from '../protocols/types';
 import { logRequest } from '../log';
@@ -30,7 +31,7 @@ export function fail(
   }
   const headers: Record<string, string> = { 'x-request-id': context.requestId, ...error.headers };
   if (error.retryAfter !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfter));
-  sendJson(response, codec.encodeError(error, context), headers);
+  sendJson(response, codec.encodeError(error, context), headers, leavesBodyUnread(response));
   if (logRequest.enabled)
     logRequest(
       '%s %s %d %s %sms',
