@@ -4,7 +4,15 @@
  * `rosetta-gateway/redis`.
  */
 export { createGateway, type Gateway } from './gateway';
-export type { GatewayOptions, GatewayKey, RoutingOptions } from './options';
+export type {
+  GatewayOptions,
+  GatewayKey,
+  RoutingOptions,
+  StoreOptions,
+  LimitOptions,
+  BillingOptions,
+  ObservabilityOptions,
+} from './options';
 export type { MetricsOptions, MetricsBuckets } from './metrics/options';
 export type { MetricsHandler } from './metrics/gateway-metrics';
 export { GatewayError, GatewayConfigError, type ErrorKind, type GatewayErrorOptions } from './errors';

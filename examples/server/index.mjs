@@ -45,7 +45,13 @@ const usageSink = {
 // Rate limits come with each key (GATEWAY_KEYS `;rpm=…;tpm=…;concurrent=…`); metrics are on in the gateway's registry.
 let gateway;
 try {
-  gateway = createGateway({ keys, providers, models, providerModelIds: true, usageSink });
+  gateway = createGateway({
+    keys,
+    providers,
+    models,
+    routing: { providerModelIds: true },
+    observability: { usageSink },
+  });
 } catch (error) {
   refuseToStart(error);
 }

@@ -20,12 +20,27 @@ import { suggest } from '../suggest';
 import { toUsageSink, type UsageSink, type UsageSinkOption } from '../usage/sink';
 
 import { booleanOption, gatewayOptionError as fail, positiveInteger } from '../config-check';
+import { flattenOptions, GROUPED_OPTION_NAMES } from './groups';
 import { resolveModels } from './models';
 import type { GatewayOptions, ResolvedOptions } from './types';
 
-export type { GatewayKey, GatewayOptions, ResolvedOptions, RoutingOptions } from './types';
+export type {
+  BillingOptions,
+  GatewayKey,
+  GatewayOptions,
+  LimitOptions,
+  ObservabilityOptions,
+  ResolvedOptions,
+  RoutingOptions,
+  StoreOptions,
+} from './types';
 
+/** Every top-level name accepted: the grouped form's, and the flat names of 0.1 (until 0.3). */
 const OPTION_NAMES = [
+  'stores',
+  'limits',
+  'billing',
+  'observability',
   'keys',
   'keyStore',
   'quotaStore',
@@ -164,20 +179,26 @@ function resolveCodecs(options: GatewayOptions, builtins: readonly ProtocolCodec
 
 /** Validates options and merges them over the defaults. Never mutates `options`. */
 export function resolveOptions(
-  options: GatewayOptions,
+  given: GatewayOptions,
   defaults: { providers: () => readonly Provider[]; codecs: readonly ProtocolCodec[] },
 ): ResolvedOptions {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
     throw new GatewayConfigError(
       'ERR_GATEWAY_INVALID_OPTIONS',
       'createGateway: options must be an object, e.g. createGateway({ keys: [{ key: "…" }] }).',
     );
   }
-  for (const name of Object.keys(options)) {
+  for (const name of Object.keys(given)) {
     if (!(OPTION_NAMES as readonly string[]).includes(name)) {
-      fail('ERR_GATEWAY_UNKNOWN_OPTION', name, `is not an option${suggest(name, OPTION_NAMES)}.`);
+      fail(
+        'ERR_GATEWAY_UNKNOWN_OPTION',
+        name,
+        `is not an option${suggest(name, GROUPED_OPTION_NAMES) || suggest(name, OPTION_NAMES)}.`,
+      );
     }
   }
+  // The grouped settings under their flat names; the rest of the resolution reads those.
+  const options = flattenOptions(given);
   const { keyStore, quotaStore } = resolveStores(options);
   if (options.responseStore !== undefined)
     requireMethods('responseStore', options.responseStore, ['put', 'get', 'delete']);

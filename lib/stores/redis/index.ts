@@ -15,3 +15,4 @@ export {
   DEPLOYMENT_SCRIPTS,
   type RedisDeploymentStoreOptions,
 } from './redis-deployment-store';
+export { createRedisStores, type RedisStores, type RedisStoresOptions } from './create-stores';
