@@ -329,6 +329,24 @@ describe('health and cooldown', () => {
     await gateway.close();
   });
 
+  it('a host’s observability.logger gets that warning instead of the console', async () => {
+    const warned: string[] = [];
+    const consoleWarn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { gateway } = await harness({ observability: { logger: { warn: (message) => void warned.push(message) } } });
+    mock.setMode(KEYS.c, { status: 401 });
+    try {
+      while (callsOf(KEYS.c) < 1) expect((await chat(gateway, 'q')).status).toBe(200);
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).toContain("deployment 'c'");
+      expect(warned[0]).not.toContain(KEYS.c);
+      expect(consoleWarn).not.toHaveBeenCalled();
+    } finally {
+      consoleWarn.mockRestore();
+      mock.setMode(KEYS.c, 'ok');
+    }
+    await gateway.close();
+  });
+
   it('the health view lists each deployment’s state, recent failures and cooldown end', async () => {
     const { gateway } = await harness({ routing: { affinity: false, failures: 1 } });
     mock.setMode(KEYS.a, { status: 500 });

@@ -20,6 +20,7 @@ import { suggest } from '../suggest';
 import { toUsageSink, type UsageSink, type UsageSinkOption } from '../usage/sink';
 
 import { booleanOption, gatewayOptionError as fail, positiveInteger } from '../config-check';
+import type { Logger } from '../log';
 import { flattenOptions, GROUPED_OPTION_NAMES } from './groups';
 import { resolveModels } from './models';
 import type { GatewayOptions, ResolvedOptions } from './types';
@@ -278,7 +279,16 @@ function resolveRouting(options: GatewayOptions): RoutingSettings {
     authCooldownMs: count('authCooldownMs', 300_000),
     affinityIdleMs,
     store: options.deploymentStore ?? new MemoryDeploymentStore(),
+    logger: resolveLogger((options as { logger?: unknown }).logger),
   };
+}
+
+/** `observability.logger`: an object with a `warn(message)` method; default `console`. */
+function resolveLogger(value: unknown): Logger {
+  if (value === undefined) return console;
+  if (value === null || typeof (value as Partial<Logger>).warn !== 'function')
+    fail('ERR_GATEWAY_INVALID_OPTION', 'observability.logger', 'must be an object with a warn(message) method.');
+  return value as Logger;
 }
 
 function resolveUsageSink(option: UsageSinkOption | undefined): UsageSink | undefined {

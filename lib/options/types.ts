@@ -1,5 +1,6 @@
 /** The options of createGateway as a host writes them, and the resolved configuration a gateway runs on. */
 import type { MetricsOptions, ResolvedMetricsOptions } from '../metrics/options';
+import type { Logger } from '../log';
 import type { ModelConfig } from '../model-config';
 import type { ProtocolCodec } from '../protocols/types';
 import type { Provider } from '../providers/types';
@@ -187,6 +188,8 @@ export interface ObservabilityOptions {
   usageSink?: UsageSinkOption;
   /** Prometheus metrics: `true` (default), `false`, or `{ registry?, prefix?, keyLabels?, buckets? }`. */
   metrics?: boolean | MetricsOptions;
+  /** Where what the operator must act on is said (an upstream that rejected the gateway's key). Default `console`. */
+  logger?: Logger;
 }
 
 /** The `routing` option (docs/routing.md). */

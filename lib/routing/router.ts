@@ -6,7 +6,7 @@
 import { isPromiseLike } from '../promise';
 import type { Usage } from '../canonical';
 import type { GatewayError } from '../errors';
-import { logProvider } from '../log';
+import { type Logger, logProvider } from '../log';
 import { RateSlot, usedTokens } from '../rate-limit/slot';
 import type {
   DeploymentState,
@@ -33,6 +33,8 @@ export interface RoutingSettings extends HealthSettings {
   /** Session affinity's idle time in milliseconds; undefined: affinity is off. */
   affinityIdleMs: number | undefined;
   store: DeploymentStateStore;
+  /** Where a rejected upstream key is reported (`observability.logger`). */
+  logger: Logger;
 }
 
 /**
@@ -221,7 +223,7 @@ export class DeploymentRouter {
     this.factsOf(deployment.name).noteFailure(error, Date.now());
     const failure = failureOf(error, this.settings);
     if (error.kind === 'upstream_auth')
-      console.warn(
+      this.settings.logger.warn(
         `rosetta-gateway: the upstream of deployment '${deployment.name}' (provider '${deployment.provider.name}') rejected the gateway's credentials; it is out for ${Math.round(failure.cooldownMs / 1000)} s. Fix its key.`,
       );
     let cooled = 0;
