@@ -3,7 +3,7 @@
  */
 import createDebug from 'debug';
 import type { Redis, RedisOptions } from 'ioredis';
-import { configError, knownOptions, positiveInteger } from '../../config-check';
+import { configError } from '../../config-check';
 import type { ScriptDefinition } from './scripts';
 
 const logRedis = createDebug('rosetta:redis');
@@ -77,29 +77,11 @@ export function createRedisClient(connection: string | RedisOptions = {}): Redis
   return client;
 }
 
-/** Throws the adapters' option error: a stable code and a message naming the store and the option. */
-export function invalidOption(store: string, option: string, message: string, code?: string): never {
-  return configError(store, option, message, code);
-}
-
-/** An option that must be a positive integer: its value, `fallback` when absent, else the adapters' option error. */
-export function positiveIntegerOption<Options extends object>(
-  store: string,
-  options: Options,
-  name: keyof Options & string,
-  fallback: number,
-): number {
-  return positiveInteger(store, name, options[name], fallback);
-}
-
-/** Checks that `options` is an object naming only known options ("did you mean …" for typos). */
-export const checkOptionNames = knownOptions;
-
 /** A prefix for every Redis key of a store: any string, default `rosetta:`. */
 export function resolvePrefix(store: string, prefix: unknown): string {
   if (prefix === undefined) return 'rosetta:';
   if (typeof prefix !== 'string')
-    invalidOption(store, 'prefix', `must be a string such as 'rosetta:', not ${typeof prefix}.`);
+    configError(store, 'prefix', `must be a string such as 'rosetta:', not ${typeof prefix}.`);
   return prefix;
 }
 
@@ -120,7 +102,7 @@ export class RedisLink {
     private readonly scripts: readonly ScriptDefinition[],
   ) {
     if (options.client !== undefined && options.connection !== undefined) {
-      invalidOption(
+      configError(
         store,
         'client',
         "and 'connection' cannot both be given: pass your ioredis client, or the options to create one.",
@@ -135,14 +117,14 @@ export class RedisLink {
         typeof client.defineCommand !== 'function' ||
         typeof client.script !== 'function'
       ) {
-        invalidOption(store, 'client', 'must be an ioredis client (new Redis(…) or createRedisClient(…)).');
+        configError(store, 'client', 'must be an ioredis client (new Redis(…) or createRedisClient(…)).');
       }
       this.client = options.client;
       this.owned = false;
     } else {
       const connection = options.connection ?? {};
       if (typeof connection !== 'string' && (connection === null || typeof connection !== 'object')) {
-        invalidOption(store, 'connection', "must be a Redis URL ('redis://host:6379') or ioredis options.");
+        configError(store, 'connection', "must be a Redis URL ('redis://host:6379') or ioredis options.");
       }
       this.client = createRedisClient(connection);
       this.owned = true;

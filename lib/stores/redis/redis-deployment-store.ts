@@ -4,14 +4,8 @@
  */
 import type { Redis } from 'ioredis';
 import type { DeploymentFailure, DeploymentState, DeploymentStateStore } from '../types';
-import {
-  CONNECTION_OPTION_NAMES,
-  checkOptionNames,
-  invalidOption,
-  type RedisConnectionOptions,
-  RedisLink,
-  resolvePrefix,
-} from './connection';
+import { configError, knownOptions } from '../../config-check';
+import { CONNECTION_OPTION_NAMES, type RedisConnectionOptions, RedisLink, resolvePrefix } from './connection';
 import type { ScriptDefinition } from './scripts';
 
 const STORE = 'RedisDeploymentStore';
@@ -126,11 +120,11 @@ export class RedisDeploymentStore implements DeploymentStateStore {
   private readonly cache = new Map<string, { at: number; states: Promise<readonly DeploymentState[]> }>();
 
   constructor(options: RedisDeploymentStoreOptions = {}) {
-    checkOptionNames(STORE, options, OPTION_NAMES);
+    knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
     const cacheMs = options.cacheMs ?? 250;
     if (typeof cacheMs !== 'number' || !Number.isSafeInteger(cacheMs) || cacheMs < 0)
-      invalidOption(STORE, 'cacheMs', `must be an integer of milliseconds, 0 or more, not ${String(cacheMs)}.`);
+      configError(STORE, 'cacheMs', `must be an integer of milliseconds, 0 or more, not ${String(cacheMs)}.`);
     this.cacheMs = cacheMs;
     this.link = new RedisLink(STORE, options, Object.values(DEPLOYMENT_SCRIPTS));
     this.client = this.link.client;

@@ -1,16 +1,10 @@
 /** A key store in Redis: keys kept as SHA-256 digests, shared by every gateway instance, matched in constant time. */
-import { argumentError } from '../../config-check';
+import { argumentError, knownOptions } from '../../config-check';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { checkEntryRateLimits, fingerprintKey, type MemoryKeyEntry } from '../memory-key-store';
 import type { KeyRateLimits, KeyStore, Principal } from '../types';
-import {
-  checkOptionNames,
-  CONNECTION_OPTION_NAMES,
-  RedisLink,
-  resolvePrefix,
-  type RedisConnectionOptions,
-} from './connection';
+import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
 import { KEY_SCRIPTS } from './scripts';
 
 const STORE = 'RedisKeyStore';
@@ -61,7 +55,7 @@ export class RedisKeyStore implements KeyStore {
   private readonly link: RedisLink;
 
   constructor(options: RedisKeyStoreOptions = {}) {
-    checkOptionNames(STORE, options, OPTION_NAMES);
+    knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
     this.link = new RedisLink(STORE, options, Object.values(KEY_SCRIPTS));
     this.client = this.link.client;

@@ -1,19 +1,11 @@
 /**
  * A quota store in Redis: one balance shared by every gateway instance, reserve/settle/release as atomic Lua scripts.
  */
-import { argumentError, shown } from '../../config-check';
+import { argumentError, configError, knownOptions, positiveInteger, shown } from '../../config-check';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QuotaStore, Reservation, ReservationInfo, ReserveResult } from '../types';
-import {
-  checkOptionNames,
-  CONNECTION_OPTION_NAMES,
-  invalidOption,
-  RedisLink,
-  resolvePrefix,
-  type RedisConnectionOptions,
-  positiveIntegerOption,
-} from './connection';
+import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
 import { QUOTA_SCRIPTS } from './scripts';
 
 const STORE = 'RedisQuotaStore';
@@ -122,15 +114,15 @@ export class RedisQuotaStore implements QuotaStore {
   private readonly sweepLimit: number;
 
   constructor(options: RedisQuotaStoreOptions = {}) {
-    checkOptionNames(STORE, options, OPTION_NAMES);
+    knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
-    this.ttlMs = positiveIntegerOption(STORE, options, 'reservationTtlMs', 600_000);
-    this.lateWindowMs = positiveIntegerOption(STORE, options, 'lateSettleWindowMs', 86_400_000);
-    this.unitsPerCredit = positiveIntegerOption(STORE, options, 'unitsPerCredit', 1_000_000);
-    this.sweepLimit = positiveIntegerOption(STORE, options, 'sweepLimit', 100);
+    this.ttlMs = positiveInteger(STORE, 'reservationTtlMs', options.reservationTtlMs, 600_000);
+    this.lateWindowMs = positiveInteger(STORE, 'lateSettleWindowMs', options.lateSettleWindowMs, 86_400_000);
+    this.unitsPerCredit = positiveInteger(STORE, 'unitsPerCredit', options.unitsPerCredit, 1_000_000);
+    this.sweepLimit = positiveInteger(STORE, 'sweepLimit', options.sweepLimit, 100);
     const defaultBalance = options.defaultBalance ?? 0;
     if (typeof defaultBalance !== 'number' || !(defaultBalance >= 0))
-      invalidOption(
+      configError(
         STORE,
         'defaultBalance',
         `must be a number >= 0 (or Infinity for unmetered), not ${String(defaultBalance)}.`,

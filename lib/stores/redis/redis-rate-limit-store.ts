@@ -10,14 +10,8 @@ import type {
   RateLimitState,
   RateLimitStore,
 } from '../types';
-import {
-  checkOptionNames,
-  CONNECTION_OPTION_NAMES,
-  RedisLink,
-  resolvePrefix,
-  type RedisConnectionOptions,
-  positiveIntegerOption,
-} from './connection';
+import { knownOptions, positiveInteger } from '../../config-check';
+import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
 import { RATE_LIMIT_SCRIPTS } from './scripts';
 
 const STORE = 'RedisRateLimitStore';
@@ -69,10 +63,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly windowMs: number;
 
   constructor(options: RedisRateLimitStoreOptions = {}) {
-    checkOptionNames(STORE, options, OPTION_NAMES);
+    knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
-    this.leaseTtlMs = positiveIntegerOption(STORE, options, 'leaseTtlMs', 600_000);
-    this.windowMs = positiveIntegerOption(STORE, options, 'windowMs', RATE_LIMIT_WINDOW_MS);
+    this.leaseTtlMs = positiveInteger(STORE, 'leaseTtlMs', options.leaseTtlMs, 600_000);
+    this.windowMs = positiveInteger(STORE, 'windowMs', options.windowMs, RATE_LIMIT_WINDOW_MS);
     this.link = new RedisLink(STORE, options, Object.values(RATE_LIMIT_SCRIPTS));
     this.client = this.link.client;
   }

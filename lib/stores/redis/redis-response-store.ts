@@ -5,14 +5,8 @@
 import type { Redis } from 'ioredis';
 import { recordItem, recordItemIds } from '../record-items';
 import type { ResponseStore, StoredResponse } from '../types';
-import {
-  checkOptionNames,
-  CONNECTION_OPTION_NAMES,
-  invalidOption,
-  RedisLink,
-  resolvePrefix,
-  type RedisConnectionOptions,
-} from './connection';
+import { configError, knownOptions } from '../../config-check';
+import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
 
 const STORE = 'RedisResponseStore';
 
@@ -52,11 +46,11 @@ export class RedisResponseStore implements ResponseStore {
   private readonly link: RedisLink;
 
   constructor(options: RedisResponseStoreOptions = {}) {
-    checkOptionNames(STORE, options, OPTION_NAMES);
+    knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
     const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
     if (!Number.isSafeInteger(ttl) || ttl <= 0)
-      invalidOption(STORE, 'ttlSeconds', `must be a positive whole number of seconds, not ${String(ttl)}.`);
+      configError(STORE, 'ttlSeconds', `must be a positive whole number of seconds, not ${String(ttl)}.`);
     this.ttlSeconds = ttl;
     this.link = new RedisLink(STORE, options, []);
     this.client = this.link.client;

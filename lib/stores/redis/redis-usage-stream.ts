@@ -7,14 +7,8 @@ import type { UsageQuery } from '../memory-usage-log';
 import { DEFAULT_USAGE_QUERY_LIMIT } from '../memory-usage-log';
 import type { UsageRecord } from '../../usage/record';
 import type { UsageSink } from '../../usage/sink';
-import {
-  checkOptionNames,
-  CONNECTION_OPTION_NAMES,
-  RedisLink,
-  resolvePrefix,
-  type RedisConnectionOptions,
-  positiveIntegerOption,
-} from './connection';
+import { knownOptions, positiveInteger } from '../../config-check';
+import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
 
 const STORE = 'RedisUsageStream';
 
@@ -59,9 +53,9 @@ export class RedisUsageStream implements UsageSink {
   private readonly link: RedisLink;
 
   constructor(options: RedisUsageStreamOptions = {}) {
-    checkOptionNames(STORE, options, OPTION_NAMES);
+    knownOptions(STORE, options, OPTION_NAMES);
     this.key = `${resolvePrefix(STORE, options.prefix)}usage`;
-    this.maxLength = positiveIntegerOption(STORE, options, 'maxLength', DEFAULT_MAX_LENGTH);
+    this.maxLength = positiveInteger(STORE, 'maxLength', options.maxLength, DEFAULT_MAX_LENGTH);
     this.link = new RedisLink(STORE, options, []);
     this.client = this.link.client;
   }
