@@ -59,6 +59,11 @@ export interface GatewayErrorOptions {
   retryAfter?: number;
   /** Extra response headers (never credentials). */
   headers?: Record<string, string>;
+  /**
+   * Machine-readable details, sent where the caller's protocol's error has a place for them (the Anthropic error's
+   * `details`, whose `error_code` the Anthropic SDK reads). Never a credential.
+   */
+  details?: Record<string, unknown>;
   cause?: unknown;
 }
 
@@ -71,6 +76,7 @@ export class GatewayError extends Error {
   readonly code?: string;
   readonly retryAfter?: number;
   readonly headers?: Record<string, string>;
+  readonly details?: Record<string, unknown>;
 
   constructor(kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -80,6 +86,7 @@ export class GatewayError extends Error {
     this.code = options.code;
     this.retryAfter = options.retryAfter;
     this.headers = options.headers;
+    if (options.details) this.details = options.details;
   }
 
   /** Whether the same request may succeed if tried again later. */

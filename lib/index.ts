@@ -31,6 +31,8 @@ export type {
   MaybePromise,
   ResponseStore,
   StoredResponse,
+  StoredThread,
+  ThreadStore,
   RateLimits,
   KeyRateLimits,
   RateLimitStore,
@@ -50,6 +52,7 @@ export { MemoryDeploymentStore, type MemoryDeploymentStoreOptions } from './stor
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './stores/memory-rate-limit-store';
 export { MemoryKeyStore, fingerprintKey, type MemoryKeyEntry } from './stores/memory-key-store';
 export { MemoryResponseStore, type MemoryResponseStoreOptions } from './stores/memory-response-store';
+export { MemoryThreadStore, type MemoryThreadStoreOptions } from './stores/memory-thread-store';
 export { MemoryUsageLog, type MemoryUsageLogOptions, type UsageQuery } from './stores/memory-usage-log';
 export { MemoryQuotaStore, type MemoryQuotaStoreOptions, type MemoryAccount } from './stores/memory-quota-store';
 export type { CachePriceRatios, Provider, ProviderCallContext, ProviderGenerateResponse } from './providers/types';

@@ -12,6 +12,7 @@ const GROUPS = {
   stores: {
     quota: 'quotaStore',
     responses: 'responseStore',
+    threads: 'threadStore',
     rateLimits: 'rateLimitStore',
     deployments: 'deploymentStore',
   },

@@ -46,6 +46,7 @@ const OPTION_NAMES = [
   'keyStore',
   'quotaStore',
   'responseStore',
+  'threadStore',
   'providers',
   'models',
   'codecs',
@@ -203,11 +204,13 @@ export function resolveOptions(
   const { keyStore, quotaStore } = resolveStores(options);
   if (options.responseStore !== undefined)
     requireMethods('responseStore', options.responseStore, ['put', 'get', 'delete']);
+  if (options.threadStore !== undefined) requireMethods('stores.threads', options.threadStore, ['put', 'get']);
   const providers = resolveProviders(options, defaults.providers);
   return {
     keyStore,
     quotaStore,
     responseStore: options.responseStore,
+    threadStore: options.threadStore,
     providers,
     models: resolveModels(options, providers),
     codecs: resolveCodecs(options, defaults.codecs),

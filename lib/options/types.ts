@@ -16,6 +16,7 @@ import type {
   QuotaStore,
   RateLimitStore,
   ResponseStore,
+  ThreadStore,
 } from '../stores/types';
 import type { UsageSink, UsageSinkOption } from '../usage/sink';
 
@@ -47,6 +48,8 @@ export interface GatewayOptions {
    * @deprecated Since 0.2: `stores.responses` (accepted until 0.3).
    */
   responseStore?: ResponseStore;
+  /** Where message threads are kept: write it as `stores.threads` (the flat name is the resolution's own). */
+  threadStore?: ThreadStore;
   /** Upstream providers. Default: `[new LocalProvider()]`, the embedded offline provider. */
   providers?: readonly Provider[];
   /** The model table. Default: every provider's `defaultModels`. */
@@ -156,6 +159,12 @@ export interface StoreOptions {
   quota?: QuotaStore;
   /** The Responses API's answers, for `previous_response_id` and `GET /v1/responses/{id}`. Default none. */
   responses?: ResponseStore;
+  /**
+   * The Anthropic messages API's message threads (`thread`: create, continue), kept for any upstream: a
+   * `MemoryThreadStore`, a `RedisThreadStore` (`rosetta-gateway/redis`), or your own. Default none: a `thread` is a 400
+   * `thread_unsupported_request`, on which the Anthropic SDK sends the whole conversation itself.
+   */
+  threads?: ThreadStore;
   /** Where rate limits are counted. Default `MemoryRateLimitStore`. */
   rateLimits?: RateLimitStore;
   /** Deployment health, probe claims, calls in flight and session affinity. Default `MemoryDeploymentStore`. */
@@ -226,6 +235,8 @@ export interface ResolvedOptions {
   quotaStore: QuotaStore;
   /** Absent: the gateway keeps no answers. */
   responseStore: ResponseStore | undefined;
+  /** Absent: the gateway keeps no message threads. */
+  threadStore: ThreadStore | undefined;
   /** Each provider resolved once into the shape the pipeline calls, by name. */
   providers: ReadonlyMap<string, ResolvedProvider>;
   models: readonly ModelConfig[];

@@ -44,6 +44,7 @@ export class Lifecycle {
     await this.config.rateLimitStore.init?.();
     await this.config.routing.store.init?.();
     await this.config.responseStore?.init?.();
+    await this.config.threadStore?.init?.();
     await this.usage?.sink.init?.();
     for (const provider of this.config.providers.values()) await provider.init();
     this.initialized = true;
@@ -129,6 +130,7 @@ export class Lifecycle {
     }
     for (const provider of this.config.providers.values()) await provider.close();
     await this.config.responseStore?.close?.();
+    await this.config.threadStore?.close?.();
     await this.config.rateLimitStore.close?.();
     await this.config.routing.store.close?.();
     await this.config.quotaStore.close?.();

@@ -5,9 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import type { GenerateRequest, GenerateResponse, StreamPart } from '../canonical';
 import { GatewayError } from '../errors';
-import type { CallView, ConversationState, GenerateRoute, StreamEncoder } from '../protocols/types';
+import type { CallView, ConversationState, GenerateRoute, RouteState, StreamEncoder } from '../protocols/types';
 import { PartCollector } from '../stream/collect';
-import type { MaybePromise, Principal, ResponseStore, StoredResponse } from '../stores/types';
+import type {
+  MaybePromise,
+  Principal,
+  ResponseStore,
+  StoredResponse,
+  StoredThread,
+  ThreadStore,
+} from '../stores/types';
 import { logRequest } from '../log';
 
 /** Runs one response-store call; a store that throws is unavailable (503), as a failing quota store is. */
@@ -30,7 +37,7 @@ export async function storeCall<T>(call: () => MaybePromise<T>): Promise<T> {
  */
 export async function resolveItemReferences(
   store: ResponseStore | undefined,
-  route: { readonly state?: ConversationState },
+  route: { readonly state?: Pick<ConversationState, 'itemReferences' | 'withItems'> },
   call: CallView,
   principal: Principal,
 ): Promise<void> {
@@ -59,6 +66,26 @@ export async function resolveItemReferences(
   call.http.body = state.withItems(call.http.body, items);
 }
 
+/** What keeps a route's records: the gateway's response store or thread store, as its state names it. */
+export interface KeptRecords<R> {
+  put(owner: string, id: string, record: R): MaybePromise<void>;
+  get(owner: string, id: string): MaybePromise<R | undefined>;
+  delete?(owner: string, id: string): MaybePromise<boolean>;
+}
+
+/** The store that keeps `state`'s records, and the state typed for it. */
+export type StateWithStore =
+  | { state: ConversationState<StoredResponse>; store: KeptRecords<StoredResponse> | undefined }
+  | { state: ConversationState<StoredThread>; store: KeptRecords<StoredThread> | undefined };
+
+/** The route's state with the store of the gateway's that keeps its records. */
+export function stateStore(
+  stores: { responseStore: ResponseStore | undefined; threadStore: ThreadStore | undefined },
+  state: RouteState,
+): StateWithStore {
+  return state.store === 'threads' ? { state, store: stores.threadStore } : { state, store: stores.responseStore };
+}
+
 /** A call that continues a stored answer or asks to be stored: the request as it runs, and what keeps its answer. */
 export interface Continuation {
   request: GenerateRequest;
@@ -67,46 +94,46 @@ export interface Continuation {
 }
 
 /**
- * The request with the conversation it continues: the previous answer is looked up for the
- * caller's key (another key's is not found: 404), and without a store a call that names one is a
- * 400, never a call that silently forgets the history.
+ * The request with the conversation it continues: the previous record is looked up for the caller's key (another
+ * key's is not found: 404), and without a store a call that names one is refused, never a call that silently forgets
+ * the history.
  */
 export async function continueConversation(
-  store: ResponseStore | undefined,
+  kept: StateWithStore,
   route: GenerateRoute,
   request: GenerateRequest,
   call: CallView,
   principal: Principal,
 ): Promise<Continuation> {
-  const state = route.state!;
-  const previous = await previousAnswer(store, state, request, call, principal);
+  // The state and its store were paired by stateStore: each reads and writes the records of the other's type.
+  const { state, store } = kept as { state: ConversationState<unknown>; store: KeptRecords<unknown> | undefined };
+  const previousId = state.previousId(request, call);
+  const previous = await previousRecord(store, state, previousId, request, call, principal);
   const stored = store !== undefined && state.wantsStored(request, call);
-  const prepared = state.prepare(request, previous, stored);
+  const prepared = state.prepare(request, previous, stored, call);
   if (!stored) return { request: prepared };
-  return { request: prepared, keeper: new AnswerKeeper(store!, route, prepared, previous, call, principal.id) };
+  const continued = previous && state.continuedOnce ? previousId : undefined;
+  const keeper = new AnswerKeeper(store!, state, route, prepared, previous, call, principal.id, continued);
+  return { request: prepared, keeper };
 }
 
-/** The stored answer the call continues, for the caller's key; undefined when it continues none. */
-async function previousAnswer(
-  store: ResponseStore | undefined,
-  state: ConversationState,
+/** The record the call continues, for the caller's key; undefined when it continues none. */
+async function previousRecord<R>(
+  store: KeptRecords<R> | undefined,
+  state: ConversationState<R>,
+  previousId: string | undefined,
   request: GenerateRequest,
   call: CallView,
   principal: Principal,
-): Promise<StoredResponse | undefined> {
-  const previousId = state.previousId(request, call);
-  if (previousId === undefined) return undefined;
+): Promise<R | undefined> {
   if (!store) {
-    const message =
-      'This gateway keeps no responses (no responseStore is configured), so previous_response_id cannot be used: send the whole conversation in input (the earlier input items, then the output items of the previous response) instead.';
-    throw new GatewayError('invalid_request', message, { param: 'previous_response_id' });
+    const refusal = state.withoutStore(request, call);
+    if (refusal) throw refusal;
+    return undefined;
   }
+  if (previousId === undefined) return undefined;
   const previous = await storeCall(() => store.get(principal.id, previousId));
-  if (!previous)
-    throw new GatewayError('not_found', `Previous response with id '${previousId}' not found.`, {
-      param: 'previous_response_id',
-      code: 'previous_response_not_found',
-    });
+  if (!previous) throw state.notFound(previousId);
   return previous;
 }
 
@@ -121,8 +148,8 @@ export async function countedConversation(
   call: CallView,
   principal: Principal,
 ): Promise<GenerateRequest> {
-  const previous = await previousAnswer(store, state, request, call, principal);
-  return previous ? state.prepare(request, previous, false) : request;
+  const previous = await previousRecord(store, state, state.previousId(request, call), request, call, principal);
+  return previous ? state.prepare(request, previous, false, call) : request;
 }
 
 /**
@@ -130,7 +157,7 @@ export async function countedConversation(
  * out: the call is done and charged, and losing its answer would cost the caller more than a
  * later "not found".
  */
-export class AnswerKeeper {
+export class AnswerKeeper<R = unknown> {
   /**
    * The id the kept answer is given, in place of the upstream's: stored answers are found by id, and
    * an upstream's ids need not be unique (a mock's, a self-hosted server's, a fallback's).
@@ -139,19 +166,23 @@ export class AnswerKeeper {
   private collector: PartCollector | undefined;
 
   constructor(
-    private readonly store: ResponseStore,
+    private readonly store: KeptRecords<R>,
+    private readonly state: ConversationState<R>,
     private readonly route: GenerateRoute,
     private readonly request: GenerateRequest,
-    private readonly previous: StoredResponse | undefined,
+    private readonly previous: R | undefined,
     private readonly call: CallView,
     private readonly owner: string,
+    /** The id of the record this answer continued, deleted once this one is kept (a record continued once). */
+    private readonly continued?: string,
   ) {}
 
   /** Keeps a non-streamed answer; `body` is what the caller gets. */
   async keep(answer: GenerateResponse, body: unknown): Promise<void> {
     try {
-      const { id, record } = this.route.state!.record(this.request, this.previous, answer, body, this.call);
+      const { id, record } = this.state.record(this.request, this.previous, answer, body, this.call);
       await this.store.put(this.owner, id, record);
+      if (this.continued !== undefined) await this.store.delete?.(this.owner, this.continued);
     } catch (error) {
       logRequest('%s the answer could not be stored: %O', this.call.requestId, error);
     }

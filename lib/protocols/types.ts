@@ -11,7 +11,7 @@ import type {
   StreamPart,
 } from '../canonical';
 import type { GatewayError } from '../errors';
-import type { RateLimitState, StoredResponse } from '../stores/types';
+import type { RateLimitState, StoredResponse, StoredThread } from '../stores/types';
 
 /**
  * The operations a route can lead to. `count-tokens` counts a text request's input without calling the model; `embed`
@@ -68,7 +68,7 @@ export interface GenerateRoute {
    */
   encodeStream?(request: GenerateRequest, call: CallView): StreamEncoder;
   /** Present on a route whose calls may continue a stored answer and be stored (see {@link ConversationState}). */
-  readonly state?: ConversationState;
+  readonly state?: RouteState;
 }
 
 /**
@@ -77,7 +77,21 @@ export interface GenerateRoute {
  * key before the quota hold (so the hold counts the whole conversation), and stores a finished
  * answer (a streamed one before its last event is sent); the codec says what the protocol means.
  */
-export interface ConversationState {
+export interface ConversationState<R = StoredResponse> {
+  /**
+   * The gateway store that keeps this route's records: `responses` (`stores.responses`, {@link StoredResponse}) or
+   * `threads` (`stores.threads`, {@link StoredThread}).
+   */
+  readonly store: 'responses' | 'threads';
+  /** The refusal of a call that needs the store when the gateway has none; undefined: the call runs, nothing kept. */
+  withoutStore(request: GenerateRequest, call: CallView): GatewayError | undefined;
+  /** The refusal of a call whose previous record (`id`) is not found for the caller's key. */
+  notFound(id: string): GatewayError;
+  /**
+   * Whether a record is deleted once a later call continued it (an Anthropic thread's answer is continued once).
+   * Default false.
+   */
+  readonly continuedOnce?: boolean;
   /** The id of the stored answer this call continues, or undefined. */
   previousId(request: GenerateRequest, call: CallView): string | undefined;
   /**
@@ -89,7 +103,7 @@ export interface ConversationState {
    * The request the call runs: the previous answer's conversation before the request's own
    * input, and the request's storing setting as it will be honoured (`stored`), for the echo.
    */
-  prepare(request: GenerateRequest, previous: StoredResponse | undefined, stored: boolean): GenerateRequest;
+  prepare(request: GenerateRequest, previous: R | undefined, stored: boolean, call: CallView): GenerateRequest;
   /**
    * The ids of stored items the call's input names instead of sending them (the Responses API's `item_reference`), in
    * order; read before the body is decoded. Default (absent): the protocol has no such references.
@@ -100,12 +114,17 @@ export interface ConversationState {
   /** The record of a finished answer, and the id it is read back by. `body` is the encoded answer. */
   record(
     request: GenerateRequest,
-    previous: StoredResponse | undefined,
+    previous: R | undefined,
     answer: GenerateResponse,
     body: unknown,
     call: CallView,
-  ): { id: string; record: StoredResponse };
+  ): { id: string; record: R };
 }
+
+/** A route's conversation state, with the store its records live in. */
+export type RouteState =
+  | (ConversationState<StoredResponse> & { readonly store: 'responses' })
+  | (ConversationState<StoredThread> & { readonly store: 'threads' });
 
 /** What a stored-response path names: one stored answer, or its input items. */
 export interface StoredResponseMatch {

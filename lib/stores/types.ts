@@ -2,7 +2,7 @@
  * The key-store, quota-store, rate-limit-store and response-store contracts a host app implements (or takes the memory
  * defaults of).
  */
-import type { Message } from '../canonical';
+import type { Extensions, Message, ToolDefinition } from '../canonical';
 
 /** Who a key belongs to. Returned by a key store; never contains the key itself. */
 export interface Principal {
@@ -237,6 +237,48 @@ export interface ResponseStore {
   get(owner: string, id: string): MaybePromise<StoredResponse | undefined>;
   delete(owner: string, id: string): MaybePromise<boolean>;
   findItem?(owner: string, itemId: string): MaybePromise<Record<string, unknown> | undefined>;
+  /** Called once before the gateway serves; the gateway waits for it. */
+  init?(): MaybePromise<void>;
+  /** Called by `gateway.close()`. */
+  close?(): MaybePromise<void>;
+}
+
+/**
+ * One turn of a message thread (the Anthropic messages API's `thread`, beta `message-threads-2026-08-12`): the whole
+ * conversation the upstream saw, so the next turn, which sends only its new messages, can be rebuilt on any upstream.
+ * Plain JSON; written once, never changed.
+ */
+export interface StoredThread {
+  /** Every message the model saw (system messages first, as the thread's create request gave them), then the answer. */
+  messages: Message[];
+  /** The tools the thread was created with (a continue may not change them). */
+  tools?: ToolDefinition[];
+  /** What the create request carried that the rebuilt request needs again (the Anthropic server tools). */
+  extensions?: Extensions;
+  /**
+   * Digests of the create request's `system` and `tools` as sent: a continue that repeats them must repeat them
+   * unchanged (Anthropic's `thread_fingerprint_mismatch`).
+   */
+  fingerprint: { system: string; tools: string };
+  /** When the turn was answered, Unix seconds. */
+  createdAt: number;
+}
+
+/**
+ * Keeps message threads (docs/stores.md, *ThreadStore*): each turn under the id of the message that answered it, for
+ * the owner (the principal's key id) that made it. A thread is best-effort, as Anthropic's are: a store may drop a turn
+ * at any time, and a continue that finds none is a 404 `thread_not_found`, on which the SDK replays the whole
+ * conversation. The memory and Redis stores keep a turn 5 minutes after it was stored (Anthropic's idle lifetime).
+ *
+ * - `put(owner, id, thread)` stores a turn.
+ * - `get(owner, id)` returns it, or `undefined` (unknown, expired, another owner's).
+ * - `delete(owner, id)`: optional; the gateway calls it on a turn once a later turn continued it (each answer is
+ *   continued once, as Anthropic allows), so a store holds one turn per live thread.
+ */
+export interface ThreadStore {
+  put(owner: string, id: string, thread: StoredThread): MaybePromise<void>;
+  get(owner: string, id: string): MaybePromise<StoredThread | undefined>;
+  delete?(owner: string, id: string): MaybePromise<boolean>;
   /** Called once before the gateway serves; the gateway waits for it. */
   init?(): MaybePromise<void>;
   /** Called by `gateway.close()`. */

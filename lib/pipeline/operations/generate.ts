@@ -11,7 +11,7 @@ import { generate, openStream } from '../provider-call';
 import { TextHold } from '../quota-hold';
 import { usedTokens } from '../../rate-limit/slot';
 import { admitText } from '../rate-limit';
-import { type AnswerKeeper, continueConversation, resolveItemReferences } from '../response-state';
+import { type AnswerKeeper, continueConversation, resolveItemReferences, stateStore } from '../response-state';
 import { Admission } from '../admission';
 import type { ChargedOperation, Outcome } from '../run-operation';
 import { streamResponse } from '../stream-response';
@@ -41,12 +41,16 @@ export class GenerateOperation implements ChargedOperation<GenerateResponse> {
     if (route.state) await resolveItemReferences(gateway.config.responseStore, route, call, call.caller);
     const request = route.decode(call.http, this.params, (warning) => this.dropped.add(warning));
     // A call that continues a stored answer runs with the conversation before its own input (the hold counts it all).
-    const continued = route.state
-      ? await continueConversation(gateway.config.responseStore, route, request, call, call.caller)
-      : undefined;
+    const continued = route.state ? await this.continued(request) : undefined;
     this.request = continued?.request ?? request;
     this.keeper = continued?.keeper;
     return request.model;
+  }
+
+  /** The call with the conversation it continues, from the store its route's state names. */
+  private continued(request: GenerateRequest) {
+    const { gateway, route, call } = this;
+    return continueConversation(stateStore(gateway.config, route.state!), route, request, call, call.caller);
   }
 
   async admit(model: ResolvedModel): Promise<Admission<TextHold>> {

@@ -34,7 +34,11 @@ export function anthropicErrorType(error: GatewayError): string {
 export function anthropicErrorBody(error: GatewayError, requestId: string) {
   return {
     type: 'error' as const,
-    error: { type: anthropicErrorType(error), message: error.message },
+    error: {
+      type: anthropicErrorType(error),
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    },
     request_id: requestId,
   };
 }

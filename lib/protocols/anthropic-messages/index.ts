@@ -7,6 +7,7 @@ import { encodeMessagesResponse } from './encode-response';
 import { encodeMessagesStream } from './encode-stream';
 import { encodeAnthropicModelOrThrow, encodeAnthropicModelPage, messageModels } from './model-list';
 import { anthropicRateLimitHeaders } from './rate-limit-headers';
+import { THREAD_STATE } from './thread';
 
 /** A count_tokens body is a messages body without `max_tokens` (and without `stream`). */
 function decodeCountTokens(body: unknown, headers: Record<string, string | string[] | undefined>) {
@@ -28,6 +29,7 @@ const MESSAGES: GenerateRoute = {
     body: encodeMessagesResponse(response),
   }),
   encodeStream: encodeMessagesStream,
+  state: THREAD_STATE,
 };
 
 /** `POST /v1/messages/count_tokens`. */

@@ -13,6 +13,7 @@ import {
   type ResponsesMessageExtension,
   type ResponsesRequestExtension,
 } from '../../wire/openai/responses-extensions';
+import { GatewayError } from '../../errors';
 import type { ConversationState, HttpRequestView } from '../types';
 import { idStem } from './ids';
 import { ownInputItems } from './input-items';
@@ -100,8 +101,26 @@ function record(
   };
 }
 
+/** Without a store, a call that continues a stored answer is refused: it would silently forget the history. */
+function withoutStore(_request: GenerateRequest, call: { http: HttpRequestView }): GatewayError | undefined {
+  if (previousIdOf(call.http) === undefined) return undefined;
+  const message =
+    'This gateway keeps no responses (no responseStore is configured), so previous_response_id cannot be used: send the whole conversation in input (the earlier input items, then the output items of the previous response) instead.';
+  return new GatewayError('invalid_request', message, { param: 'previous_response_id' });
+}
+
+function notFound(id: string): GatewayError {
+  return new GatewayError('not_found', `Previous response with id '${id}' not found.`, {
+    param: 'previous_response_id',
+    code: 'previous_response_not_found',
+  });
+}
+
 /** The Responses route's use of the gateway's response store. */
-export const RESPONSES_STATE: ConversationState = {
+export const RESPONSES_STATE: ConversationState & { readonly store: 'responses' } = {
+  store: 'responses',
+  withoutStore,
+  notFound,
   previousId: (_request, call) => previousIdOf(call.http),
   wantsStored: (request) => responsesExtension<ResponsesRequestExtension>(request.extensions)?.store !== false,
   prepare,

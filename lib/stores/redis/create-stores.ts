@@ -8,6 +8,7 @@ import { RedisKeyStore } from './redis-key-store';
 import { RedisQuotaStore, type RedisQuotaStoreOptions } from './redis-quota-store';
 import { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './redis-rate-limit-store';
 import { RedisResponseStore, type RedisResponseStoreOptions } from './redis-response-store';
+import { RedisThreadStore, type RedisThreadStoreOptions } from './redis-thread-store';
 
 /** A store's own options, less how it reaches Redis (the shared client and prefix). */
 type Own<Options> = Omit<Options, 'client' | 'connection' | 'prefix'>;
@@ -26,6 +27,8 @@ export interface RedisStoresOptions {
   deployments?: Own<RedisDeploymentStoreOptions>;
   /** The response store's own options; `false` keeps no Responses answers (a `previous_response_id` is then a 400). */
   responses?: Own<RedisResponseStoreOptions> | false;
+  /** The thread store's own options; `false` keeps no message threads (a `thread` is then a 400). */
+  threads?: Own<RedisThreadStoreOptions> | false;
 }
 
 /** What {@link createRedisStores} gives: `keyStore` and `stores`, as `createGateway` takes them. */
@@ -36,6 +39,7 @@ export interface RedisStores {
     rateLimits: RedisRateLimitStore;
     deployments: RedisDeploymentStore;
     responses?: RedisResponseStore;
+    threads?: RedisThreadStore;
   };
 }
 
@@ -52,6 +56,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
       ...(options.responses === false
         ? {}
         : { responses: new RedisResponseStore({ ...options.responses, ...shared }) }),
+      ...(options.threads === false ? {} : { threads: new RedisThreadStore({ ...options.threads, ...shared }) }),
     },
   };
 }

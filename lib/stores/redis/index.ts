@@ -1,5 +1,5 @@
 /**
- * rosetta-gateway/redis: the optional Redis-backed key, quota, rate-limit and response stores and usage stream (needs
+ * rosetta-gateway/redis: the optional Redis-backed key, quota, rate-limit, response and thread stores and usage stream (needs
  * the `ioredis` peer
  * dependency).
  */
@@ -8,6 +8,7 @@ export { RedisQuotaStore, type RedisQuotaStoreOptions, type RedisAccount } from 
 export { createRedisClient, FAIL_FAST_REDIS_OPTIONS, type RedisConnectionOptions } from './connection';
 export { QUOTA_SCRIPTS, KEY_SCRIPTS, RATE_LIMIT_SCRIPTS, type ScriptDefinition } from './scripts';
 export { RedisResponseStore, type RedisResponseStoreOptions } from './redis-response-store';
+export { RedisThreadStore, type RedisThreadStoreOptions } from './redis-thread-store';
 export { RedisUsageStream, type RedisUsageStreamOptions } from './redis-usage-stream';
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './redis-rate-limit-store';
 export {
