@@ -459,6 +459,227 @@ describe('examples/server UPSTREAMS_FILE', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('passes an entry’s provider options to its provider: reasoningReplay, cacheControl, timeouts, retries and headers take effect', async () => {
+    const mock = await startMockOpenAI();
+    const dir = mkdtempSync(join(tmpdir(), 'rg-upstreams-options-'));
+    const upstreamsFile = join(dir, 'upstreams.json');
+    writeFileSync(
+      upstreamsFile,
+      JSON.stringify([
+        {
+          name: 'tuned',
+          protocol: 'openai',
+          baseUrl: mock.url,
+          key: 'env:TUNED_KEY',
+          reasoningReplay: 'reasoning_content',
+          cacheControl: 'send',
+          timeouts: { responseMs: 400 },
+          retries: { max: 0 },
+          headers: { 'x-team': 'blue', 'api-key': 'env:TUNED_KEY' },
+        },
+        // The same upstream with the defaults of a loopback host, to compare with.
+        { name: 'plain', protocol: 'openai', baseUrl: mock.url, key: 'env:TUNED_KEY' },
+      ]),
+    );
+    const { child, output, base } = await start('examples/server/index.mjs', {
+      GATEWAY_KEYS: '',
+      UPSTREAMS_FILE: upstreamsFile,
+      TUNED_KEY: KEYS.a,
+    });
+    const auth = { authorization: 'Bearer sk-rosetta-demo' };
+    // An Anthropic caller's tool loop with a cache breakpoint: the assistant turn made a call and has no reasoning.
+    const toolLoop = (model: string) =>
+      post(
+        `${base}/v1/messages`,
+        { 'x-api-key': 'sk-rosetta-demo', 'anthropic-version': '2023-06-01' },
+        {
+          model,
+          max_tokens: 100,
+          tools: [
+            {
+              name: 'get_weather',
+              input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+            },
+          ],
+          messages: [
+            { role: 'user', content: 'Weather in Oslo?' },
+            {
+              role: 'assistant',
+              content: [{ type: 'tool_use', id: 'toolu_01Oslo', name: 'get_weather', input: { city: 'Oslo' } }],
+            },
+            {
+              role: 'user',
+              content: [
+                { type: 'tool_result', tool_use_id: 'toolu_01Oslo', content: 'Sunny, 21 C' },
+                { type: 'text', text: 'Thanks.', cache_control: { type: 'ephemeral' } },
+              ],
+            },
+          ],
+        },
+      );
+    const callsOf = (model: string) => mock.requests.filter((request) => request.body.model === model).length;
+    try {
+      expect(output()).toContain('tuned (openai at');
+
+      expect((await toolLoop('tuned/echo')).status).toBe(200);
+      const tuned = mock.requests.at(-1)!.body as Json;
+      const tunedAssistant = tuned.messages.find((message: Json) => message.role === 'assistant');
+      expect(tunedAssistant).toMatchObject({ reasoning_content: '', tool_calls: [{ id: 'toolu_01Oslo' }] });
+      expect(JSON.stringify(tuned.messages)).toContain('"cache_control":{"type":"ephemeral"}');
+      expect(mock.requests.at(-1)!.headers).toMatchObject({ 'x-team': 'blue', 'api-key': KEYS.a });
+
+      expect((await toolLoop('plain/echo')).status).toBe(200);
+      const plain = mock.requests.at(-1)!.body as Json;
+      expect(plain.messages.find((message: Json) => message.role === 'assistant')).not.toHaveProperty(
+        'reasoning_content',
+      );
+      expect(JSON.stringify(plain.messages)).not.toContain('cache_control');
+      expect(mock.requests.at(-1)!.headers).not.toHaveProperty('x-team');
+
+      // timeouts.responseMs: the mock's `slow` model answers after 2 s; the gateway gives up after 0.4 s (504).
+      const startedAt = Date.now();
+      const slow = await post(`${base}/v1/chat/completions`, auth, { model: 'tuned/slow', messages: chat.messages });
+      expect(slow.status).toBe(504);
+      expect(Date.now() - startedAt).toBeLessThan(1_800);
+
+      // retries.max 0: a 500 is tried once; the default (2 retries) tries three times.
+      const failOnce = await post(`${base}/v1/chat/completions`, auth, {
+        model: 'tuned/fail-500',
+        messages: chat.messages,
+      });
+      expect(failOnce.status).toBe(502);
+      expect(callsOf('fail-500')).toBe(1);
+      expect(
+        (await post(`${base}/v1/chat/completions`, auth, { model: 'plain/fail-500', messages: chat.messages })).status,
+      ).toBe(502);
+      expect(callsOf('fail-500')).toBe(4);
+      expect(output()).not.toContain(KEYS.a);
+    } finally {
+      child.kill();
+      await mock.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an unknown option or a bad option value at start with one line naming the entry and the option', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rg-upstreams-bad-options-'));
+    const file = (name: string, entry: Record<string, unknown>) => {
+      const path = join(dir, name);
+      writeFileSync(
+        path,
+        JSON.stringify([{ name: 'x', key: 'env:X_KEY', baseUrl: 'http://127.0.0.1:9/v1', ...entry }]),
+      );
+      return path;
+    };
+    const cases: Array<[string, Record<string, unknown>, string[]]> = [
+      [
+        'typo.json',
+        { reasoningReplai: 'reasoning_content' },
+        [
+          "entry 0: unknown option 'reasoningReplai' for protocol openai (accepted: name, protocol, baseUrl, key, headers, timeouts, retries,",
+          'reasoningReplay, cacheControl',
+        ],
+      ],
+      [
+        'other-protocol.json',
+        { protocol: 'openai', promptCaching: 'auto' },
+        ["entry 0: unknown option 'promptCaching' for protocol openai"],
+      ],
+      [
+        'replay.json',
+        { reasoningReplay: 'thoughts' },
+        ["entry 0: OpenAIProvider: option 'reasoningReplay' must be one of 'none', 'reasoning_content'"],
+      ],
+      ['cache.json', { cacheControl: true }, ["entry 0: OpenAIProvider: option 'cacheControl' must be 'send', 'drop'"]],
+      [
+        'timeout.json',
+        { timeouts: { responseMs: '30s' } },
+        ['entry 0: timeouts.responseMs must be a whole number >= 1, not "30s"'],
+      ],
+      [
+        'timeout-name.json',
+        { timeouts: { totalMs: 1000 } },
+        ["entry 0: timeouts has no field 'totalMs' (accepted: connectMs, responseMs, streamResponseMs, idleMs)"],
+      ],
+      ['retries.json', { retries: { max: -1 } }, ['entry 0: retries.max must be a whole number >= 0, not -1']],
+      [
+        'header-key.json',
+        { headers: { 'api-key': 'sk-literal-in-the-file-0000' } },
+        ["entry 0: headers.api-key is a credential: write it 'env:VARIABLE'"],
+      ],
+      [
+        'anthropic.json',
+        { protocol: 'anthropic', promptCaching: 'always' },
+        ["entry 0: promptCaching must be 'caller' or 'auto', not \"always\""],
+      ],
+      [
+        'base-url.json',
+        { baseUrl: 'api.example.com' },
+        ['entry 0: baseUrl must be an http(s) URL, not "api.example.com"'],
+      ],
+    ];
+    try {
+      for (const [name, entry, messages] of cases) {
+        const { code, output, killed } = await runToExit('examples/server/index.mjs', {
+          GATEWAY_KEYS: '',
+          PORT: '0',
+          UPSTREAMS_FILE: file(name, entry),
+          X_KEY: KEYS.a,
+        });
+        expect({ name, code, killed, output }).toEqual({
+          name,
+          code: 1,
+          killed: false,
+          output: expect.stringContaining(`cannot start: UPSTREAMS_FILE ${join(dir, name)}, entry 0: `),
+        });
+        for (const message of messages) expect(output).toContain(message);
+        // One line, no stack trace, no key.
+        expect(output.trim().split('\n')).toHaveLength(1);
+        expect(output).not.toMatch(/\n\s+at /);
+        expect(output).not.toContain(KEYS.a);
+        expect(output).not.toContain('sk-literal-in-the-file');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('examples/server Responses API', () => {
+  it('keeps answers in memory by default: a second call continues the first by previous_response_id', async () => {
+    const { child, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '' });
+    const auth = { authorization: 'Bearer sk-rosetta-demo' };
+    const respond = async (body: Record<string, unknown>) => {
+      const response = await post(`${base}/v1/responses`, auth, { model: 'rosetta-echo', ...body });
+      const json = await readJson(response);
+      expect({ status: response.status, error: json.error ?? null }).toEqual({ status: 200, error: null });
+      return json;
+    };
+    try {
+      const first = await respond({ input: 'The harbour light is green.' });
+      expect(first.store).toBe(true);
+      expect(first.output_text ?? JSON.stringify(first.output)).toContain('The harbour light is green.');
+
+      const second = await respond({ input: 'What colour was it?', previous_response_id: first.id });
+      expect(second.previous_response_id).toBe(first.id);
+      // The model saw the first turn too: more input than the same question alone.
+      const alone = await respond({ input: 'What colour was it?', store: false });
+      expect(second.usage.input_tokens).toBeGreaterThan(alone.usage.input_tokens);
+
+      // The conversation is kept: the second answer's input items hold both turns, and GET finds the first.
+      const items = await fetch(`${base}/v1/responses/${second.id}/input_items`, { headers: auth });
+      expect(items.status).toBe(200);
+      const listed = JSON.stringify(await readJson(items));
+      expect(listed).toContain('The harbour light is green.');
+      expect(listed).toContain('What colour was it?');
+      const stored = await fetch(`${base}/v1/responses/${first.id}`, { headers: auth });
+      expect(stored.status).toBe(200);
+      expect((await readJson(stored)).id).toBe(first.id);
+    } finally {
+      child.kill();
+    }
+  });
 });
 
 describe('examples/server usage records', () => {

@@ -1,7 +1,7 @@
 // The example server behind `npm start`: an Express app with the gateway mounted at the root.
 import { createServer } from 'node:http';
 import express from 'express';
-import { createGateway, MemoryUsageLog } from 'rosetta-gateway';
+import { createGateway, MemoryResponseStore, MemoryUsageLog } from 'rosetta-gateway';
 import { bannerLines } from './banner.mjs';
 import { parseGatewayKeys } from './keys.mjs';
 import { selfPointingBaseUrl, upstreamsFromEnv } from './upstreams.mjs';
@@ -43,12 +43,16 @@ const usageSink = {
   },
 };
 // Rate limits come with each key (GATEWAY_KEYS `;rpm=…;tpm=…;concurrent=…`); metrics are on in the gateway's registry.
+// The Responses API's answers are kept in this process's memory (the library's defaults: 30 days, at most 10,000
+// answers and 64 MiB, least recently used evicted first), so `previous_response_id` and GET /v1/responses/{id} work
+// out of the box; a restart loses them, and a server behind a load balancer needs a shared store (RedisResponseStore).
 let gateway;
 try {
   gateway = createGateway({
     keys,
     providers,
     models,
+    stores: { responses: new MemoryResponseStore() },
     routing: { providerModelIds: true },
     observability: { usageSink },
   });
