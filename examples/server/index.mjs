@@ -1,7 +1,7 @@
 // The example server behind `npm start`: an Express app with the gateway mounted at the root.
 import { createServer } from 'node:http';
 import express from 'express';
-import { createGateway, MemoryResponseStore, MemoryUsageLog } from 'rosetta-gateway';
+import { createGateway, MemoryResponseStore, MemoryThreadStore, MemoryUsageLog } from 'rosetta-gateway';
 import { bannerLines } from './banner.mjs';
 import { parseGatewayKeys } from './keys.mjs';
 import { selfPointingBaseUrl, upstreamsFromEnv } from './upstreams.mjs';
@@ -46,13 +46,15 @@ const usageSink = {
 // The Responses API's answers are kept in this process's memory (the library's defaults: 30 days, at most 10,000
 // answers and 64 MiB, least recently used evicted first), so `previous_response_id` and GET /v1/responses/{id} work
 // out of the box; a restart loses them, and a server behind a load balancer needs a shared store (RedisResponseStore).
+// Anthropic message threads (`thread`: create / continue) are kept there too, each turn 5 minutes (RedisThreadStore
+// when several servers share the load).
 let gateway;
 try {
   gateway = createGateway({
     keys,
     providers,
     models,
-    stores: { responses: new MemoryResponseStore() },
+    stores: { responses: new MemoryResponseStore(), threads: new MemoryThreadStore() },
     routing: { providerModelIds: true },
     observability: { usageSink },
   });
