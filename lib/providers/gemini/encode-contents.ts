@@ -22,25 +22,13 @@ import {
 import type { JsonObject } from '../../json';
 import { parseJsonObject } from './parse-json-object';
 import type { GeminiContent, GeminiPart } from './wire-types';
+import { hasGeminiId, type KnownCall, KnownCalls } from './call-order';
 import { abortSignalOf, type CallSignal } from '../cancellation';
-
-/**
- * A tool call seen earlier in the history: its name, and whether its id was minted by Gemini (then it is sent back).
- */
-interface KnownCall {
-  name: string;
-  geminiId: boolean;
-}
 
 /** The Gemini `thoughtSignature` a part came with; other vendors' signatures are never read. */
 function geminiSignature(metadata: ProviderMetadata | undefined): { thoughtSignature?: string } {
   const value = metadata?.gemini?.thoughtSignature;
   return typeof value === 'string' && value.length > 0 ? { thoughtSignature: value } : {};
-}
-
-/** Whether a tool call's id came from Gemini itself (recorded in its metadata when decoded), not synthesized. */
-function hasGeminiId(part: ToolCallPart): boolean {
-  return part.providerMetadata?.gemini?.functionCallId === part.id;
 }
 
 /**
@@ -134,16 +122,22 @@ function encodePart(part: ContentPart, turn: 'user' | 'model', at: string): Gemi
   }
 }
 
+/** A tool message's result as a `functionResponse` part, noted as the answer to its call when that is known. */
+function encodeToolResult(part: ToolResultPart, calls: KnownCalls, at: string): GeminiPart {
+  const call = calls.get(part.toolCallId);
+  const encoded = withPartExtension(encodeFunctionResponse(part, call, at), part);
+  if (call) calls.answered(encoded, call);
+  return encoded;
+}
+
 /** The parts of one message, with the calls it makes recorded for the results that follow. */
-function encodeMessageParts(message: Message, index: number, calls: Map<string, KnownCall>): GeminiPart[] {
+function encodeMessageParts(message: Message, index: number, calls: KnownCalls): GeminiPart[] {
   const turn = message.role === 'assistant' ? 'model' : 'user';
   return message.content.flatMap((part, position) => {
     const at = `messages[${index}].content[${position}]`;
-    if (part.type === 'tool-call') calls.set(part.id, { name: part.name, geminiId: hasGeminiId(part) });
-    const encoded =
-      part.type === 'tool-result' && message.role === 'tool'
-        ? encodeFunctionResponse(part, calls.get(part.toolCallId), at)
-        : encodePart(part, turn, at);
+    if (part.type === 'tool-call') calls.called(part);
+    if (part.type === 'tool-result' && message.role === 'tool') return [encodeToolResult(part, calls, at)];
+    const encoded = encodePart(part, turn, at);
     return encoded ? [withPartExtension(encoded, part)] : [];
   });
 }
@@ -166,7 +160,8 @@ function startContent(
  * tool messages become `user` turns (tool results as `functionResponse` parts, named from the
  * result or else from the earlier call with its id), assistant messages `model` turns; adjacent
  * turns of one role are merged (unless a Gemini caller sent them apart), and turns left without
- * parts are dropped. Each part, content and the system instruction gets its Gemini extension back.
+ * parts are dropped; within a turn, function responses follow the order of the calls they answer
+ * (./call-order.ts). Each part, content and the system instruction gets its Gemini extension back.
  */
 export function encodeContents(messages: readonly Message[]): {
   contents: GeminiContent[];
@@ -175,7 +170,7 @@ export function encodeContents(messages: readonly Message[]): {
   const system: JsonObject[] = [];
   let systemExtension: GeminiMessageExtension | undefined;
   const contents: GeminiContent[] = [];
-  const calls = new Map<string, KnownCall>();
+  const calls = new KnownCalls();
   messages.forEach((message, index) => {
     const extension = geminiExtension<GeminiMessageExtension>(message);
     if (message.role === 'system') {
@@ -192,6 +187,7 @@ export function encodeContents(messages: readonly Message[]): {
     if (last && (last.role ?? 'user') === role && !extension?.separate) appendAll(last.parts, parts);
     else contents.push(startContent(role, parts, extension));
   });
+  calls.putInCallOrder(contents);
   return {
     contents,
     ...(system.length > 0 ? { systemInstruction: applyGeminiExtension({ parts: system }, systemExtension) } : {}),
