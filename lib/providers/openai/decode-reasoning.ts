@@ -38,7 +38,7 @@ export function reasoningText(
  * The field an answer's reasoning came in as metadata bound to the provider (`upstream`, its name) that answered, so
  * the next turn gives that upstream its reasoning back the same way, whatever its host.
  */
-export function fieldMetadata(field: ReasoningField, upstream: string): ProviderMetadata {
+function fieldMetadata(field: ReasoningField, upstream: string): ProviderMetadata {
   return {
     [REASONING_FIELD_CARRIED.name]: { [REASONING_FIELD_CARRIED.metadataKey]: packReasoningField({ field, upstream }) },
   };
@@ -55,6 +55,22 @@ export function toolCallMetadata(call: { extra_content?: unknown } | null | unde
   return typeof signature === 'string' && signature.length > 0
     ? { [GEMINI_CARRIED_SIGNATURE.name]: { [GEMINI_CARRIED_SIGNATURE.metadataKey]: signature } }
     : undefined;
+}
+
+/**
+ * The learned reasoning field as metadata for the reasoning part and for the first tool call, or undefined when the
+ * answer has `reasoning_details` (OpenRouter's, which go back themselves) or no reasoning text. The call carries it
+ * only when it is not `reasoning_content`: a chat-completions caller sends back only the call and the reasoning in
+ * `reasoning_content`, which says that field itself.
+ */
+export function learnedField(
+  own: ReasoningText | undefined,
+  blocks: ProviderMetadata | undefined,
+  upstream: string,
+): { part: ProviderMetadata; call?: ProviderMetadata } | undefined {
+  if (!own || blocks) return undefined;
+  const part = fieldMetadata(own.field, upstream);
+  return own.field === 'reasoning_content' ? { part } : { part, call: part };
 }
 
 /** OpenRouter's reasoning blocks as metadata, or undefined when there are none. */

@@ -1,5 +1,5 @@
 /** An OpenAI chat-completions response → canonical GenerateResponse, and its usage block → canonical Usage. */
-import type { Choice, ContentPart, GenerateResponse, ProviderMetadata, Usage } from '../../canonical';
+import type { Choice, ContentPart, GenerateResponse, Usage } from '../../canonical';
 import { isJsonObject, unmodelledFields, type JsonObject } from '../../json';
 import {
   chatExtensions,
@@ -17,10 +17,9 @@ import {
   detailItems,
   detailsMetadata,
   detailsText,
-  fieldMetadata,
+  learnedField,
   mergeMetadata,
   reasoningText,
-  type ReasoningText,
   toolCallMetadata,
 } from './decode-reasoning';
 import { argumentsText } from './tool-call-stream';
@@ -124,22 +123,6 @@ function decodeContent(message: OpenAIChoice['message'], upstream: string): Cont
     content.push(part);
   }
   return content;
-}
-
-/**
- * The learned reasoning field as metadata for the reasoning part and for the first tool call, or undefined when the
- * answer has `reasoning_details` (OpenRouter's, which go back themselves) or no reasoning text. The call carries it
- * only when it is not `reasoning_content`: a chat-completions caller sends back only the call and the reasoning in
- * `reasoning_content`, which says that field itself.
- */
-export function learnedField(
-  own: ReasoningText | undefined,
-  blocks: ProviderMetadata | undefined,
-  upstream: string,
-): { part: ProviderMetadata; call?: ProviderMetadata } | undefined {
-  if (!own || blocks) return undefined;
-  const part = fieldMetadata(own.field, upstream);
-  return own.field === 'reasoning_content' ? { part } : { part, call: part };
 }
 
 /**

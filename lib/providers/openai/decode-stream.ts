@@ -11,8 +11,9 @@ import {
   type ChatTextDeltaExtension,
 } from '../../wire/openai/extensions';
 import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
-import { decodeOpenAIUsage, learnedField, type OpenAIUsage } from './decode-response';
+import { decodeOpenAIUsage, type OpenAIUsage } from './decode-response';
 import {
+  learnedField,
   mergeMetadata,
   ReasoningDetailsStream,
   reasoningText,
@@ -75,8 +76,8 @@ function chunkFault(chunk: Chunk): string | undefined {
  * Decodes the upstream stream, an event at a time. Text, a refusal (as text, finishing as
  * content-filter when it is the whole answer, as non-streamed), reasoning (`reasoning_content` or
  * `reasoning`, the common extensions; the field it came in is learned, as non-streamed) and tool calls (see
- * {@link ToolCallStream}) become blocks (text and reasoning that come while a call's arguments are unfinished follow the call, which stays open for its later fragments); the
- * finish part waits for the usage chunk that follows `finish_reason`, until `[DONE]`. Upstream usage
+ * {@link ToolCallStream}) become blocks (text and reasoning that come while a call's arguments are unfinished follow
+ * the call, which stays open for its later fragments); the finish part waits for the usage chunk that follows `finish_reason`, until `[DONE]`. Upstream usage
  * missing (a server ignoring `include_usage`) → a `finish` without usage, which the gateway counts.
  * A body that ends without `[DONE]` after a `finish_reason` finishes as well, and so does `[DONE]`
  * without a `finish_reason` (some servers omit one or the other). An `error` chunk throws the GatewayError it stands
