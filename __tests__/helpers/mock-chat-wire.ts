@@ -81,9 +81,17 @@ export function sendAnswer(body: Record<string, any>, response: http.ServerRespo
   response.end('data: [DONE]\n\n');
 }
 
-/** The script's answer once the call's result is back, after its reasoning in `reasoning_content` when given. */
-export function sendWeatherAnswer(body: Record<string, any>, response: http.ServerResponse, thought?: string): void {
-  const reasoning = thought === undefined ? {} : { reasoning_content: thought };
+/** The plain-text fields a compatible server answers its reasoning in. */
+export type ReasoningField = 'reasoning_content' | 'reasoning';
+
+/** The script's answer once the call's result is back, after its reasoning in `field` when given. */
+export function sendWeatherAnswer(
+  body: Record<string, any>,
+  response: http.ServerResponse,
+  thought?: string,
+  field: ReasoningField = 'reasoning_content',
+): void {
+  const reasoning = thought === undefined ? {} : { [field]: thought };
   sendAnswer(body, response, {
     model: String(body.model),
     message: { role: 'assistant', ...reasoning, content: WEATHER_ANSWER },
@@ -92,19 +100,25 @@ export function sendWeatherAnswer(body: Record<string, any>, response: http.Serv
 }
 
 /**
- * The script's next step in the `reasoning_content` dialect (DeepSeek, Kimi, Qwen): once the call's result is back, the
- * answer; before, a call of `get_weather` (`callId`) whose arguments stream in `argumentPieces` (the first beside the
- * call's id and name). With `thoughts`, each step starts with its reasoning (the call's in the deltas given).
+ * The script's next step in the `reasoning_content` dialect (DeepSeek, Kimi, Qwen; or `field`): once the call's result
+ * is back, the answer; before, a call of `get_weather` (`callId`) whose arguments stream in `argumentPieces` (the first
+ * beside the call's id and name). With `thoughts`, each step starts with its reasoning (the call's in the deltas given).
  */
 export function sendWeatherStep(
   body: Record<string, any>,
   response: http.ServerResponse,
-  step: { callId: string; argumentPieces: string[]; thoughts?: { call: string[]; answer: string } },
+  step: {
+    callId: string;
+    argumentPieces: string[];
+    thoughts?: { call: string[]; answer: string };
+    field?: ReasoningField;
+  },
 ): void {
   const model = String(body.model);
   const { thoughts } = step;
+  const field = step.field ?? 'reasoning_content';
   if (toolResultIsBack(body)) {
-    sendWeatherAnswer(body, response, thoughts?.answer);
+    sendWeatherAnswer(body, response, thoughts?.answer, field);
     return;
   }
   const call = { index: 0, id: step.callId, type: 'function', function: { name: WEATHER_TOOL } };
@@ -114,11 +128,11 @@ export function sendWeatherStep(
     message: {
       role: 'assistant',
       content: '',
-      ...(thoughts ? { reasoning_content: thoughts.call.join('') } : {}),
+      ...(thoughts ? { [field]: thoughts.call.join('') } : {}),
       tool_calls: [{ ...call, function: { ...call.function, arguments: step.argumentPieces.join('') } }],
     },
     deltas: [
-      ...(thoughts?.call.map((piece) => ({ reasoning_content: piece })) ?? []),
+      ...(thoughts?.call.map((piece) => ({ [field]: piece })) ?? []),
       { tool_calls: [{ ...call, function: { ...call.function, arguments: first } }] },
       ...rest.map((piece) => ({ tool_calls: [{ index: 0, function: { arguments: piece } }] })),
     ],

@@ -31,6 +31,19 @@ describe('signature carrier, vendor as data', () => {
     expect(thinking).toBe('acme:tok/en+1=');
     expect(carrier.signatureFromThinking(thinking)).toEqual(carried);
     expect(carrier.signatureMetadata(carried)).toEqual({ providerMetadata: { acme: { replayToken: 'tok/en+1=' } } });
+
+    // For a Gemini caller, whose clients hold thought signatures as bytes: base64, and back.
+    const thought = carrier.carrySignatureInThought(carried!);
+    expect(thought).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+    expect(carrier.signatureFromThought(thought)).toEqual(carried);
+  });
+
+  it('reads no vendor signature from a Gemini thought signature of its own, or from one not base64', () => {
+    const carrier = carrierWith([ACME]);
+    expect(carrier.signatureFromThought('Cs4BAY89a1+loop/step1==')).toBeUndefined();
+    expect(carrier.signatureFromThought('acme:tok/en+1=')).toBeUndefined();
+    const unlisted = Buffer.from('rosetta:other:tok', 'utf8').toString('base64');
+    expect(carrier.signatureFromThought(unlisted)).toBeUndefined();
   });
 
   it('carries nothing for a vendor it does not list', () => {

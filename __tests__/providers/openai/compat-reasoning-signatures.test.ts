@@ -86,7 +86,7 @@ describe.each([false, true])("Gemini 3 through Google's OpenAI-compatible endpoi
 });
 
 describe.each([false, true])('a signed thinking model through OpenRouter (stream: %s)', (stream) => {
-  it.each([chatCaller, anthropicCaller, responsesCaller].map((caller) => [caller.name, caller] as const))(
+  it.each(ALL_CALLERS.map((caller) => [caller.name, caller] as const))(
     '%s: the tool-call turn goes back with its reasoning_details, unchanged',
     async (_name, caller) => {
       await loop(caller, 'claude-via-openrouter', stream);

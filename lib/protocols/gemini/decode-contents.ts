@@ -13,6 +13,7 @@ import {
   type GeminiPartExtension,
 } from '../../wire/gemini/extensions';
 import type { GenerateContentBody, RawBlob, RawContent, RawFunctionCall, RawFunctionResponse, RawPart } from './schema';
+import { thoughtSignatureMetadata } from './thought-signature';
 
 const PAYLOADS = ['text', 'inlineData', 'fileData', 'functionCall', 'functionResponse'] as const;
 const UNSUPPORTED_PAYLOADS = ['executableCode', 'codeExecutionResult'] as const;
@@ -80,15 +81,9 @@ class CallLedger {
   }
 }
 
-/** The part's signature (and a function call's own id, which Gemini wants back) as Gemini metadata. */
+/** The part's signature (and a function call's own id, which Gemini wants back) as metadata (./thought-signature.ts). */
 function signatureMetadata(part: RawPart, functionCallId?: string): { providerMetadata?: ProviderMetadata } {
-  const signature = field<string>(part, 'thoughtSignature');
-  if (!signature && !functionCallId) return {};
-  return {
-    providerMetadata: {
-      gemini: { ...(signature ? { thoughtSignature: signature } : {}), ...(functionCallId ? { functionCallId } : {}) },
-    },
-  };
+  return thoughtSignatureMetadata(field<string>(part, 'thoughtSignature'), functionCallId);
 }
 
 /** The metadata and extension of a part: its own unmodelled keys, its payload's (`child`), and the flags given. */

@@ -1,8 +1,9 @@
 /** Canonical GenerateResponse → generateContent response body. */
-import type { Choice, ContentPart, GenerateResponse, MediaSource, ProviderMetadata, Usage } from '../../canonical';
+import type { Choice, ContentPart, GenerateResponse, MediaSource, Usage } from '../../canonical';
 import type { JsonObject } from '../../json';
 import { applyGeminiExtension, geminiExtension, type GeminiExtension } from '../../wire/gemini/extensions';
 import { mapFinishReason } from './map-finish-reason';
+import { thoughtSignatureOf } from './thought-signature';
 
 /** One part of a candidate, as the Gemini wire carries it. */
 export type GeminiPart =
@@ -23,11 +24,6 @@ export function parseArguments(text: string): Record<string, unknown> {
   }
 }
 
-function signature(metadata: ProviderMetadata | undefined): { thoughtSignature?: string } {
-  const value = metadata?.gemini?.thoughtSignature;
-  return typeof value === 'string' ? { thoughtSignature: value } : {};
-}
-
 function encodeMedia(source: MediaSource): GeminiPart {
   if (source.kind === 'base64') return { inlineData: { mimeType: source.mediaType, data: source.data } };
   return { fileData: { fileUri: source.url, ...(source.mediaType ? { mimeType: source.mediaType } : {}) } };
@@ -38,15 +34,15 @@ export function encodePart(part: ContentPart): GeminiPart | undefined {
   switch (part.type) {
     case 'image':
     case 'file':
-      return { ...encodeMedia(part.source), ...signature(part.providerMetadata) };
+      return { ...encodeMedia(part.source), ...thoughtSignatureOf(part.providerMetadata) };
     case 'text':
-      return { text: part.text, ...signature(part.providerMetadata) };
+      return { text: part.text, ...thoughtSignatureOf(part.providerMetadata) };
     case 'reasoning':
-      return { text: part.text, thought: true, ...signature(part.providerMetadata) };
+      return { text: part.text, thought: true, ...thoughtSignatureOf(part.providerMetadata) };
     case 'tool-call':
       return {
         functionCall: { name: part.name, args: parseArguments(part.arguments), id: part.id },
-        ...signature(part.providerMetadata),
+        ...thoughtSignatureOf(part.providerMetadata),
       };
     default:
       return undefined;

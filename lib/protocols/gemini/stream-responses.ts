@@ -10,6 +10,7 @@ import { toGatewayError } from '../../errors';
 import { geminiErrorBody } from './encode-error';
 import { encodeUsageMetadata, parseArguments, type GeminiPart } from './encode-response';
 import { mapFinishReason } from './map-finish-reason';
+import { thoughtSignatureOf } from './thought-signature';
 
 /** What every response of one stream repeats. */
 export interface StreamIdentity {
@@ -29,16 +30,11 @@ export interface GeminiStreamResponse extends StreamIdentity {
 /** What a stream yields: responses, and at most one error body (last). */
 export type GeminiStreamItem = GeminiStreamResponse | ReturnType<typeof geminiErrorBody>;
 
-function thoughtSignature(metadata: ProviderMetadata | undefined): { thoughtSignature?: string } {
-  const value = metadata?.gemini?.thoughtSignature;
-  return typeof value === 'string' ? { thoughtSignature: value } : {};
-}
-
 /**
  * Turns canonical parts into streamed responses: one per text or reasoning delta, one complete
  * `functionCall` per tool call (at its end, with the signature its start or end carried), an empty text part carrying a
- * Gemini `thoughtSignature`
- * that ended a text or reasoning block, and a last response with `finishReason` and the final usage
+ * `thoughtSignature` (Gemini's, or another vendor's carried in it: ./thought-signature.ts) that ended a text or
+ * reasoning block, and a last response with `finishReason` and the final usage
  * (its parts a single empty text, as Gemini's own last chunk often is). The first response carries
  * the prompt token count when `response-start` gave it. An `error` part becomes the Gemini error body
  * and ends the stream. `fallback` names the response when the stream does not start with `response-start`.
@@ -84,11 +80,11 @@ export class GeminiStreamResponses {
       case 'reasoning-delta':
         return part.delta.length > 0 ? this.response([{ text: part.delta, thought: true }]) : undefined;
       case 'text-end': {
-        const signature = thoughtSignature(part.providerMetadata);
+        const signature = thoughtSignatureOf(part.providerMetadata);
         return signature.thoughtSignature ? this.response([{ text: '', ...signature }]) : undefined;
       }
       case 'reasoning-end': {
-        const signature = thoughtSignature(part.providerMetadata);
+        const signature = thoughtSignatureOf(part.providerMetadata);
         return signature.thoughtSignature ? this.response([{ text: '', thought: true, ...signature }]) : undefined;
       }
       case 'tool-call-start':
@@ -108,7 +104,7 @@ export class GeminiStreamResponses {
         if (!call) return undefined;
         this.toolCalls.delete(part.id);
         const functionCall = { name: call.name, args: parseArguments(call.arguments), id: part.id };
-        return this.response([{ functionCall, ...thoughtSignature({ ...call.metadata, ...part.providerMetadata }) }]);
+        return this.response([{ functionCall, ...thoughtSignatureOf({ ...call.metadata, ...part.providerMetadata }) }]);
       }
       case 'finish':
         return this.response([{ text: '' }], { reason: mapFinishReason(part.finishReason), usage: part.usage });

@@ -1,6 +1,6 @@
 /**
- * Carries vendor signatures through protocols that have no field for them: inside tool-call ids and
- * thinking-block signatures. Which vendors, and how each is marked, is data
+ * Carries vendor signatures through protocols that have no field for them: inside tool-call ids,
+ * thinking-block signatures and (another vendor's, for a Gemini caller) Gemini thought signatures. Which vendors, and how each is marked, is data
  * (`lib/wire/carried-signatures.ts`); nothing here names one.
  */
 import createDebug from 'debug';
@@ -119,4 +119,26 @@ export function signatureFromThinking(value: string): CarriedSignature | undefin
     }
   }
   return undefined;
+}
+
+/** Tags a vendor signature inside a Gemini thought signature (before it is base64-encoded). */
+const THOUGHT_TAG = 'rosetta:';
+
+/**
+ * The Gemini `thoughtSignature` that carries another vendor's signature to a Gemini caller: the base64 of
+ * `rosetta:<vendor>:<signature>`, since Gemini clients hold thought signatures as bytes (base64 in JSON), and the
+ * google-genai SDKs would refuse or alter a string that is not base64.
+ */
+export function carrySignatureInThought(carried: CarriedSignature): string {
+  return Buffer.from(THOUGHT_TAG + carrySignatureInThinking(carried), 'utf8').toString('base64');
+}
+
+/**
+ * The vendor signature a Gemini `thoughtSignature` carries (see {@link carrySignatureInThought}), or undefined for
+ * any other (Gemini's own, binary under its base64).
+ */
+export function signatureFromThought(value: string): CarriedSignature | undefined {
+  if (!STANDARD_BASE64.test(value)) return undefined;
+  const text = Buffer.from(value, 'base64').toString('utf8');
+  return text.startsWith(THOUGHT_TAG) ? signatureFromThinking(text.slice(THOUGHT_TAG.length)) : undefined;
 }

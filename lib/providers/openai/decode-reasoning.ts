@@ -1,7 +1,8 @@
 /**
  * The vendor-bound reasoning an OpenAI-compatible answer carries beside its text: OpenRouter's `reasoning_details` and
  * the Gemini thought signature Google's endpoint puts on a tool call (`extra_content.google.thought_signature`), as
- * provider metadata keyed by the vendor that must get it back.
+ * provider metadata keyed by the vendor that must get it back; and the field the reasoning text came in, learned for
+ * the next turn.
  */
 import type { ProviderMetadata } from '../../canonical';
 import { isJsonObject } from '../../json';
@@ -11,6 +12,37 @@ import {
   packReasoningDetails,
   type ReasoningDetail,
 } from '../../wire/openrouter/carried-reasoning';
+import { packReasoningField, REASONING_FIELD_CARRIED, type ReasoningField } from '../../wire/openai/reasoning-field';
+
+/** A message's or delta's reasoning text and the field it came in. */
+export interface ReasoningText {
+  text: string;
+  field: ReasoningField;
+}
+
+/**
+ * The reasoning text of a message or delta: `reasoning_content` (DeepSeek, Kimi, Qwen, vLLM, litellm) or `reasoning`
+ * (OpenRouter, newer vLLM, Ollama). Only non-empty strings count; the first one present wins.
+ */
+export function reasoningText(
+  fields: { reasoning_content?: unknown; reasoning?: unknown } | null | undefined,
+): ReasoningText | undefined {
+  if (typeof fields?.reasoning_content === 'string' && fields.reasoning_content.length > 0)
+    return { text: fields.reasoning_content, field: 'reasoning_content' };
+  if (typeof fields?.reasoning === 'string' && fields.reasoning.length > 0)
+    return { text: fields.reasoning, field: 'reasoning' };
+  return undefined;
+}
+
+/**
+ * The field an answer's reasoning came in as metadata bound to the provider (`upstream`, its name) that answered, so
+ * the next turn gives that upstream its reasoning back the same way, whatever its host.
+ */
+function fieldMetadata(field: ReasoningField, upstream: string): ProviderMetadata {
+  return {
+    [REASONING_FIELD_CARRIED.name]: { [REASONING_FIELD_CARRIED.metadataKey]: packReasoningField({ field, upstream }) },
+  };
+}
 
 /**
  * A tool call's Gemini thought signature as metadata (signatures from Google's OpenAI-compatible endpoint are
@@ -23,6 +55,22 @@ export function toolCallMetadata(call: { extra_content?: unknown } | null | unde
   return typeof signature === 'string' && signature.length > 0
     ? { [GEMINI_CARRIED_SIGNATURE.name]: { [GEMINI_CARRIED_SIGNATURE.metadataKey]: signature } }
     : undefined;
+}
+
+/**
+ * The learned reasoning field as metadata for the reasoning part and for the first tool call, or undefined when the
+ * answer has `reasoning_details` (OpenRouter's, which go back themselves) or no reasoning text. The call carries it
+ * only when it is not `reasoning_content`: a chat-completions caller sends back only the call and the reasoning in
+ * `reasoning_content`, which says that field itself.
+ */
+export function learnedField(
+  own: ReasoningText | undefined,
+  blocks: ProviderMetadata | undefined,
+  upstream: string,
+): { part: ProviderMetadata; call?: ProviderMetadata } | undefined {
+  if (!own || blocks) return undefined;
+  const part = fieldMetadata(own.field, upstream);
+  return own.field === 'reasoning_content' ? { part } : { part, call: part };
 }
 
 /** OpenRouter's reasoning blocks as metadata, or undefined when there are none. */

@@ -13,7 +13,15 @@ import {
 } from '../../wire/openai/extensions';
 import { malformedUpstream } from '../../upstream/malformed';
 import { mapOpenAIFinishReason } from './map-finish-reason';
-import { detailItems, detailsMetadata, detailsText, mergeMetadata, toolCallMetadata } from './decode-reasoning';
+import {
+  detailItems,
+  detailsMetadata,
+  detailsText,
+  learnedField,
+  mergeMetadata,
+  reasoningText,
+  toolCallMetadata,
+} from './decode-reasoning';
 import { argumentsText } from './tool-call-stream';
 
 /** The usage block of chat completions (response or final stream chunk). */
@@ -63,19 +71,6 @@ export interface OpenAIChatResponse {
 }
 
 /**
- * The reasoning text of a message or delta: `reasoning_content` (DeepSeek, vLLM, litellm) or
- * `reasoning` (OpenRouter, newer vLLM, Ollama). Only strings count; the first one present wins.
- */
-export function reasoningText(
-  fields: { reasoning_content?: unknown; reasoning?: unknown } | null | undefined,
-): string | undefined {
-  if (typeof fields?.reasoning_content === 'string' && fields.reasoning_content.length > 0)
-    return fields.reasoning_content;
-  if (typeof fields?.reasoning === 'string' && fields.reasoning.length > 0) return fields.reasoning;
-  return undefined;
-}
-
-/**
  * Chat-completions usage → canonical usage: cached and cache-write tokens (both inside `prompt_tokens`),
  * and reasoning tokens (already inside `completion_tokens`). The writes in each dialect that reports
  * them: OpenAI's and OpenRouter's `prompt_tokens_details.cache_write_tokens`, LiteLLM's
@@ -96,17 +91,22 @@ export function decodeOpenAIUsage(usage: OpenAIUsage | null | undefined): Usage 
 
 /**
  * The message's parts. OpenRouter's `reasoning_details` ride on the reasoning part (made from their readable text when
- * the message has no other) and on the first tool call; a tool call's Gemini thought signature on that call.
+ * the message has no other) and on the first tool call; a tool call's Gemini thought signature on that call. Reasoning
+ * text without `reasoning_details` carries the field it came in, learned for `upstream` (the provider's name; see
+ * {@link learnedField}).
  */
-function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
+function decodeContent(message: OpenAIChoice['message'], upstream: string): ContentPart[] {
   const content: ContentPart[] = [];
   const details = detailItems(message?.reasoning_details);
   const blocks = detailsMetadata(details);
-  const reasoning = reasoningText(message) ?? (blocks ? detailsText(details) : undefined);
+  const own = reasoningText(message);
+  const learned = learnedField(own, blocks, upstream);
+  const reasoning = own?.text ?? (blocks ? detailsText(details) : undefined);
+  const reasoningMetadata = blocks ?? learned?.part;
   if (reasoning !== undefined)
     content.push(
-      blocks
-        ? { type: 'reasoning', text: reasoning, providerMetadata: blocks }
+      reasoningMetadata
+        ? { type: 'reasoning', text: reasoning, providerMetadata: reasoningMetadata }
         : { type: 'reasoning', text: reasoning },
     );
   if (message?.content) content.push({ type: 'text', text: message.content });
@@ -118,7 +118,7 @@ function decodeContent(message: OpenAIChoice['message']): ContentPart[] {
       name: call.function?.name ?? '',
       arguments: argumentsText(call.function?.arguments),
     };
-    const metadata = mergeMetadata(toolCallMetadata(call), index === 0 ? blocks : undefined);
+    const metadata = mergeMetadata(toolCallMetadata(call), index === 0 ? (blocks ?? learned?.call) : undefined);
     if (metadata) part.providerMetadata = metadata;
     content.push(part);
   }
@@ -172,7 +172,7 @@ export function decodeChatResponse(
     model: body.model ?? fallbackModel,
     created: body.created ?? Math.floor(Date.now() / 1000),
     choices: body.choices.map((choice, position) => {
-      const content = decodeContent(choice.message);
+      const content = decodeContent(choice.message, upstream);
       const finishReason = mapOpenAIFinishReason(
         choice.finish_reason,
         content.some((part) => part.type === 'tool-call'),

@@ -11,8 +11,15 @@ import {
   type ChatTextDeltaExtension,
 } from '../../wire/openai/extensions';
 import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
-import { decodeOpenAIUsage, reasoningText, type OpenAIUsage } from './decode-response';
-import { mergeMetadata, ReasoningDetailsStream, toolCallMetadata } from './decode-reasoning';
+import { decodeOpenAIUsage, type OpenAIUsage } from './decode-response';
+import {
+  learnedField,
+  mergeMetadata,
+  ReasoningDetailsStream,
+  reasoningText,
+  toolCallMetadata,
+  type ReasoningText,
+} from './decode-reasoning';
 import { mapOpenAIFinishReason } from './map-finish-reason';
 import { chatStreamError } from './stream-error';
 import { ToolCallStream, type ToolCallDelta } from './tool-call-stream';
@@ -68,9 +75,9 @@ function chunkFault(chunk: Chunk): string | undefined {
 /**
  * Decodes the upstream stream, an event at a time. Text, a refusal (as text, finishing as
  * content-filter when it is the whole answer, as non-streamed), reasoning (`reasoning_content` or
- * `reasoning`, the common extensions) and tool calls (see {@link ToolCallStream}) become blocks (text and reasoning
- * that come while a call's arguments are unfinished follow the call, which stays open for its later fragments); the
- * finish part waits for the usage chunk that follows `finish_reason`, until `[DONE]`. Upstream usage
+ * `reasoning`, the common extensions; the field it came in is learned, as non-streamed) and tool calls (see
+ * {@link ToolCallStream}) become blocks (text and reasoning that come while a call's arguments are unfinished follow
+ * the call, which stays open for its later fragments); the finish part waits for the usage chunk that follows `finish_reason`, until `[DONE]`. Upstream usage
  * missing (a server ignoring `include_usage`) → a `finish` without usage, which the gateway counts.
  * A body that ends without `[DONE]` after a `finish_reason` finishes as well, and so does `[DONE]`
  * without a `finish_reason` (some servers omit one or the other). An `error` chunk throws the GatewayError it stands
@@ -91,6 +98,8 @@ export class ChatStreamDecoder implements StreamEventDecoder {
   /** OpenRouter's `reasoning_details` so far; they go on the reasoning block's end and the first tool call's start. */
   private readonly details = new ReasoningDetailsStream();
   private firstCallStarted = false;
+  /** The first reasoning delta: the field it came in is learned (see {@link reasoningMetadata}). */
+  private firstReasoning: ReasoningText | undefined;
   /** Gemini thought signatures by tool-call id (Google's endpoint sends each call whole, signature included). */
   private readonly callMetadata = new Map<string, ProviderMetadata>();
   /**
@@ -170,7 +179,10 @@ export class ChatStreamDecoder implements StreamEventDecoder {
   private decodeChoice(choice: NonNullable<Chunk['choices']>[number], out: ProviderStreamPart[]): void {
     const delta = choice.delta ?? {};
     const reasoning = reasoningText(delta);
-    if (reasoning) this.textDelta('reasoning', reasoning, out);
+    if (reasoning) {
+      this.firstReasoning ??= reasoning;
+      this.textDelta('reasoning', reasoning.text, out);
+    }
     if (delta.reasoning_details !== undefined && delta.reasoning_details !== null) this.acceptDetails(delta, out);
     // Log-probabilities (asked for with `logprobs: true`) go with the text they are for, to a chat-completions caller.
     const extensions =
@@ -227,9 +239,21 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       if (part.type !== 'tool-call-start') continue;
       const first = !this.firstCallStarted;
       this.firstCallStarted = true;
-      const metadata = mergeMetadata(this.callMetadata.get(part.id), first ? this.details.metadata() : undefined);
+      const metadata = mergeMetadata(
+        this.callMetadata.get(part.id),
+        first ? this.reasoningMetadata('call') : undefined,
+      );
       if (metadata) out[index] = { ...part, providerMetadata: metadata };
     }
+  }
+
+  /**
+   * What the reasoning so far carries, on its block's end (`part`) or the first tool call's start (`call`): OpenRouter's
+   * blocks, else the field the reasoning came in (see `learnedField`).
+   */
+  private reasoningMetadata(on: 'part' | 'call'): ProviderMetadata | undefined {
+    const blocks = this.details.metadata();
+    return blocks ?? learnedField(this.firstReasoning, undefined, this.upstream)?.[on];
   }
 
   private textDelta(kind: TextBlock['kind'], text: string, out: ProviderStreamPart[], extensions?: Extensions): void {
@@ -271,7 +295,7 @@ export class ChatStreamDecoder implements StreamEventDecoder {
       out.push({ type: 'text-end', id: open.id });
       return;
     }
-    const metadata = this.details.metadata();
+    const metadata = this.reasoningMetadata('part');
     out.push(
       metadata
         ? { type: 'reasoning-end', id: open.id, providerMetadata: metadata }

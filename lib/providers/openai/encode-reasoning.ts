@@ -12,6 +12,7 @@ import {
   unpackReasoningDetails,
   type ReasoningDetail,
 } from '../../wire/openrouter/carried-reasoning';
+import { REASONING_FIELD_CARRIED } from '../../wire/openai/reasoning-field';
 import type { ReasoningReplay } from './reasoning-replay';
 
 const log = createDebug('rosetta:provider');
@@ -19,11 +20,12 @@ const log = createDebug('rosetta:provider');
 /**
  * Whether a reasoning part may go to any OpenAI-compatible upstream as text: it carries no vendor's signature (an
  * Anthropic `signature`, `redactedData`, or any `providerMetadata`, such as Gemini's or OpenAI Responses' reasoning
- * items), which would bind it to the vendor that made it.
+ * items), which would bind it to the vendor that made it. The field an OpenAI-compatible upstream answered it in is
+ * no signature: it says where that upstream wants it, the text is plain.
  */
 function isUnsigned(part: ReasoningPart): boolean {
   if (part.signature || part.redactedData) return false;
-  return part.providerMetadata === undefined || Object.keys(part.providerMetadata).length === 0;
+  return Object.keys(part.providerMetadata ?? {}).every((vendor) => vendor === REASONING_FIELD_CARRIED.name);
 }
 
 /** The unsigned reasoning text of a turn (its parts joined as they were streamed), or undefined when it has none. */
@@ -54,9 +56,10 @@ function reasoningDetails(parts: readonly ContentPart[]): ReasoningDetail[] {
 
 /**
  * Puts the turn's reasoning on an encoded assistant message, in the dialect's field, unless a chat-completions caller
- * already set that field itself (its own `reasoning_content`, echoed as it got it). Another vendor's signed reasoning
- * is never sent. With `reasoning_content`, a turn with tool calls and no reasoning to send gets an empty one: DeepSeek
- * and Kimi refuse a thinking-mode tool-call turn without the field (another vendor's turns, after a model switch).
+ * already set that field itself (its own `reasoning_content`, echoed as it got it; in the `reasoning` dialect it moves
+ * there, see {@link echoAsReasoning}). Another vendor's signed reasoning is never sent. With `reasoning_content`, a turn
+ * with tool calls and no reasoning to send gets an empty one: DeepSeek and Kimi refuse a thinking-mode tool-call turn
+ * without the field (another vendor's turns, after a model switch).
  */
 export function setReplayedReasoning(
   encoded: Record<string, unknown>,
@@ -67,6 +70,7 @@ export function setReplayedReasoning(
   switch (replay) {
     case 'reasoning_content':
     case 'reasoning': {
+      if (replay === 'reasoning') echoAsReasoning(encoded);
       if (encoded[replay] !== undefined) return;
       const text = unsignedText(message.content);
       if (text !== undefined) encoded[replay] = text;
@@ -87,6 +91,17 @@ export function setReplayedReasoning(
     default:
       return;
   }
+}
+
+/**
+ * A chat-completions caller's echoed `reasoning_content` moved to `reasoning`: the gateway answers every chat caller's
+ * reasoning in `reasoning_content`, whichever field the upstream used, so a server that reads `reasoning` gets it
+ * back in its own field.
+ */
+function echoAsReasoning(encoded: Record<string, unknown>): void {
+  if (encoded.reasoning !== undefined || typeof encoded.reasoning_content !== 'string') return;
+  encoded.reasoning = encoded.reasoning_content;
+  delete encoded.reasoning_content;
 }
 
 /**

@@ -28,7 +28,7 @@ import { openAICachePriceRatios } from './cache-prices';
 import { decodeChatResponse, type OpenAIChatResponse } from './decode-response';
 import { ChatStreamDecoder } from './decode-stream';
 import { encodeChatRequest, type EncodeChatOptions, type MaxTokensField } from './encode-request';
-import { reasoningReplayFor, type ReasoningReplay } from './reasoning-replay';
+import { reasoningReplayFor, type ReasoningReplay, type ReplayChooser } from './reasoning-replay';
 import { type CompatibleVendor, presetFor } from './presets';
 import { cacheControlFor, type CacheControlMode, type Markers } from './cache-markers';
 import { collectParts } from '../../stream/collect';
@@ -99,9 +99,13 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * Gemini 3 on Google's endpoint its thought signatures, OpenRouter its `reasoning_details`. Only reasoning without
    * another vendor's signature is sent; each vendor's signatures go back to that vendor alone.
    *
-   * Default: by the base URL's host: `api.deepseek.com`, `api.moonshot.ai` / `.cn` and `dashscope*.aliyuncs.com`
-   * → `'reasoning_content'`; `openrouter.ai` → `'reasoning_details'`; `generativelanguage.googleapis.com` →
-   * `'google'`; any other host (OpenAI itself, vLLM, llama.cpp, Ollama…) → `'none'`.
+   * Default: learned from the upstream's answers, on any host: once it answered reasoning in `reasoning_content` or
+   * `reasoning`, its reasoning goes back in that field on the next turns (the field travels with the reasoning through
+   * every caller protocol, bound to this provider). Before that (the first turn), and where the conversation carries no
+   * reasoning this upstream made, by the base URL's host: `api.deepseek.com`, `api.moonshot.ai` / `.cn` and
+   * `dashscope*.aliyuncs.com` → `'reasoning_content'`; `openrouter.ai` → `'reasoning_details'` and
+   * `generativelanguage.googleapis.com` → `'google'` (these two never learn: their own structures go back); any other
+   * host (OpenAI itself, vLLM, llama.cpp, Ollama…) → `'none'`. Set, the option wins over what was learned.
    */
   reasoningReplay?: ReasoningReplay | ((upstreamModel: string) => ReasoningReplay);
   /**
@@ -153,7 +157,7 @@ export class OpenAIProvider implements Provider {
   private readonly maxTokensField: MaxTokensField;
   private readonly reasoningModels: (upstreamModel: string) => boolean;
   private readonly responsesModels: (upstreamModel: string) => boolean;
-  private readonly reasoningReplay: (upstreamModel: string) => ReasoningReplay;
+  private readonly reasoningReplay: ReplayChooser;
   private readonly cacheMarkers: (upstreamModel: string) => Markers;
   /** DashScope (Qwen): thinking by `enable_thinking`, and answers only streamed in thinking mode (./dashscope.ts). */
   private readonly dashScope: boolean;
@@ -175,7 +179,7 @@ export class OpenAIProvider implements Provider {
     }
     this.reasoningModels = options.reasoningModels ?? preset.reasoningModels;
     this.responsesModels = responsesModelTest(options.responsesModels);
-    this.reasoningReplay = reasoningReplayFor(options.reasoningReplay, preset.reasoningReplay);
+    this.reasoningReplay = reasoningReplayFor(options.reasoningReplay, preset.reasoningReplay, this.name);
     this.cacheMarkers = cacheControlFor(options.cacheControl, preset.cacheMarkers);
     this.dashScope = options.dashScopeThinking ?? preset.dashScopeThinking;
     this.embedInputs = maxEmbedInputsOption(options.maxEmbedInputs, OPENAI_MAX_EMBED_INPUTS);
@@ -187,12 +191,12 @@ export class OpenAIProvider implements Provider {
     this.defaultModels = modelsFor(options, this.name);
   }
 
-  private encodeOptions(context: ProviderCallContext, stream: boolean): EncodeChatOptions {
+  private encodeOptions(request: GenerateRequest, context: ProviderCallContext, stream: boolean): EncodeChatOptions {
     return {
       maxTokensField: this.maxTokensField,
       stream,
       reasoningModel: this.reasoningModels(context.upstreamModel),
-      reasoningReplay: this.reasoningReplay(context.upstreamModel),
+      reasoningReplay: this.reasoningReplay(context.upstreamModel, request.messages),
       cacheMarkers: this.cacheMarkers(context.upstreamModel),
       qwenThinking: this.dashScope,
       warn: context.warn,
@@ -221,7 +225,7 @@ export class OpenAIProvider implements Provider {
     if (responses) return generateViaResponses(responses, request, context);
     // Qwen's thinking mode answers only streamed: a non-streamed call is streamed upstream and collected.
     if (this.dashScope) return collectParts(this.stream(request, context));
-    const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, false));
+    const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(request, context, false));
     let response: OpenAIChatResponse;
     try {
       response = await this.client
@@ -249,7 +253,7 @@ export class OpenAIProvider implements Provider {
     if (responses) return streamViaResponses(responses, request, context);
     const upstream = this.client.forCall(context);
     const open = (sink: BodySink) => {
-      const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(context, true));
+      const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(request, context, true));
       return upstream.stream({ path: '/chat/completions', body, headers: EVENT_STREAM }, sink);
     };
     const decoder = new ChatStreamDecoder(this.name);

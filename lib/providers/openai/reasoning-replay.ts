@@ -1,8 +1,11 @@
 /**
- * Which field an OpenAI-compatible upstream wants the model's earlier reasoning back in (its "reasoning dialect"),
- * its vendor preset's (./presets/), or per model by the `reasoningReplay` option.
+ * Which field an OpenAI-compatible upstream wants the model's earlier reasoning back in (its "reasoning dialect"): the
+ * `reasoningReplay` option's, else the field the upstream's own answers came in (learned: carried on the conversation's
+ * reasoning), else its vendor preset's (./presets/).
  */
+import type { Message } from '../../canonical';
 import { configError } from '../../config-check';
+import { REASONING_FIELD_CARRIED, unpackReasoningField } from '../../wire/openai/reasoning-field';
 
 /**
  * How the assistant turns of a conversation carry the model's reasoning back to an OpenAI-compatible upstream:
@@ -29,15 +32,26 @@ const DIALECTS: ReadonlySet<string> = new Set<ReasoningReplay>([
   'google',
 ]);
 
+/** The dialect of one request to an upstream model, its conversation given. */
+export type ReplayChooser = (upstreamModel: string, messages: readonly Message[]) => ReasoningReplay;
+
 /**
- * The `reasoningReplay` option resolved once, at creation, into a test of the upstream model id: a dialect for every
- * model, a function choosing one per model (an answer outside the list counts as `none`), or, absent, the preset's.
+ * The preset dialects a learned field stands in for: those that send plain text or nothing. OpenRouter's and Google's
+ * hosts take their reasoning back in structures of their own (`reasoning_details`, thought signatures), which stay.
  */
-export function reasoningReplayFor(
-  option: unknown,
-  preset: ReasoningReplay,
-): (upstreamModel: string) => ReasoningReplay {
-  if (option === undefined) return () => preset;
+const LEARNABLE: ReadonlySet<ReasoningReplay> = new Set<ReasoningReplay>(['none', 'reasoning_content', 'reasoning']);
+
+/**
+ * The `reasoningReplay` option resolved once, at creation, into a chooser: a dialect for every model, or a function
+ * choosing one per model (an answer outside the list counts as `none`). The host operator's option always wins. Absent,
+ * the field this provider's upstream (`upstream`, the provider's name) answered in, where the conversation carries it,
+ * else the preset's dialect (the first turn's, and that of a conversation without reasoning from this upstream).
+ */
+export function reasoningReplayFor(option: unknown, preset: ReasoningReplay, upstream: string): ReplayChooser {
+  if (option === undefined) {
+    if (!LEARNABLE.has(preset)) return () => preset;
+    return (_upstreamModel, messages) => learnedReplay(messages, upstream) ?? preset;
+  }
   if (typeof option === 'string' && DIALECTS.has(option)) {
     const fixed = option as ReasoningReplay;
     return () => fixed;
@@ -55,4 +69,23 @@ export function reasoningReplayFor(
     'reasoningReplay',
     `must be one of ${dialects} or a function (upstreamModel: string) => one of them.`,
   );
+}
+
+/**
+ * The field `upstream` (a provider's name) last answered its reasoning in, as the conversation carries it on an
+ * assistant turn's reasoning part or first tool call (lib/wire/openai/reasoning-field.ts), or undefined. Another
+ * upstream's field is never taken: it says how that one wants its reasoning, not this one.
+ */
+export function learnedReplay(messages: readonly Message[], upstream: string): ReasoningReplay | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) {
+      if (part.type !== 'reasoning' && part.type !== 'tool-call') continue;
+      const packed = part.providerMetadata?.[REASONING_FIELD_CARRIED.name]?.[REASONING_FIELD_CARRIED.metadataKey];
+      const learned = unpackReasoningField(packed);
+      if (learned?.upstream === upstream) return learned.field;
+    }
+  }
+  return undefined;
 }

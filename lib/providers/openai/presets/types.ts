@@ -17,7 +17,11 @@ export interface CompatiblePreset {
   readonly maxTokensField: MaxTokensField;
   /** Which upstream model ids are reasoning models. */
   readonly reasoningModels: (upstreamModel: string) => boolean;
-  /** How earlier reasoning goes back on the assistant turns. */
+  /**
+   * How earlier reasoning goes back on the assistant turns: the first turn's, and that of a conversation without this
+   * upstream's reasoning; `none`, `reasoning_content` and `reasoning` give way to the field the upstream answers in
+   * (learned: ../reasoning-replay.ts).
+   */
   readonly reasoningReplay: ReasoningReplay;
   /** Which caller breakpoints go upstream as `cache_control`, per upstream model. */
   readonly cacheMarkers: (upstreamModel: string) => Markers;
