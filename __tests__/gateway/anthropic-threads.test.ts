@@ -108,7 +108,7 @@ function checkUpstream(from: number, protocol: LoopProtocol, tag: string): void 
     expect(request.system).toContain(SYSTEM);
     expect(request.toolNames).toEqual(['add']);
     expect(request.results).toHaveLength(turn);
-    request.results.forEach((result, index) => expect(result).toContain(`r${index + 1}-${tag}`));
+    for (const [index, result] of request.results.entries()) expect(result).toContain(`r${index + 1}-${tag}`);
   });
 }
 
@@ -198,7 +198,7 @@ describe('refusals, in the SDK error classes', () => {
     const thread = anthropic.beta.messages.thread({ model: 'via-chat', max_tokens: 64, system: SYSTEM });
     const error = await thread.send({ role: 'user', content: 'hi' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.ThreadUnsupportedRequestError);
-    expect((error as Anthropic.APIError).status).toBe(400);
+    expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(400);
   });
 
   it('a continue of an unknown id, or of another key’s answer, is a ThreadNotFoundError (404)', async () => {
@@ -235,8 +235,8 @@ describe('refusals, in the SDK error classes', () => {
       model: 'via-gemini',
       max_tokens: 64,
       system: SYSTEM,
-      betas: ['message-threads-2026-08-12'],
-    } as const;
+      betas: ['message-threads-2026-08-12' as const],
+    };
     const first = await anthropic.beta.messages.create({
       ...create,
       messages: [{ role: 'user', content: 'hi' }],
@@ -301,7 +301,7 @@ describe('refusals, in the SDK error classes', () => {
       })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
-    expect((error as Anthropic.APIError).message).toContain('toolu_orphan');
+    expect((error as InstanceType<typeof Anthropic.APIError>).message).toContain('toolu_orphan');
     expect(upstream.requests).toHaveLength(from);
   });
 });

@@ -102,13 +102,18 @@ function answerChat(request: LoopRequest, move: ReturnType<typeof nextMove>, res
   const finish = call ? 'tool_calls' : 'stop';
   const head = { id: 'chatcmpl-loop', object: 'chat.completion', created: 1, model: 'loop' };
   if (!request.stream) {
-    const message = call ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: move.text };
-    return whole(response, { ...head, choices: [{ index: 0, message, finish_reason: finish }], usage });
+    const message = call
+      ? { role: 'assistant', content: null, tool_calls: [call] }
+      : { role: 'assistant', content: move.text };
+    whole(response, { ...head, choices: [{ index: 0, message, finish_reason: finish }], usage });
+    return;
   }
   const chunk = (delta: unknown, finish_reason: string | null = null) => ({
     data: { ...head, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }] },
   });
-  const delta = call ? { role: 'assistant', tool_calls: [{ index: 0, ...call }] } : { role: 'assistant', content: move.text };
+  const delta = call
+    ? { role: 'assistant', tool_calls: [{ index: 0, ...call }] }
+    : { role: 'assistant', content: move.text };
   sse(
     response,
     [chunk(delta), chunk({}, finish), { data: { ...head, object: 'chat.completion.chunk', choices: [], usage } }],
@@ -134,8 +139,19 @@ function answerResponses(request: LoopRequest, move: ReturnType<typeof nextMove>
         status: 'completed',
         content: [{ type: 'output_text', text: move.text, annotations: [] }],
       };
-  const done = { id: 'resp_loop', object: 'response', created_at: 1, status: 'completed', model: 'loop', output: [item], usage };
-  if (!request.stream) return whole(response, done);
+  const done = {
+    id: 'resp_loop',
+    object: 'response',
+    created_at: 1,
+    status: 'completed',
+    model: 'loop',
+    output: [item],
+    usage,
+  };
+  if (!request.stream) {
+    whole(response, done);
+    return;
+  }
   const started = { ...done, status: 'in_progress', output: [], usage: null };
   const events: Array<{ event?: string; data: unknown }> = [
     { event: 'response.created', data: { type: 'response.created', response: started } },
@@ -144,7 +160,13 @@ function answerResponses(request: LoopRequest, move: ReturnType<typeof nextMove>
   if (move.text !== undefined)
     events.push({
       event: 'response.output_text.delta',
-      data: { type: 'response.output_text.delta', output_index: 0, content_index: 0, item_id: 'msg_loop', delta: move.text },
+      data: {
+        type: 'response.output_text.delta',
+        output_index: 0,
+        content_index: 0,
+        item_id: 'msg_loop',
+        delta: move.text,
+      },
     });
   events.push(
     { event: 'response.output_item.done', data: { type: 'response.output_item.done', output_index: 0, item } },
@@ -160,7 +182,10 @@ function answerAnthropic(request: LoopRequest, move: ReturnType<typeof nextMove>
     : { type: 'text', text: move.text };
   const stop = move.call ? 'tool_use' : 'end_turn';
   const message = { id: 'msg_upstream_loop', type: 'message', role: 'assistant', model: 'loop', stop_sequence: null };
-  if (!request.stream) return whole(response, { ...message, content: [block], stop_reason: stop, usage });
+  if (!request.stream) {
+    whole(response, { ...message, content: [block], stop_reason: stop, usage });
+    return;
+  }
   const started = move.call ? { ...block, input: {} } : { type: 'text', text: '' };
   const delta = move.call
     ? { type: 'input_json_delta', partial_json: JSON.stringify({ step: move.call.step }) }

@@ -13,7 +13,12 @@ export function sampleThread(text = 'done'): StoredThread {
       { role: 'system', content: [{ type: 'text', text: 'Be brief ünïcödé' }] },
       { role: 'user', content: [{ type: 'text', text: 'Add.' }] },
       { role: 'assistant', content: [{ type: 'tool-call', id: 'toolu_1', name: 'add', arguments: '{"step":1}' }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_1', toolName: 'add', result: 'r1' }] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'toolu_1', toolName: 'add', content: [{ type: 'text', text: 'r1' }] },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text }] },
     ],
     tools: [{ name: 'add', description: 'Adds.', parameters: { type: 'object', properties: {} } }],

@@ -55,7 +55,10 @@ describe('message threads on a shared RedisThreadStore', () => {
     const threads = await store();
     const [first, second] = [0, 1].map(() => buildApp(testOptions({ stores: { threads } })).app);
     const send = (app: typeof first, body: object) =>
-      request(app!).post('/v1/messages').set('x-api-key', TEST_KEY).send({ model: 'rosetta-echo', max_tokens: 64, ...body });
+      request(app!)
+        .post('/v1/messages')
+        .set('x-api-key', TEST_KEY)
+        .send({ model: 'rosetta-echo', max_tokens: 64, ...body });
     const created = await send(first, {
       system: 'Echo.',
       messages: [{ role: 'user', content: 'one' }],
@@ -80,4 +83,3 @@ describe('message threads on a shared RedisThreadStore', () => {
     expect(again.body.error.details).toEqual({ error_code: 'thread_not_found' });
   });
 });
-
