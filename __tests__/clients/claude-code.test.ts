@@ -235,7 +235,9 @@ describe('Claude Code → an OpenAI-compatible upstream', () => {
     expect(message.content.map((block) => block.type)).toEqual(['thinking', 'text', 'tool_use', 'tool_use']);
     expect(message.content[1]).toMatchObject({ type: 'text', text: 'Let me check.' });
     expect(toolUses(message)).toEqual([
-      { id: 'call_w1', name: 'get_weather', input: { city: 'Oslo', unit: 'C' } },
+      // The first call's id also carries which field the upstream answered its reasoning in (`reasoning`), so the
+      // next turn sends it back that way on any host.
+      { id: expect.stringMatching(/^call_w1__rfdsig/), name: 'get_weather', input: { city: 'Oslo', unit: 'C' } },
       { id: 'call_t2', name: 'get_time', input: { zone: 'CET' } },
     ]);
     expect(message.usage).toMatchObject({
@@ -477,7 +479,11 @@ describe('Claude Code → an Anthropic upstream (same protocol)', () => {
 
   it('a conversation another vendor answered so far: its unsigned thinking is dropped and thinking paused for that tool loop', async () => {
     const fromOpenAI = await turn(TURN_1, 'cc-openai');
-    expect(fromOpenAI.message.content[0]).toMatchObject({ type: 'thinking', signature: '' });
+    // Not Anthropic's signature: the OpenAI-compatible reasoning field carried for that upstream, never sent to Anthropic.
+    expect(fromOpenAI.message.content[0]).toMatchObject({
+      type: 'thinking',
+      signature: 'openai-compatible:reasoning openai',
+    });
     const { message } = await turn(nextTurn(fromOpenAI.message, 'cc-anthropic'), 'cc-anthropic');
     expect(message.stop_reason).toBe('tool_use');
     const body = anthropicMock.requests.at(-1)!.body as Json;

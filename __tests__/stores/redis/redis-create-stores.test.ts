@@ -17,7 +17,7 @@ afterAll(async () => {
 
 it('serves a call from a key and balance in Redis, with every slot a Redis store', async () => {
   const redis = createRedisStores({ client, prefix: `${RUN_PREFIX}create:` });
-  expect(Object.keys(redis.stores).sort()).toEqual(['deployments', 'quota', 'rateLimits', 'responses']);
+  expect(Object.keys(redis.stores).sort()).toEqual(['deployments', 'quota', 'rateLimits', 'responses', 'threads']);
   await redis.keyStore.init();
   await redis.stores.quota.init();
   await redis.keyStore.add({ key: 'sk-redis-stores-000000001', id: 'alice' });
