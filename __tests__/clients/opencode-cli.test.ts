@@ -31,7 +31,7 @@ const CALLERS = [
 
 const TOKEN = /token-[0-9a-f]{16}/;
 
-/** The file the prompt names, read from the last user text the upstream received. */
+/** The file the prompt names, found in the request the upstream received. */
 function promptedFile(request: LoopRequest): string {
   const path = /\/\S*?token\.txt/.exec(JSON.stringify(request.body))?.[0];
   if (!path) throw new Error('the prompt names no token.txt');
