@@ -76,7 +76,7 @@ afterAll(async () => {
   if (!runs) return;
   await server?.close();
   await upstream?.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** opencode's config (the `provider` map of opencode.json): every caller package, each offering every gateway model. */
