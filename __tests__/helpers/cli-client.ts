@@ -1,8 +1,9 @@
 /**
  * Running a real client's CLI in a test: a child process in its own working directory with a clean environment, its
- * output gathered, killed if it runs past its time. Where Claude Code is (`CLAUDE_CODE_BIN`, else what
- * `scripts/install-clients.sh` put in `.tmp/clients`), whether a test may skip without it (not under
- * REQUIRE_CLIENTS=1), and the environment that points it at a gateway.
+ * output gathered, killed if it runs past its time. Where the real clients are (Claude Code: `CLAUDE_CODE_BIN`,
+ * opencode: `OPENCODE_BIN`, else what `scripts/install-clients.sh` put in `.tmp/clients`; the OpenAI Agents SDK
+ * there too), whether a test may skip without one (not under REQUIRE_CLIENTS=1), and the environment that points
+ * Claude Code at a gateway.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -42,30 +43,49 @@ export function runCli(
   });
 }
 
+/** Where `scripts/install-clients.sh` installs the real clients (git-ignored). */
+export const CLIENTS_DIR = join(__dirname, '..', '..', '.tmp', 'clients');
+
 /** The Claude Code CLI a test runs. */
-export const CLAUDE_CODE =
-  process.env.CLAUDE_CODE_BIN ?? join(__dirname, '..', '..', '.tmp', 'clients', 'node_modules', '.bin', 'claude');
+export const CLAUDE_CODE = process.env.CLAUDE_CODE_BIN ?? join(CLIENTS_DIR, 'node_modules', '.bin', 'claude');
+
+/** The opencode CLI a test runs. */
+export const OPENCODE = process.env.OPENCODE_BIN ?? join(CLIENTS_DIR, 'node_modules', '.bin', 'opencode');
+
+/** The OpenAI Agents SDK package a test loads (its directory, holding package.json). */
+export const OPENAI_AGENTS = join(CLIENTS_DIR, 'node_modules', '@openai', 'agents');
+
+/**
+ * Whether a real client's tests run: when `path` exists, or when REQUIRE_CLIENTS=1 makes its absence a failure (see
+ * {@link requireClient}). A test file that skips says so in one line on stderr.
+ */
+export function clientRuns(testFile: string, client: string, path: string): boolean {
+  const installed = existsSync(path);
+  const required = process.env.REQUIRE_CLIENTS === '1';
+  if (!installed && !required)
+    process.stderr.write(
+      `${testFile}: SKIPPED, ${client} is not installed at ${path} (run scripts/install-clients.sh; REQUIRE_CLIENTS=1 makes this a failure)\n`,
+    );
+  return installed || required;
+}
+
+/** Throws, in a test that must run, when the client at `path` is not installed. */
+export function requireClient(client: string, path: string): void {
+  if (!existsSync(path))
+    throw new Error(`REQUIRE_CLIENTS=1 but ${client} is not installed at ${path}: run scripts/install-clients.sh`);
+}
 
 /**
  * Whether a Claude Code test runs: when the CLI is installed, or when REQUIRE_CLIENTS=1 makes its absence a failure
  * (see {@link requireClaudeCode}). A test file that skips says so in one line on stderr.
  */
 export function claudeCodeRuns(testFile: string): boolean {
-  const installed = existsSync(CLAUDE_CODE);
-  const required = process.env.REQUIRE_CLIENTS === '1';
-  if (!installed && !required)
-    process.stderr.write(
-      `${testFile}: SKIPPED, Claude Code is not installed at ${CLAUDE_CODE} (run scripts/install-clients.sh; REQUIRE_CLIENTS=1 makes this a failure)\n`,
-    );
-  return installed || required;
+  return clientRuns(testFile, 'Claude Code', CLAUDE_CODE);
 }
 
 /** Throws, in a test that must run, when Claude Code is not installed. */
 export function requireClaudeCode(): void {
-  if (!existsSync(CLAUDE_CODE))
-    throw new Error(
-      `REQUIRE_CLIENTS=1 but Claude Code is not installed at ${CLAUDE_CODE}: run scripts/install-clients.sh`,
-    );
+  requireClient('Claude Code', CLAUDE_CODE);
 }
 
 /** Runs `claude -p PROMPT --model MODEL [args…]` in `cwd`, with a clean environment pointed at the gateway at `baseUrl`. */

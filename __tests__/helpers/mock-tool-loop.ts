@@ -5,6 +5,10 @@
  * order. So a client's final answer proves the upstream received the whole conversation. Each request is recorded
  * with what the mock read from it (system text, tool names, tool results), and the input tokens it reports grow with
  * the conversation (`inputTokensFor`), so a caller's usage shows whether the full prompt was sent.
+ *
+ * A {@link LoopScript} makes the same loop call a real client's own tool: another tool name, arguments read from the
+ * request, another closing text, and plain text for a request that does not offer the tool (a client's title or
+ * summary request).
  */
 import type { ServerResponse } from 'node:http';
 import { startMockServer, type MockServer } from './mock-server';
@@ -25,6 +29,18 @@ export interface LoopRequest {
 
 export interface MockToolLoop extends MockServer {
   requests: LoopRequest[];
+}
+
+/** What the script calls, and how it closes; every field defaults to the `add` loop's. */
+export interface LoopScript {
+  /** The tool called (default `add`). */
+  tool?: string;
+  /** The call's arguments for a request, `step` counting from 1 (default `{ step }`). */
+  args?: (request: LoopRequest, step: number) => Record<string, unknown>;
+  /** The closing text (default `done: ` and the tool results' `rN-tag`s). */
+  text?: (request: LoopRequest) => string;
+  /** Whether a request that does not offer `tool` is answered with the closing text rather than a call (default false). */
+  textUnlessOffered?: boolean;
 }
 
 /** The input tokens the mock reports for a request holding `results` tool results. */
@@ -71,12 +87,27 @@ function read(protocol: LoopProtocol, body: Record<string, any>, url: string): L
   return { protocol, stream, system, toolNames, results, body };
 }
 
-/** The script's next move for a request: a call of `add`, or the closing text. */
-function nextMove(request: LoopRequest, steps: number): { call?: { step: number; id: string }; text?: string } {
-  const done = request.results.length;
-  if (done < steps) return { call: { step: done + 1, id: `call_loop_${done + 1}_${Date.now().toString(36)}` } };
+/** One move of the script: a tool call, or the closing text. */
+interface Move {
+  call?: { name: string; args: Record<string, unknown>; id: string };
+  text?: string;
+}
+
+function doneText(request: LoopRequest): string {
   const seen = request.results.map((result) => /r\d+-[a-z0-9]+/.exec(result)?.[0] ?? '?');
-  return { text: `done: ${seen.join(' ')}` };
+  return `done: ${seen.join(' ')}`;
+}
+
+/** The script's next move for a request: a call of its tool, or the closing text. */
+function nextMove(request: LoopRequest, steps: number, script: LoopScript): Move {
+  const tool = script.tool ?? 'add';
+  const text = script.text ?? doneText;
+  const done = request.results.length;
+  const offered = !script.textUnlessOffered || request.toolNames.includes(tool);
+  if (done >= steps || !offered) return { text: text(request) };
+  const step = done + 1;
+  const args = script.args ? script.args(request, step) : { step };
+  return { call: { name: tool, args, id: `call_loop_${step}_${Date.now().toString(36)}` } };
 }
 
 function sse(response: ServerResponse, events: Array<{ event?: string; data: unknown }>, done = false): void {
@@ -92,12 +123,12 @@ function whole(response: ServerResponse, body: unknown): void {
   response.end(JSON.stringify(body));
 }
 
-function answerChat(request: LoopRequest, move: ReturnType<typeof nextMove>, response: ServerResponse): void {
+function answerChat(request: LoopRequest, move: Move, response: ServerResponse): void {
   const usage = { prompt_tokens: inputTokensFor(request.results.length), completion_tokens: 5, total_tokens: 0 };
   const call = move.call && {
     id: move.call.id,
     type: 'function',
-    function: { name: 'add', arguments: JSON.stringify({ step: move.call.step }) },
+    function: { name: move.call.name, arguments: JSON.stringify(move.call.args) },
   };
   const finish = call ? 'tool_calls' : 'stop';
   const head = { id: 'chatcmpl-loop', object: 'chat.completion', created: 1, model: 'loop' };
@@ -121,15 +152,15 @@ function answerChat(request: LoopRequest, move: ReturnType<typeof nextMove>, res
   );
 }
 
-function answerResponses(request: LoopRequest, move: ReturnType<typeof nextMove>, response: ServerResponse): void {
+function answerResponses(request: LoopRequest, move: Move, response: ServerResponse): void {
   const usage = { input_tokens: inputTokensFor(request.results.length), output_tokens: 5, total_tokens: 0 };
   const item = move.call
     ? {
         type: 'function_call',
         id: `fc_${move.call.id}`,
         call_id: move.call.id,
-        name: 'add',
-        arguments: JSON.stringify({ step: move.call.step }),
+        name: move.call.name,
+        arguments: JSON.stringify(move.call.args),
         status: 'completed',
       }
     : {
@@ -175,10 +206,10 @@ function answerResponses(request: LoopRequest, move: ReturnType<typeof nextMove>
   sse(response, events);
 }
 
-function answerAnthropic(request: LoopRequest, move: ReturnType<typeof nextMove>, response: ServerResponse): void {
+function answerAnthropic(request: LoopRequest, move: Move, response: ServerResponse): void {
   const usage = { input_tokens: inputTokensFor(request.results.length), output_tokens: 5 };
   const block = move.call
-    ? { type: 'tool_use', id: `toolu_${move.call.id}`, name: 'add', input: { step: move.call.step } }
+    ? { type: 'tool_use', id: `toolu_${move.call.id}`, name: move.call.name, input: move.call.args }
     : { type: 'text', text: move.text };
   const stop = move.call ? 'tool_use' : 'end_turn';
   const message = { id: 'msg_upstream_loop', type: 'message', role: 'assistant', model: 'loop', stop_sequence: null };
@@ -188,7 +219,7 @@ function answerAnthropic(request: LoopRequest, move: ReturnType<typeof nextMove>
   }
   const started = move.call ? { ...block, input: {} } : { type: 'text', text: '' };
   const delta = move.call
-    ? { type: 'input_json_delta', partial_json: JSON.stringify({ step: move.call.step }) }
+    ? { type: 'input_json_delta', partial_json: JSON.stringify(move.call.args) }
     : { type: 'text_delta', text: move.text };
   sse(response, [
     {
@@ -206,8 +237,8 @@ function answerAnthropic(request: LoopRequest, move: ReturnType<typeof nextMove>
   ]);
 }
 
-function answerGemini(request: LoopRequest, move: ReturnType<typeof nextMove>, response: ServerResponse): void {
-  const part = move.call ? { functionCall: { name: 'add', args: { step: move.call.step } } } : { text: move.text };
+function answerGemini(request: LoopRequest, move: Move, response: ServerResponse): void {
+  const part = move.call ? { functionCall: { name: move.call.name, args: move.call.args } } : { text: move.text };
   const body = {
     candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
     usageMetadata: {
@@ -224,14 +255,14 @@ function answerGemini(request: LoopRequest, move: ReturnType<typeof nextMove>, r
 const ANSWER = { chat: answerChat, responses: answerResponses, anthropic: answerAnthropic, gemini: answerGemini };
 
 /** Starts the mock; the script runs `steps` tool calls before its closing text. */
-export async function startMockToolLoop(steps: number): Promise<MockToolLoop> {
+export async function startMockToolLoop(steps: number, script: LoopScript = {}): Promise<MockToolLoop> {
   const requests: LoopRequest[] = [];
   const server = await startMockServer((body, request, response) => {
     const url = request.url ?? '';
     const protocol = protocolOf(url);
     const read_ = read(protocol, (body ?? {}) as Record<string, any>, url);
     requests.push(read_);
-    ANSWER[protocol](read_, nextMove(read_, steps), response);
+    ANSWER[protocol](read_, nextMove(read_, steps, script), response);
   });
   return Object.assign(server, { requests });
 }
