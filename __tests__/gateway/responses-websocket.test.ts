@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import {
   AnthropicProvider,
   GeminiProvider,
+  LocalProvider,
   MemoryKeyStore,
   MemoryQuotaStore,
   OpenAIProvider,
@@ -298,5 +299,50 @@ describe('Responses over WebSocket', () => {
     expect(upstream.requests.length).toBe(fromUpstream + 1);
     await until(() => records.length >= fromRecords + 1);
     expect(records.length).toBe(fromRecords + 1);
+  });
+
+  test('a socket closed mid-turn cancels the call: settled for what was produced, the hold given back, recorded', async () => {
+    const slowQuota = new MemoryQuotaStore({ balances: { caller: BALANCE } });
+    const slowRecords: UsageRecord[] = [];
+    const slow = await serveGateway({
+      keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
+      quotaStore: slowQuota,
+      providers: [new LocalProvider({ tokenDelayMs: 20 })],
+      models: [{ id: 'rosetta-echo', provider: 'local', pricing: { input: 1, output: 8 } }],
+      observability: { usageSink: { record: (record: UsageRecord) => void slowRecords.push(record) } },
+    });
+    slow.gateway.attachWebSocket(slow.server);
+    try {
+      const socket = new WebSocket(`${slow.url.replace('http', 'ws')}/v1/responses`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      await new Promise((resolve) => socket.once('open', resolve));
+      const words = Array.from({ length: 200 }, (_, index) => `word${index}`).join(' ');
+      const deltas: Json[] = [];
+      const firstDelta = new Promise<void>((resolve) =>
+        socket.on('message', (data) => {
+          const event = JSON.parse(String(data));
+          if (event.type === 'response.output_text.delta') {
+            deltas.push(event);
+            resolve();
+          }
+        }),
+      );
+      socket.send(JSON.stringify({ type: 'response.create', model: 'rosetta-echo', input: words }));
+      await firstDelta;
+      socket.close();
+      await until(() => slowRecords.length > 0);
+      const [record] = slowRecords;
+      expect(record).toMatchObject({ outcome: 'cancelled', model: 'rosetta-echo' });
+      // Cut short: far fewer tokens than the 200-word echo, charged for what was produced, nothing left held.
+      expect(record!.usage!.outputTokens).toBeGreaterThan(0);
+      expect(record!.usage!.outputTokens).toBeLessThan(100);
+      const account = slowQuota.getAccount('caller');
+      expect(account.reserved).toBe(0);
+      expect(BALANCE - account.balance).toBeCloseTo(record!.credits.charged, 6);
+      expect(record!.credits.charged).toBeGreaterThan(0);
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -59,8 +59,9 @@ export class SocketResponse extends EventEmitter {
     return this.ended;
   }
 
+  /** Never once the socket is gone: the pipeline would wait for a `drain` that cannot come. */
   get writableNeedDrain(): boolean {
-    return this.socket.bufferedAmount > HIGH_WATER_BYTES;
+    return !this.destroyed && this.socket.bufferedAmount > HIGH_WATER_BYTES;
   }
 
   writeHead(status: number, headers?: Record<string, string | number>): this {
