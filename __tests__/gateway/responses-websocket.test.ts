@@ -265,6 +265,7 @@ describe('Responses over WebSocket', () => {
       JSON.stringify({ type: 'response.cancel' }),
       JSON.stringify({ type: 'response.create', model: 'via-chat' }),
       JSON.stringify({ type: 'response.create', model: 'no-such-model', input: 'go' }),
+      JSON.stringify({ type: 'response.create', model: 'no-such-model', input: 'go', generate: false }),
       JSON.stringify({ type: 'response.create', model: 'via-chat', input: 'go', previous_response_id: 'resp_unknown' }),
     ];
     for (const message of bad) {
@@ -343,6 +344,38 @@ describe('Responses over WebSocket', () => {
       expect(record!.credits.charged).toBeGreaterThan(0);
     } finally {
       await slow.close();
+    }
+  });
+
+  test('a continued conversation is bounded as a POST body is: past maxBodyBytes, a 413 error event', async () => {
+    const small = await serveGateway({
+      keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
+      providers: [new LocalProvider()],
+      models: [{ id: 'rosetta-echo', provider: 'local' }],
+      limits: { maxBodyBytes: 4096 },
+    });
+    small.gateway.attachWebSocket(small.server);
+    const socket = new WebSocket(`${small.url.replace('http', 'ws')}/v1/responses`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+    const client = new Client(socket);
+    try {
+      const words = Array.from({ length: 700 }, (_, index) => `w${index}`).join(' ');
+      const first = completed(await client.turn({ type: 'response.create', model: 'rosetta-echo', input: words }));
+      const refused = (
+        await client.turn({
+          type: 'response.create',
+          model: 'rosetta-echo',
+          previous_response_id: first.id,
+          input: 'more',
+        })
+      ).at(-1)!;
+      expect(refused).toMatchObject({ type: 'error', status: 413, error: { param: 'previous_response_id' } });
+      completed(await client.turn({ type: 'response.create', model: 'rosetta-echo', input: 'a new conversation' }));
+    } finally {
+      client.close();
+      await small.close();
     }
   });
 });

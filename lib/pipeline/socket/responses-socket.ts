@@ -20,6 +20,7 @@ import { exceedsValueDepth } from '../../http/json-depth';
 import { isJsonObject, type JsonObject } from '../../json';
 import { logRequest } from '../../log';
 import type { GenerateRoute, ProtocolCodec, RouteMatch } from '../../protocols/types';
+import type { Principal } from '../../stores/types';
 import type { RequestPipeline } from '../pipeline';
 import { requestView } from '../routing';
 import { SocketResponse, type TurnSocket } from './socket-response';
@@ -35,6 +36,8 @@ export interface MessageSocket {
 interface Remembered {
   id: string;
   items: unknown[];
+  /** The items' JSON length: a turn continuing them is a body of at least this size. */
+  bytes: number;
 }
 
 /** The input items of a request's `input` (a string is one user message). */
@@ -58,6 +61,8 @@ export class ResponsesSocketSession {
     private readonly request: IncomingMessage,
     private readonly path: string,
     private readonly socket: MessageSocket,
+    /** Who opened the socket (its key checked on the upgrade; each turn checks it again, as a POST does). */
+    private readonly principal: Principal,
   ) {
     this.turnSocket = {
       sendText: (text, sent) => this.sendText(text, sent),
@@ -71,7 +76,7 @@ export class ResponsesSocketSession {
   /** One message from the client: a text frame (`binary` frames are refused). */
   receive(data: string, binary: boolean): void {
     const message = this.accepted(data, binary);
-    if (message) void this.run(message);
+    if (message) void this.run(message, data.length);
   }
 
   /** The `response.create` to run, or undefined: the message is refused (an `error` event) or needs nothing. */
@@ -106,12 +111,21 @@ export class ResponsesSocketSession {
     this.turn?.socketClosed();
   }
 
-  private async run(message: JsonObject): Promise<void> {
+  private async run(message: JsonObject, size: number): Promise<void> {
     const { type: _type, generate, ...body } = message;
     // Over a socket every answer streams (`stream` is implied, as in OpenAI's WebSocket mode).
     body.stream = true;
     const previous = typeof body.previous_response_id === 'string' ? body.previous_response_id : undefined;
     if (previous !== undefined && previous === this.last?.id) {
+      // The body the turn stands for is bounded as a POST's is.
+      if (this.last.bytes + size > this.pipeline.config.maxBodyBytes)
+        return this.refuseWith(
+          new GatewayError(
+            'request_too_large',
+            'The conversation this turn continues is larger than this gateway takes in one request: start a new conversation.',
+            { param: 'previous_response_id' },
+          ),
+        );
       body.input = [...this.last.items, ...inputItems(body.input)];
       delete body.previous_response_id;
     } else if (previous !== undefined && !this.pipeline.config.responseStore) {
@@ -154,6 +168,8 @@ export class ResponsesSocketSession {
     const view = requestView(this.request as Request, this.path, body);
     try {
       const request = route.decode(view, this.match.params, () => undefined);
+      // An unknown model, or one the key may not use, is refused now rather than on the turn that follows.
+      this.pipeline.models.resolve(request.model, this.principal, 'text');
       const encoder = route.encodeStream!(request, { requestId, http: view });
       const parts: StreamPart[] = [
         { type: 'response-start', id: randomUUID().replaceAll('-', ''), model: request.model, created: nowSeconds() },
@@ -183,7 +199,8 @@ export class ResponsesSocketSession {
       const body = this.turnBody;
       if (!answer || typeof answer.id !== 'string') return;
       const output = Array.isArray(answer.output) ? answer.output : [];
-      this.last = { id: answer.id, items: [...inputItems(body?.input), ...output] };
+      const items = [...inputItems(body?.input), ...output];
+      this.last = { id: answer.id, items, bytes: JSON.stringify(items).length };
     } catch (error) {
       logRequest('a socket answer could not be remembered: %O', error);
     }

@@ -12,6 +12,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { GatewayError, toGatewayError } from '../../errors';
 import { logRequest } from '../../log';
 import type { ProtocolCodec } from '../../protocols/types';
+import type { Principal } from '../../stores/types';
 import { authenticate } from '../authenticate';
 import type { RequestPipeline } from '../pipeline';
 import { requestView } from '../routing';
@@ -55,16 +56,24 @@ export function attachWebSocket(
       return;
     }
     void admit(pipeline, codec, request, path).then(
-      () => {
+      (principal) => {
         sockets.handleUpgrade(request, socket, head, (ws) => {
           alive.add(ws);
-          const session = new ResponsesSocketSession(pipeline, codec, match, request, path, {
-            send: (text, sent) => ws.send(text, sent),
-            get bufferedAmount() {
-              return ws.bufferedAmount;
+          const session = new ResponsesSocketSession(
+            pipeline,
+            codec,
+            match,
+            request,
+            path,
+            {
+              send: (text, sent) => ws.send(text, sent),
+              get bufferedAmount() {
+                return ws.bufferedAmount;
+              },
+              terminate: () => ws.terminate(),
             },
-            terminate: () => ws.terminate(),
-          });
+            principal,
+          );
           ws.on('message', (data, binary) => session.receive(String(data), binary));
           ws.on('pong', () => alive.add(ws));
           ws.on('close', () => session.close());
@@ -103,11 +112,16 @@ export function attachWebSocket(
 }
 
 /** The shutdown check, `init`, and the key: what an HTTP call goes through before its body. */
-async function admit(pipeline: RequestPipeline, codec: ProtocolCodec, request: IncomingMessage, path: string) {
+async function admit(
+  pipeline: RequestPipeline,
+  codec: ProtocolCodec,
+  request: IncomingMessage,
+  path: string,
+): Promise<Principal> {
   const lifecycle = pipeline.lifecycle;
   if (lifecycle.shutdownReason) throw lifecycle.shutdownReason;
   if (!lifecycle.initialized) await lifecycle.waitReady();
-  await authenticate(pipeline.config.keyStore, codec, requestView(request as Request, path, undefined));
+  return authenticate(pipeline.config.keyStore, codec, requestView(request as Request, path, undefined));
 }
 
 /** The path below the mount point, without the query; undefined when the request is not below it. */
