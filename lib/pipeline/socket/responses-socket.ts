@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import type { StreamPart } from '../../canonical';
-import { GatewayError } from '../../errors';
+import { GatewayError, toGatewayError } from '../../errors';
 import { exceedsValueDepth } from '../../http/json-depth';
 import { isJsonObject, type JsonObject } from '../../json';
 import { logRequest } from '../../log';
@@ -148,7 +148,6 @@ export class ResponsesSocketSession {
         this.path,
         { body },
       );
-      await response.done();
     } catch (error) {
       // handleCall answers every failure itself; this is a bug's last line, never a hung turn.
       logRequest('a socket turn failed: %O', error);
@@ -218,7 +217,7 @@ export class ResponsesSocketSession {
 
   /** An `error` event in the Responses error shape, with the HTTP status the same refusal has over HTTP. */
   private refuseWith(thrown: unknown): void {
-    const error = thrown instanceof GatewayError ? thrown : new GatewayError('internal', 'The request failed.');
+    const error = toGatewayError(thrown);
     const encoded = this.codec.encodeError(error, { requestId: '' });
     const body = encoded.body as { error?: unknown };
     this.sendText(

@@ -39,24 +39,14 @@ export class SocketResponse extends EventEmitter {
   /** Text of a streamed answer not yet cut into whole events. */
   private pending = '';
   private waiting = false;
-  private readonly ended: Promise<void>;
-  private resolveEnded!: () => void;
 
   constructor(private readonly socket: TurnSocket) {
     super();
-    this.ended = new Promise((resolve) => {
-      this.resolveEnded = resolve;
-    });
   }
 
   /** This object as the pipeline's `ServerResponse` (it uses only the members above). */
   asServerResponse(): ServerResponse {
     return this as unknown as ServerResponse;
-  }
-
-  /** Resolves once the answer is complete, or cut. */
-  done(): Promise<void> {
-    return this.ended;
   }
 
   /** Never once the socket is gone: the pipeline would wait for a `drain` that cannot come. */
@@ -88,7 +78,6 @@ export class SocketResponse extends EventEmitter {
     this.writableEnded = true;
     if (!this.streaming) this.sendAnswer(this.pending);
     this.pending = '';
-    this.resolveEnded();
     return this;
   }
 
@@ -97,7 +86,6 @@ export class SocketResponse extends EventEmitter {
     if (this.destroyed) return this;
     this.destroyed = true;
     this.socket.cut();
-    this.resolveEnded();
     return this;
   }
 
@@ -105,7 +93,6 @@ export class SocketResponse extends EventEmitter {
   socketClosed(): void {
     if (!this.writableEnded) this.destroyed = true;
     this.emit('close');
-    this.resolveEnded();
   }
 
   /** Whole server-sent events: each `data:` payload (one line of JSON: the gateway's own encoder wrote it) a frame. */
