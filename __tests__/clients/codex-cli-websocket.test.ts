@@ -63,7 +63,13 @@ beforeAll(async () => {
     ],
     observability: { usageSink: { record: (record: UsageRecord) => void records.push(record) } },
   });
-  server.server.on('upgrade', (request: IncomingMessage) => upgrades.push(request.url ?? ''));
+  server.server.on('upgrade', (request: IncomingMessage) => {
+    upgrades.push(request.url ?? '');
+    if (process.env.SHOW_CODEX_MESSAGES) {
+      const { authorization, ...headers } = request.headers;
+      console.log(request.url, JSON.stringify(headers), authorization ? 'authorization: Bearer …' : 'no authorization');
+    }
+  });
   server.server.on('request', (request: IncomingMessage) => {
     if (request.method === 'POST' && request.url?.startsWith('/v1/responses')) posts++;
   });

@@ -378,4 +378,44 @@ describe('Responses over WebSocket', () => {
       await small.close();
     }
   });
+
+  test('a gateway mounted at /ai: the socket at /ai/v1/responses; another path is a 404; close() closes the sockets', async () => {
+    const mounted = await serveGateway(
+      {
+        keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
+        providers: [new LocalProvider()],
+        models: [{ id: 'rosetta-echo', provider: 'local' }],
+      },
+      '/ai',
+    );
+    mounted.gateway.attachWebSocket(mounted.server, { mountPath: '/ai' });
+    const base = mounted.url.replace('http', 'ws');
+    const statusOf = (url: string) =>
+      new Promise<number>((resolve, reject) => {
+        const socket = new WebSocket(url, { headers: { authorization: `Bearer ${KEY}` } });
+        socket.on('error', () => undefined);
+        socket.once('open', () => reject(new Error(`upgraded at ${url}`)));
+        socket.once('unexpected-response', (_request, response) => {
+          resolve(response.statusCode ?? 0);
+          socket.terminate();
+        });
+      });
+    try {
+      expect(await statusOf(`${base}/v1/responses`)).toBe(404);
+      expect(await statusOf(`${base}/ai/v1/chat/completions`)).toBe(404);
+      const socket = new WebSocket(`${base}/ai/v1/responses?client=test`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      await new Promise((resolve) => socket.once('open', resolve));
+      const client = new Client(socket);
+      expect(
+        textOf(completed(await client.turn({ type: 'response.create', model: 'rosetta-echo', input: 'hi' }))),
+      ).toBe('hi');
+      const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+      await mounted.gateway.close();
+      expect(await closed).toBe(1001);
+    } finally {
+      await mounted.close();
+    }
+  });
 });
