@@ -35,6 +35,8 @@ export interface WebSocketAttachment {
 }
 
 const RESPONSES_CODEC = 'openai-responses';
+/** The create route's paths: the WebSocket mode is the create call's, never another Responses route's. */
+const SOCKET_PATHS: ReadonlySet<string> = new Set(['/v1/responses', '/responses']);
 
 /** Attaches the Responses WebSocket transport to `server`'s `upgrade` event. */
 export function attachWebSocket(
@@ -49,7 +51,7 @@ export function attachWebSocket(
   const alive = new WeakSet<WebSocket>();
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const path = routedPath(request.url ?? '/', mount);
-    const match = path === undefined ? undefined : codec.match(path);
+    const match = path !== undefined && SOCKET_PATHS.has(path) ? codec.match(path) : undefined;
     if (path === undefined || match?.route.operation !== 'generate') {
       // Another listener's upgrade; with none, a 404 rather than a socket left open.
       if (server.listenerCount('upgrade') === 1) refuseUpgrade(socket, codec, notServed(request), '');
