@@ -2,12 +2,13 @@
  * createGateway(): validates the options, builds the gateway's request pipeline (lib/pipeline/) and
  * returns it as an Express middleware function with the gateway's handles attached.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { GatewayConfigError } from './errors';
 import { GatewayMetrics, type MetricsHandler, metricsOff } from './metrics/gateway-metrics';
 import { resolveOptions, type GatewayOptions } from './options';
 import { RequestPipeline } from './pipeline/pipeline';
+import { attachWebSocket, type WebSocketAttachment, type WebSocketOptions } from './pipeline/socket/upgrade';
 import { builtinCodecs } from './protocols/registry';
 import { builtinProviders } from './providers/registry';
 import { type DeploymentsHandler, deploymentsHandler } from './routing/health-view';
@@ -38,6 +39,13 @@ export type Gateway = ((request: Request, response: Response, next: NextFunction
    * holds no key, but mount it behind your own auth.
    */
   readonly deployments: DeploymentsHandler;
+  /**
+   * Serves the Responses API over WebSocket on `server` (the host's HTTP server: `app.listen()`'s return value):
+   * `ws(s)://host/v1/responses`, each `response.create` turn a call through the same path as `POST /v1/responses`
+   * (docs/protocols.md, *Responses over WebSocket*). Express middleware never sees an upgrade, so this one line is
+   * the host's: `gateway.attachWebSocket(app.listen(8080))`. `close()` closes its sockets too.
+   */
+  attachWebSocket(server: Server, options?: WebSocketOptions): WebSocketAttachment;
 };
 
 function looksLikeRequest(value: unknown): boolean {
@@ -117,13 +125,23 @@ export function createGateway(options: GatewayOptions): Gateway {
     config.metrics &&
     new GatewayMetrics(config.metrics, config, lifecycle, () => pipeline.router.cooling(pipeline.models.all()));
   if (metrics) pipeline.usage.add(metrics);
+  const attached: WebSocketAttachment[] = [];
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= lifecycle.close().finally(() => metrics?.close()));
+  const close = () =>
+    (closing ??= lifecycle.close().finally(() => {
+      for (const attachment of attached) attachment.close();
+      metrics?.close();
+    }));
   const deployments = deploymentsHandler(pipeline.router, () => pipeline.models.all());
   return Object.assign(handler, {
     ready: lifecycle.ready,
     close,
     metrics: metrics ? metrics.handler : metricsOff,
     deployments,
+    attachWebSocket(server: Server, options?: WebSocketOptions): WebSocketAttachment {
+      const attachment = attachWebSocket(pipeline, server, options);
+      attached.push(attachment);
+      return attachment;
+    },
   });
 }

@@ -93,6 +93,9 @@ const server = createServer(
 );
 // Idle keep-alive connections close after 5 s (Node's default, stated here so a host sees it).
 server.keepAliveTimeout = 5_000;
+// The Responses API over WebSocket (ws://localhost:8080/v1/responses: Codex's `supports_websockets = true`). Express
+// never sees an upgrade, so the gateway listens for it on the server itself; each turn is charged as a POST.
+gateway.attachWebSocket(server);
 
 server.on('error', (error) => {
   if (error.code === 'EADDRINUSE')

@@ -66,13 +66,18 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     dispatch(this.config.codecs, this, request, response, next);
   }
 
-  /** The one request path of a model call; its usage record is emitted once, when it is over. */
+  /**
+   * The one request path of a model call; its usage record is emitted once, when it is over. `given` is a body
+   * already read: a socket transport's message (lib/pipeline/socket/), whose turn is this same path, answered on the
+   * `response` that stands in for the socket.
+   */
   async handleCall(
     codec: ProtocolCodec,
     match: RouteMatch,
     request: Request,
     response: Response,
     path: string,
+    given?: { body: unknown },
   ): Promise<void> {
     const requestId = this.ids.next();
     const view = requestView(request, path, undefined);
@@ -88,7 +93,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       if (!answered) cancellation.abort(new GatewayError('invalid_request', 'The client closed the connection.'));
     });
     const lifecycle = this.lifecycle;
-    let bodyRead = false;
+    let bodyRead = given !== undefined;
     try {
       if (lifecycle.shutdownReason) throw lifecycle.shutdownReason;
       // Before the body is read: a request loop costs one refused call per hop, nothing more.
@@ -99,11 +104,11 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       call.principal = await authenticate(this.config.keyStore, codec, view);
       // A key with nothing to spend is refused before a large body is read and parsed for it: one store call, made
       // only where the body could cost more than that call.
-      if (mayBeLargerThan(request, MAX_DRAIN_BYTES)) {
+      if (!given && mayBeLargerThan(request, MAX_DRAIN_BYTES)) {
         await requireBalance(this.config.quotaStore, call.principal, { model: '', operation: 'balance', requestId });
       }
       bodyRead = true;
-      view.body = await readJsonBody(request, this.bodyLimits);
+      view.body = given ? given.body : await readJsonBody(request, this.bodyLimits);
       // The operation: decode → resolve model → admit and hold → provider → settle → encode.
       const encoded = await runOperation(this, call, operationFor(this, match.route, match.params, call));
       if (encoded !== undefined) {
