@@ -1,5 +1,6 @@
 /**
  * The OpenAI Responses API: POST /v1/responses (streamed or not), POST /v1/responses/input_tokens,
+ * POST /v1/responses/compact (compact.ts),
  * and the stored responses (GET / DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items);
  * the model list is the chat codec's.
  */
@@ -13,6 +14,7 @@ import type {
   StoredResponseRoutes,
 } from '../types';
 import { bearerToken } from '../shared/credentials';
+import { COMPACT_ROUTE } from './compact';
 import { decodeResponsesRequest } from './decode-request';
 import { encodeResponsesError } from './encode-error';
 import { encodeResponsesResponse } from './encode-response';
@@ -50,6 +52,8 @@ const ROUTES: ReadonlyMap<string, RouteMatch> = new Map(
     ['/responses', RESPONSES],
     ['/v1/responses/input_tokens', INPUT_TOKENS],
     ['/responses/input_tokens', INPUT_TOKENS],
+    ['/v1/responses/compact', COMPACT_ROUTE],
+    ['/responses/compact', COMPACT_ROUTE],
   ].map(([path, route]) => [
     path as string,
     Object.freeze({ route: route as GenerateRoute | CountTokensRoute, params: Object.freeze({}) }),

@@ -1,0 +1,365 @@
+/**
+ * Remote compaction as Codex uses it on its built-in `openai` provider: `POST /v1/responses/compact`, then the
+ * compaction item sent back in a later `/v1/responses` input. On every upstream kind the gateway runs a summarising
+ * turn of the caller's model (charged and recorded like any call) and answers OpenAI's `response.compaction` object;
+ * the later request's upstream gets the summary in place of the history it replaced. A Responses upstream that
+ * compacts itself (`responsesCompaction`) is passed the compact call, and its own compaction item goes back only to it.
+ */
+import type http from 'node:http';
+import {
+  AnthropicProvider,
+  GeminiProvider,
+  LocalProvider,
+  MemoryKeyStore,
+  OpenAIProvider,
+  type ModelConfig,
+  type UsageRecord,
+} from '../../../lib';
+import { serveGateway, type Json, type RunningGateway } from '../../helpers/app';
+import { startMockServer, type MockServer } from '../../helpers/mock-server';
+import { RecordingQuotaStore } from '../../helpers/recording-quota-store';
+
+const KEY = 'sk-compaction-caller-0123456789';
+const SUMMARY = 'Handoff: the user is fixing bug 42 in parser.ts; the fix is written, a test is still to add.';
+const DROPPED = 'DROPPED-ASSISTANT-TEXT-7d1c';
+const DROPPED_OUTPUT = 'DROPPED-TOOL-OUTPUT-9f3e';
+const UPSTREAM_CIPHERTEXT = 'gAAAAB-upstream-own-compaction-ciphertext';
+
+interface Received {
+  url: string;
+  body: Json;
+}
+
+let upstream: MockServer;
+let received: Received[] = [];
+let gateway: RunningGateway;
+let quotaStore: RecordingQuotaStore;
+const records: UsageRecord[] = [];
+
+function answerJson(response: http.ServerResponse, body: unknown): void {
+  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** Answers every protocol with SUMMARY (a compact call's pass-through with the upstream's own compaction). */
+function serve(body: Json, request: http.IncomingMessage, response: http.ServerResponse): void {
+  const url = request.url ?? '';
+  received.push({ url, body });
+  if (url === '/v1/chat/completions') {
+    answerJson(response, {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: body.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: SUMMARY }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
+    });
+  } else if (url === '/v1/responses') {
+    answerJson(response, {
+      id: 'resp_up1',
+      object: 'response',
+      created_at: 1,
+      status: 'completed',
+      model: body.model,
+      output: [
+        {
+          type: 'message',
+          id: 'msg_up1',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: SUMMARY, annotations: [] }],
+        },
+      ],
+      usage: { input_tokens: 120, output_tokens: 30, total_tokens: 150 },
+    });
+  } else if (url === '/v1/responses/compact') {
+    const users = (body.input as Json[]).filter((item) => item.role === 'user');
+    answerJson(response, {
+      id: 'resp_cmp_up1',
+      object: 'response.compaction',
+      created_at: 1,
+      output: [...users, { type: 'compaction', id: 'cmp_up1', encrypted_content: UPSTREAM_CIPHERTEXT }],
+      usage: { input_tokens: 200, output_tokens: 40, total_tokens: 240 },
+    });
+  } else if (url === '/v1/messages') {
+    answerJson(response, {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content: [{ type: 'text', text: SUMMARY }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 120, output_tokens: 30 },
+    });
+  } else if (url.startsWith('/v1beta/models/')) {
+    answerJson(response, {
+      candidates: [{ content: { role: 'model', parts: [{ text: SUMMARY }] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: { promptTokenCount: 120, candidatesTokenCount: 30, totalTokenCount: 150 },
+    });
+  } else {
+    response.writeHead(404).end();
+  }
+}
+
+const PRICING = { input: 2, output: 8 };
+const models: ModelConfig[] = [
+  { id: 'via-chat', provider: 'chat', upstreamModel: 'up-chat', pricing: PRICING },
+  { id: 'via-responses', provider: 'responses', upstreamModel: 'up-resp', pricing: PRICING },
+  { id: 'via-anthropic', provider: 'anthropic', upstreamModel: 'up-claude', pricing: PRICING },
+  { id: 'via-gemini', provider: 'gemini', upstreamModel: 'up-gemini', pricing: PRICING },
+  { id: 'via-compacting', provider: 'compacting', upstreamModel: 'up-gpt', pricing: PRICING },
+  { id: 'rosetta-echo', provider: 'local', upstreamModel: 'rosetta-echo', pricing: PRICING },
+];
+
+beforeAll(async () => {
+  upstream = await startMockServer(serve);
+  const common = { apiKey: 'sk-upstream-0000', retries: { max: 0 } };
+  const v1 = `${upstream.origin}/v1`;
+  quotaStore = new RecordingQuotaStore({ balances: { caller: 100_000_000 } });
+  gateway = await serveGateway({
+    keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
+    quotaStore,
+    providers: [
+      new OpenAIProvider({ name: 'chat', baseUrl: v1, ...common }),
+      new OpenAIProvider({ name: 'responses', baseUrl: v1, responsesModels: ['up-resp'], ...common }),
+      new OpenAIProvider({
+        name: 'compacting',
+        baseUrl: v1,
+        responsesModels: ['up-gpt'],
+        responsesCompaction: true,
+        ...common,
+      }),
+      new AnthropicProvider({ name: 'anthropic', baseUrl: upstream.origin, ...common }),
+      new GeminiProvider({ name: 'gemini', baseUrl: `${upstream.origin}/v1beta`, ...common }),
+      new LocalProvider(),
+    ],
+    models,
+    usageSink: (record) => {
+      records.push(record);
+    },
+  });
+});
+afterAll(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+beforeEach(() => {
+  received = [];
+});
+
+async function post(path: string, body: unknown): Promise<{ status: number; body: Json }> {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+/** A Codex-shaped history: its developer prompt, two user turns, and an assistant turn with a tool call between. */
+function history(): Json[] {
+  return [
+    { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'You are a coding agent.' }] },
+    { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix bug 42 in parser.ts.' }] },
+    { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: DROPPED }] },
+    { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"command":["cat","parser.ts"]}' },
+    { type: 'function_call_output', call_id: 'call_1', output: DROPPED_OUTPUT },
+    { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Now add a test.' }] },
+  ];
+}
+
+const SHELL_TOOL = {
+  type: 'function',
+  name: 'shell',
+  description: 'Runs a command.',
+  strict: false,
+  parameters: { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } } },
+};
+
+/** The body Codex sends to `/responses/compact`. */
+function compactBody(model: string): Json {
+  return {
+    model,
+    instructions: 'You are Codex, a coding agent.',
+    input: history(),
+    tools: [SHELL_TOOL],
+    parallel_tool_calls: true,
+    reasoning: { summary: 'auto' },
+  };
+}
+
+/** Everything the upstream was sent, as one string. */
+function sentText(): string {
+  return JSON.stringify(received.map((entry) => entry.body));
+}
+
+const KINDS = [
+  ['an OpenAI chat-completions upstream', 'via-chat', '/v1/chat/completions'],
+  ['an OpenAI Responses upstream that does not compact', 'via-responses', '/v1/responses'],
+  ['an Anthropic upstream', 'via-anthropic', '/v1/messages'],
+  ['a Gemini upstream', 'via-gemini', '/v1beta/models/up-gemini:generateContent'],
+] as const;
+
+describe.each(KINDS)('POST /v1/responses/compact on %s', (_name, model, upstreamPath) => {
+  it('runs a summarising turn and answers a response.compaction with the user messages and one compaction item', async () => {
+    const compacted = await post('/v1/responses/compact', compactBody(model));
+    expect(compacted.status).toBe(200);
+    expect(compacted.body).toMatchObject({
+      object: 'response.compaction',
+      usage: { input_tokens: 120, output_tokens: 30 },
+    });
+    expect(compacted.body.id).toMatch(/^resp_/);
+    expect(typeof compacted.body.created_at).toBe('number');
+    const output = compacted.body.output as Json[];
+    expect(output.slice(0, -1)).toEqual(history().filter((item) => item.role === 'user'));
+    const compaction = output.at(-1)!;
+    expect(compaction).toEqual({ type: 'compaction', id: expect.any(String), encrypted_content: expect.any(String) });
+    // Opaque to the caller: the summary is not readable as it stands.
+    expect(compaction.encrypted_content).not.toContain('bug 42');
+
+    // The upstream got the whole conversation and then the instruction to summarise, with no tool to call.
+    expect(received).toHaveLength(1);
+    expect(received[0]!.url).toBe(upstreamPath);
+    const sent = sentText();
+    expect(sent).toContain(DROPPED);
+    expect(sent).toContain(DROPPED_OUTPUT);
+    expect(sent).toContain('handoff summary');
+
+    // A later request with the compaction item: its upstream gets the summary, not the history it replaced.
+    received = [];
+    const next = await post('/v1/responses', {
+      model,
+      input: [...output, { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Continue.' }] }],
+    });
+    expect(next.status).toBe(200);
+    expect(received).toHaveLength(1);
+    const followUp = sentText();
+    expect(followUp).toContain(SUMMARY);
+    expect(followUp).toContain('Continue.');
+    expect(followUp).not.toContain(DROPPED);
+    expect(followUp).not.toContain(DROPPED_OUTPUT);
+    expect(followUp).not.toContain('rosetta.compaction');
+  });
+
+  it('charges the summarising turn and records its usage like any call', async () => {
+    const settlesBefore = quotaStore.settles.length;
+    const recordsBefore = records.length;
+    const compacted = await post('/v1/responses/compact', compactBody(model));
+    expect(compacted.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const settle = quotaStore.settles[settlesBefore]!;
+    // 120 input tokens at 2, 30 output at 8, per million tokens: the model's prices.
+    expect(settle.actual).toBeGreaterThan(0);
+    const record = records.slice(recordsBefore).find((entry) => entry.model === model)!;
+    expect(record).toBeDefined();
+    expect(record.usage).toMatchObject({ inputTokens: 120, outputTokens: 30 });
+    expect(record.credits.charged).toBe(settle.actual);
+  });
+});
+
+describe('POST /v1/responses/compact on the local provider', () => {
+  it('compacts, and a later request with the item is answered', async () => {
+    const compacted = await post('/v1/responses/compact', compactBody('rosetta-echo'));
+    expect(compacted.status).toBe(200);
+    const output = compacted.body.output as Json[];
+    expect(output.at(-1)!.type).toBe('compaction');
+    const next = await post('/v1/responses', { model: 'rosetta-echo', input: output });
+    expect(next.status).toBe(200);
+    expect(next.body.output[0].content[0].text).toContain('compacted');
+  });
+});
+
+describe('a Responses upstream that compacts (responsesCompaction)', () => {
+  it('is passed the compact call, and its output comes back as it was, charged on its usage', async () => {
+    const recordsBefore = records.length;
+    const compacted = await post('/v1/responses/compact', compactBody('via-compacting'));
+    expect(compacted.status).toBe(200);
+    expect(received).toHaveLength(1);
+    expect(received[0]!.url).toBe('/v1/responses/compact');
+    expect(received[0]!.body).toEqual({ ...compactBody('via-compacting'), model: 'up-gpt' });
+    expect(compacted.body).toMatchObject({
+      object: 'response.compaction',
+      usage: { input_tokens: 200, output_tokens: 40 },
+    });
+    expect(compacted.body.output.at(-1)).toEqual({
+      type: 'compaction',
+      id: 'cmp_up1',
+      encrypted_content: UPSTREAM_CIPHERTEXT,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const record = records.slice(recordsBefore).find((entry) => entry.model === 'via-compacting')!;
+    expect(record.usage).toMatchObject({ inputTokens: 200, outputTokens: 40 });
+    expect(record.credits.charged).toBeGreaterThan(0);
+  });
+
+  it('gets its own compaction item back as it was in a later request', async () => {
+    const item = { type: 'compaction', id: 'cmp_up1', encrypted_content: UPSTREAM_CIPHERTEXT };
+    const next = await post('/v1/responses', {
+      model: 'via-compacting',
+      input: [item, { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Continue.' }] }],
+    });
+    expect(next.status).toBe(200);
+    expect(received[0]!.url).toBe('/v1/responses');
+    expect(received[0]!.body.input).toContainEqual(item);
+  });
+
+  it.each(['via-chat', 'via-anthropic', 'via-gemini', 'rosetta-echo'])(
+    'is a 400 in the Responses error shape when its compaction item goes to another upstream (%s)',
+    async (model) => {
+      const next = await post('/v1/responses', {
+        model,
+        input: [
+          { type: 'compaction', encrypted_content: UPSTREAM_CIPHERTEXT },
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Continue.' }] },
+        ],
+      });
+      expect(next.status).toBe(400);
+      expect(next.body.error).toMatchObject({
+        type: 'invalid_request_error',
+        param: 'input',
+        code: 'unsupported_compaction_item',
+      });
+      expect(next.body.error.message).toContain('compaction');
+      expect(received).toHaveLength(0);
+    },
+  );
+});
+
+describe('bad compaction input', () => {
+  it.each([
+    ['no input', { model: 'via-chat' }, 'input'],
+    [
+      'a previous_response_id',
+      { model: 'via-chat', input: 'hi', previous_response_id: 'resp_1' },
+      'previous_response_id',
+    ],
+    ['no model', { input: 'hi' }, 'model'],
+  ])('POST /v1/responses/compact with %s is a 400 naming the field', async (_what, body, param) => {
+    const answer = await post('/v1/responses/compact', body);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', param });
+    expect(received).toHaveLength(0);
+  });
+
+  it('POST /v1/responses/compact with a body that is not an object is a 400', async () => {
+    const answer = await post('/v1/responses/compact', [1, 2]);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ type: 'invalid_request_error' });
+    expect(received).toHaveLength(0);
+  });
+
+  it('a compaction item of this gateway that was tampered with is a 400, not a 5xx', async () => {
+    const next = await post('/v1/responses', {
+      model: 'via-chat',
+      input: [{ type: 'compaction', encrypted_content: 'rosetta.compaction.v1:not base64url!' }],
+    });
+    expect(next.status).toBe(400);
+    expect(next.body.error).toMatchObject({ type: 'invalid_request_error', param: 'input' });
+  });
+
+  it('a compaction item without encrypted_content is a 400 naming it', async () => {
+    const next = await post('/v1/responses', { model: 'via-chat', input: [{ type: 'compaction' }] });
+    expect(next.status).toBe(400);
+    expect(next.body.error).toMatchObject({ param: 'input[0].encrypted_content' });
+  });
+});
