@@ -40,11 +40,100 @@ function answerJson(response: http.ServerResponse, body: unknown): void {
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
+/** Writes `events` as server-sent events (each `[name, data]`, or data alone). */
+function answerSse(response: http.ServerResponse, events: Array<[string | undefined, unknown]>): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (const [name, data] of events)
+    response.write(
+      `${name ? `event: ${name}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+    );
+  response.end();
+}
+
+/** SUMMARY streamed in the upstream's protocol. */
+function streamSummary(url: string, body: Json, response: http.ServerResponse): void {
+  if (url === '/v1/chat/completions') {
+    const chunk = (choices: Json[], extra: Json = {}) => ({
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: body.model,
+      choices,
+      ...extra,
+    });
+    answerSse(response, [
+      [undefined, chunk([{ index: 0, delta: { role: 'assistant', content: SUMMARY }, finish_reason: null }])],
+      [undefined, chunk([{ index: 0, delta: {}, finish_reason: 'stop' }])],
+      [undefined, chunk([], { usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } })],
+      [undefined, '[DONE]'],
+    ]);
+  } else if (url === '/v1/responses') {
+    const item = { type: 'message', id: 'msg_up1', role: 'assistant', status: 'completed', content: [] as Json[] };
+    const done = { ...item, content: [{ type: 'output_text', text: SUMMARY, annotations: [] }] };
+    const base = { id: 'resp_up1', object: 'response', created_at: 1, model: body.model };
+    answerSse(response, [
+      ['response.created', { type: 'response.created', response: { ...base, status: 'in_progress', output: [] } }],
+      ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],
+      [
+        'response.output_text.delta',
+        { type: 'response.output_text.delta', item_id: 'msg_up1', output_index: 0, content_index: 0, delta: SUMMARY },
+      ],
+      ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item: done }],
+      [
+        'response.completed',
+        {
+          type: 'response.completed',
+          response: {
+            ...base,
+            status: 'completed',
+            output: [done],
+            usage: { input_tokens: 120, output_tokens: 30, total_tokens: 150 },
+          },
+        },
+      ],
+    ]);
+  } else if (url === '/v1/messages') {
+    answerSse(response, [
+      [
+        'message_start',
+        {
+          type: 'message_start',
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: body.model,
+            content: [],
+            usage: { input_tokens: 120, output_tokens: 0 },
+          },
+        },
+      ],
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: SUMMARY } }],
+      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+      ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 30 } }],
+      ['message_stop', { type: 'message_stop' }],
+    ]);
+  } else {
+    answerSse(response, [
+      [
+        undefined,
+        {
+          candidates: [{ content: { role: 'model', parts: [{ text: SUMMARY }] }, finishReason: 'STOP', index: 0 }],
+          usageMetadata: { promptTokenCount: 120, candidatesTokenCount: 30, totalTokenCount: 150 },
+        },
+      ],
+    ]);
+  }
+}
+
 /** Answers every protocol with SUMMARY (a compact call's pass-through with the upstream's own compaction). */
 function serve(body: Json, request: http.IncomingMessage, response: http.ServerResponse): void {
   const url = request.url ?? '';
   received.push({ url, body });
-  if (url === '/v1/chat/completions') {
+  if (body.stream === true || url.includes(':streamGenerateContent')) {
+    streamSummary(url, body, response);
+  } else if (url === '/v1/chat/completions') {
     answerJson(response, {
       id: 'chatcmpl-1',
       object: 'chat.completion',
@@ -254,6 +343,92 @@ describe.each(KINDS)('POST /v1/responses/compact on %s', (_name, model, upstream
     expect(record).toBeDefined();
     expect(record.usage).toMatchObject({ inputTokens: 120, outputTokens: 30 });
     expect(record.credits.charged).toBe(settle.actual);
+  });
+});
+
+/** The SSE events of a streamed answer, parsed. */
+async function streamEvents(body: unknown): Promise<{ status: number; events: Json[] }> {
+  const response = await fetch(`${gateway.url}/v1/responses`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  const events = text
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice('data: '.length)) as Json);
+  return { status: response.status, events };
+}
+
+/** Codex's compaction v2 request: its history, then the trigger, streamed. */
+function triggerBody(model: string, stream: boolean): Json {
+  return {
+    model,
+    instructions: 'You are Codex, a coding agent.',
+    input: [...history(), { type: 'compaction_trigger' }],
+    tools: [SHELL_TOOL],
+    tool_choice: 'auto',
+    parallel_tool_calls: true,
+    store: false,
+    stream,
+    include: ['reasoning.encrypted_content'],
+  };
+}
+
+describe.each(KINDS)('a /v1/responses input ending in compaction_trigger on %s', (_name, model, upstreamPath) => {
+  it('streamed: one compaction item (output_item.added and .done), then response.completed with usage', async () => {
+    const { status, events } = await streamEvents(triggerBody(model, true));
+    expect(status).toBe(200);
+    expect(events.map((event) => event.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(events.map((event) => event.sequence_number)).toEqual([0, 1, 2, 3, 4]);
+    const item = events[3]!.item as Json;
+    expect(item).toEqual({ type: 'compaction', id: expect.any(String), encrypted_content: expect.any(String) });
+    const completed = events[4]!.response as Json;
+    expect(completed).toMatchObject({
+      status: 'completed',
+      output: [item],
+      usage: { input_tokens: 120, output_tokens: 30 },
+    });
+    // The summary the upstream wrote is never streamed as text; the upstream got the instruction, not the trigger.
+    expect(JSON.stringify(events)).not.toContain('bug 42');
+    expect(received.map((entry) => entry.url)).toEqual([
+      upstreamPath === '/v1beta/models/up-gemini:generateContent'
+        ? '/v1beta/models/up-gemini:streamGenerateContent?alt=sse'
+        : upstreamPath,
+    ]);
+    const sent = sentText();
+    expect(sent).toContain('handoff summary');
+    expect(sent).toContain(DROPPED_OUTPUT);
+    expect(sent).not.toContain('compaction_trigger');
+
+    // The item goes back in a later request as the summary.
+    received = [];
+    const next = await post('/v1/responses', {
+      model,
+      input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix bug 42.' }] }, item],
+    });
+    expect(next.status).toBe(200);
+    expect(sentText()).toContain(SUMMARY);
+  });
+
+  it('not streamed: a Response whose only output is the compaction item', async () => {
+    const answer = await post('/v1/responses', triggerBody(model, false));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ object: 'response', status: 'completed', usage: { input_tokens: 120 } });
+    expect(answer.body.output).toEqual([
+      {
+        type: 'compaction',
+        id: expect.any(String),
+        encrypted_content: expect.stringMatching(/^rosetta\.compaction\.v1:/),
+      },
+    ]);
   });
 });
 

@@ -14,7 +14,13 @@ import type { GenerateRequest, GenerateResponse } from '../../canonical';
 import { GatewayError } from '../../errors';
 import { isJsonObject, type JsonObject } from '../../json';
 import type { GenerateRoute } from '../types';
-import { COMPACT, compactedOutput, compactExtension, compactionToken } from '../../wire/openai/compaction';
+import {
+  COMPACT,
+  type CompactExtension,
+  compactedOutput,
+  compactExtension,
+  compactionToken,
+} from '../../wire/openai/compaction';
 import { invalidField } from '../shared/validate';
 import { decodeResponsesRequest } from './decode-request';
 import { encodeUsage } from './encode-output';
@@ -44,11 +50,25 @@ export function decodeCompactRequest(body: unknown): GenerateRequest {
   const conversation: JsonObject = { stream: false };
   for (const field of USED_FIELDS)
     if (body[field] !== undefined && body[field] !== null) conversation[field] = body[field];
-  const request = decodeResponsesRequest(conversation);
+  return asSummarisingTurn(decodeResponsesRequest(conversation), { body });
+}
+
+/** Makes `request` (a conversation) the turn that summarises it: the instruction last, no tool to be called. */
+export function asSummarisingTurn(request: GenerateRequest, compact: CompactExtension): GenerateRequest {
   request.messages.push({ role: 'user', content: [{ type: 'text', text: COMPACTION_INSTRUCTION }] });
   if (request.tools) request.toolChoice = { type: 'none' };
-  request.extensions = { ...request.extensions, [COMPACT]: { body } };
+  request.extensions = { ...request.extensions, [COMPACT]: compact };
   return request;
+}
+
+/** The compaction item holding the summary `response` wrote; a 502 when it wrote none. */
+export function compactionItem(response: Pick<GenerateResponse, 'id' | 'choices'>): JsonObject {
+  const summary = summaryOf(response);
+  if (summary.length === 0)
+    throw new GatewayError('upstream', 'The model wrote no summary for the compaction; try again.', {
+      code: 'empty_compaction',
+    });
+  return { type: 'compaction', id: itemId('cmp', idStem(response.id), 0), encrypted_content: compactionToken(summary) };
 }
 
 /** The input's user messages as the caller sent them (a string input is one), which the compacted output keeps. */
@@ -63,7 +83,7 @@ function userMessages(input: unknown): JsonObject[] {
 }
 
 /** The summary the turn wrote: its text parts, joined. */
-function summaryOf(response: GenerateResponse): string {
+export function summaryOf(response: Pick<GenerateResponse, 'choices'>): string {
   const parts = response.choices[0]?.content ?? [];
   return parts
     .map((part) => (part.type === 'text' ? part.text : ''))
@@ -73,17 +93,8 @@ function summaryOf(response: GenerateResponse): string {
 
 /** The `response.compaction` object of a finished compaction. */
 export function encodeCompactResponse(response: GenerateResponse, request: GenerateRequest): JsonObject {
-  const stem = idStem(response.id);
   let output = compactedOutput(response.extensions);
-  if (!output) {
-    const summary = summaryOf(response);
-    if (summary.length === 0)
-      throw new GatewayError('upstream', 'The model wrote no summary for the compaction; try again.', {
-        code: 'empty_compaction',
-      });
-    const kept = userMessages(compactExtension(request.extensions)?.body.input);
-    output = [...kept, { type: 'compaction', id: itemId('cmp', stem, 0), encrypted_content: compactionToken(summary) }];
-  }
+  if (!output) output = [...userMessages(compactExtension(request.extensions)?.body?.input), compactionItem(response)];
   return {
     id: responseId(response.id),
     object: 'response.compaction',

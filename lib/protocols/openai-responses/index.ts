@@ -15,6 +15,7 @@ import type {
 } from '../types';
 import { bearerToken } from '../shared/credentials';
 import { COMPACT_ROUTE } from './compact';
+import { withCompactionTurns } from './compaction-turn';
 import { decodeResponsesRequest } from './decode-request';
 import { encodeResponsesError } from './encode-error';
 import { encodeResponsesResponse } from './encode-response';
@@ -23,8 +24,8 @@ import { inputItemsPage } from './input-items';
 import { previousIdOf, RESPONSES_STATE } from './state';
 import { openAIRateLimitHeaders } from '../shared/openai-rate-limit-headers';
 
-/** `POST /v1/responses`. */
-const RESPONSES: GenerateRoute = {
+/** `POST /v1/responses` (an input ending in a `compaction_trigger` item is a compaction: compaction-turn.ts). */
+const RESPONSES: GenerateRoute = withCompactionTurns({
   operation: 'generate',
   decode: (http) => decodeResponsesRequest(http.body),
   encode: (response, request, call) => ({
@@ -33,7 +34,7 @@ const RESPONSES: GenerateRoute = {
   }),
   encodeStream: (request, call) => encodeResponsesStream(request, previousIdOf(call.http)),
   state: RESPONSES_STATE,
-};
+});
 
 /**
  * `POST /v1/responses/input_tokens`: the body of a create call, its input counted as that call would

@@ -236,8 +236,8 @@ export class OpenAIProvider implements Provider {
     const responses = this.responsesCall(context.upstreamModel);
     if (responses) {
       const compact = compactExtension(request.extensions);
-      if (compact && this.responsesCompaction(context.upstreamModel))
-        return compactViaResponses(responses, compact, request, context);
+      if (compact?.body && this.responsesCompaction(context.upstreamModel))
+        return compactViaResponses(responses, { ...compact, body: compact.body }, request, context);
       return generateViaResponses(responses, request, context);
     }
     // Qwen's thinking mode answers only streamed: a non-streamed call is streamed upstream and collected.

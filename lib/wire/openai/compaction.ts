@@ -42,21 +42,28 @@ export function gatewaySummary(item: JsonObject): string | undefined {
 
 /**
  * The extension key of a compaction request: a canonical request the Responses codec made of a
- * `POST /v1/responses/compact` body (the conversation, then the gateway's summarising instruction) has it.
- * A Responses upstream that compacts (`responsesCompaction`) sends `body` to its own `/responses/compact` instead;
- * every other provider ignores the key and runs the summarising turn.
+ * `POST /v1/responses/compact` body, or of a `/v1/responses` body whose input ends in a `compaction_trigger` item
+ * (the conversation, then the gateway's summarising instruction as the last message), has it. A Responses upstream
+ * that compacts (`responsesCompaction`) is sent the caller's request instead; every other provider ignores the key and
+ * runs the summarising turn.
  */
 export const COMPACT = 'rosetta-compact';
 
-/** The {@link COMPACT} extension: the caller's compact body as it came (its `model` replaced by the upstream's). */
+/**
+ * The {@link COMPACT} extension: `body`, the caller's compact body as it came (`POST /v1/responses/compact`); or
+ * `trigger: true` for a `/v1/responses` call that asked for a compaction with a `compaction_trigger` item.
+ */
 export interface CompactExtension extends JsonObject {
-  body: JsonObject;
+  body?: JsonObject;
+  trigger?: boolean;
 }
 
 /** The compact extension of a request's extensions, or undefined. */
 export function compactExtension(extensions: Extensions | undefined): CompactExtension | undefined {
   const value = extensions?.[COMPACT];
-  return isJsonObject(value) && isJsonObject(value.body) ? (value as CompactExtension) : undefined;
+  return isJsonObject(value) && (isJsonObject(value.body) || value.trigger === true)
+    ? (value as CompactExtension)
+    : undefined;
 }
 
 /**

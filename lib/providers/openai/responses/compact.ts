@@ -5,7 +5,7 @@
  * only by it) with its usage, which the gateway charges like any answer's.
  */
 import type { GenerateRequest } from '../../../canonical';
-import { isJsonObject } from '../../../json';
+import { isJsonObject, type JsonObject } from '../../../json';
 import type { ProviderCallContext, ProviderGenerateResponse } from '../../types';
 import { malformedUpstream } from '../../../upstream/malformed';
 import { COMPACT, type CompactExtension } from '../../../wire/openai/compaction';
@@ -27,7 +27,7 @@ export function responsesCompactionTest(option: ResponsesCompaction | undefined)
 /** `POST /responses/compact` on the upstream, for the caller's compact body in `compact`. */
 export async function compactViaResponses(
   call: ResponsesCall,
-  compact: CompactExtension,
+  compact: CompactExtension & { body: JsonObject },
   request: GenerateRequest,
   context: ProviderCallContext,
 ): Promise<ProviderGenerateResponse> {
