@@ -127,11 +127,37 @@ function streamSummary(url: string, body: Json, response: http.ServerResponse): 
   }
 }
 
+/** The upstream's own compaction item, as OpenAI answers a `compaction_trigger` call. */
+const UPSTREAM_ITEM = { type: 'compaction', id: 'cmp_up2', encrypted_content: UPSTREAM_CIPHERTEXT };
+
+/** A compacting Responses upstream's answer to an input ending in `compaction_trigger`: its compaction item. */
+function compactOnUpstream(body: Json, response: http.ServerResponse): void {
+  const completed = {
+    id: 'resp_up2',
+    object: 'response',
+    created_at: 1,
+    status: 'completed',
+    model: body.model,
+    output: [UPSTREAM_ITEM],
+    usage: { input_tokens: 300, output_tokens: 50, total_tokens: 350 },
+  };
+  if (body.stream !== true) return answerJson(response, completed);
+  answerSse(response, [
+    ['response.created', { type: 'response.created', response: { ...completed, status: 'in_progress', output: [] } }],
+    ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: UPSTREAM_ITEM }],
+    ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item: UPSTREAM_ITEM }],
+    ['response.completed', { type: 'response.completed', response: completed }],
+  ]);
+}
+
 /** Answers every protocol with SUMMARY (a compact call's pass-through with the upstream's own compaction). */
 function serve(body: Json, request: http.IncomingMessage, response: http.ServerResponse): void {
   const url = request.url ?? '';
   received.push({ url, body });
-  if (body.stream === true || url.includes(':streamGenerateContent')) {
+  const input = Array.isArray(body.input) ? (body.input as Json[]) : [];
+  if (url === '/v1/responses' && input.at(-1)?.type === 'compaction_trigger') {
+    compactOnUpstream(body, response);
+  } else if (body.stream === true || url.includes(':streamGenerateContent')) {
     streamSummary(url, body, response);
   } else if (url === '/v1/chat/completions') {
     answerJson(response, {
@@ -477,6 +503,40 @@ describe('a Responses upstream that compacts (responsesCompaction)', () => {
     expect(received[0]!.url).toBe('/v1/responses');
     expect(received[0]!.body.input).toContainEqual(item);
   });
+
+  it.each([true, false])(
+    'is sent a compaction_trigger call as the caller sent it, and its compaction item comes back (stream: %s)',
+    async (stream) => {
+      const recordsBefore = records.length;
+      const body = triggerBody('via-compacting', stream);
+      let output: Json[];
+      if (stream) {
+        const { status, events } = await streamEvents(body);
+        expect(status).toBe(200);
+        expect(events.filter((event) => event.type === 'response.output_item.done').map((event) => event.item)).toEqual(
+          [UPSTREAM_ITEM],
+        );
+        const completed = events.at(-1)!;
+        expect(completed).toMatchObject({ type: 'response.completed', response: { usage: { input_tokens: 300 } } });
+        output = completed.response.output;
+      } else {
+        const answer = await post('/v1/responses', body);
+        expect(answer.status).toBe(200);
+        expect(answer.body.usage).toMatchObject({ input_tokens: 300, output_tokens: 50 });
+        output = answer.body.output;
+      }
+      expect(output).toEqual([UPSTREAM_ITEM]);
+      expect(received).toHaveLength(1);
+      const sent = received[0]!.body;
+      expect(received[0]!.url).toBe('/v1/responses');
+      expect((sent.input as Json[]).at(-1)).toEqual({ type: 'compaction_trigger' });
+      expect(sent.tool_choice).toBe('auto');
+      expect(JSON.stringify(sent)).not.toContain('handoff summary');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const record = records.slice(recordsBefore).find((entry) => entry.model === 'via-compacting')!;
+      expect(record.usage).toMatchObject({ inputTokens: 300, outputTokens: 50 });
+    },
+  );
 
   it.each(['via-chat', 'via-anthropic', 'via-gemini', 'rosetta-echo'])(
     'is a 400 in the Responses error shape when its compaction item goes to another upstream (%s)',

@@ -55,9 +55,12 @@ export function decodeCompactRequest(body: unknown): GenerateRequest {
 
 /** Makes `request` (a conversation) the turn that summarises it: the instruction last, no tool to be called. */
 export function asSummarisingTurn(request: GenerateRequest, compact: CompactExtension): GenerateRequest {
+  const extension: CompactExtension = request.toolChoice
+    ? { ...compact, toolChoice: { ...request.toolChoice } }
+    : compact;
   request.messages.push({ role: 'user', content: [{ type: 'text', text: COMPACTION_INSTRUCTION }] });
   if (request.tools) request.toolChoice = { type: 'none' };
-  request.extensions = { ...request.extensions, [COMPACT]: compact };
+  request.extensions = { ...request.extensions, [COMPACT]: extension };
   return request;
 }
 

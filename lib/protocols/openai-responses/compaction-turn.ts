@@ -13,7 +13,8 @@ import type { GenerateRequest, GenerateResponse, StreamPart } from '../../canoni
 import { toGatewayError } from '../../errors';
 import { isJsonObject, type JsonObject } from '../../json';
 import type { GenerateRoute, HttpRequestView, StreamEncoder } from '../types';
-import { compactExtension } from '../../wire/openai/compaction';
+import { compactExtension, isCompactionType } from '../../wire/openai/compaction';
+import { opaqueWireItem } from '../../wire/openai/responses-extensions';
 import { asSummarisingTurn, compactionItem } from './compact';
 import { echoSettings } from './echo';
 import { encodeUsage } from './encode-output';
@@ -35,6 +36,12 @@ function isCompactionTurn(request: GenerateRequest): boolean {
   return compactExtension(request.extensions)?.trigger === true;
 }
 
+/** A compaction item an upstream that compacts itself (`responsesCompaction`) sent, as an opaque item or part. */
+function upstreamCompaction(opaque: Parameters<typeof opaqueWireItem>[0]): JsonObject | undefined {
+  const item = opaqueWireItem(opaque);
+  return item && isCompactionType(item.type) ? item : undefined;
+}
+
 /** The Response object of a finished compaction turn: its one output, the compaction item. */
 function compactionResponse(response: GenerateResponse, request: GenerateRequest, previousId?: string): JsonObject {
   const now = Math.floor(Date.now() / 1000);
@@ -44,7 +51,10 @@ function compactionResponse(response: GenerateResponse, request: GenerateRequest
       model: response.model,
       createdAt: response.created,
       status: 'completed',
-      output: [compactionItem(response)],
+      output: [
+        response.choices[0]?.opaque?.map(upstreamCompaction).find((item) => item !== undefined) ??
+          compactionItem(response),
+      ],
       usage: encodeUsage(response.usage),
       completedAt: Math.max(response.created, now),
     },
@@ -66,6 +76,8 @@ class CompactionTurnStream implements StreamEncoder {
   };
   private responseIdRaw = '0';
   private summary = '';
+  /** The compaction item of an upstream that compacts itself, which goes to the caller as it came. */
+  private upstreamItem: JsonObject | undefined;
 
   constructor(request: GenerateRequest, previousId?: string) {
     this.settings = echoSettings(request, previousId);
@@ -98,6 +110,9 @@ class CompactionTurnStream implements StreamEncoder {
       case 'text-delta':
         this.summary += part.delta;
         return '';
+      case 'opaque':
+        if (part.item) this.upstreamItem ??= upstreamCompaction(part);
+        return '';
       case 'finish':
         return this.finish(part.usage);
       case 'error': {
@@ -115,10 +130,12 @@ class CompactionTurnStream implements StreamEncoder {
   private finish(usage: Extract<StreamPart, { type: 'finish' }>['usage']): string {
     let item: JsonObject;
     try {
-      item = compactionItem({
-        id: this.responseIdRaw,
-        choices: [{ index: 0, content: [{ type: 'text', text: this.summary }], finishReason: { unified: 'stop' } }],
-      });
+      item =
+        this.upstreamItem ??
+        compactionItem({
+          id: this.responseIdRaw,
+          choices: [{ index: 0, content: [{ type: 'text', text: this.summary }], finishReason: { unified: 'stop' } }],
+        });
     } catch (error) {
       return this.encode({ type: 'error', error: error as Error });
     }

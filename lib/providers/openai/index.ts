@@ -39,7 +39,12 @@ import {
   OPENAI_MAX_EMBED_INPUTS,
   type EmbeddingsBody,
 } from './embed';
-import { compactViaResponses, type ResponsesCompaction, responsesCompactionTest } from './responses/compact';
+import {
+  compactViaResponses,
+  type ResponsesCompaction,
+  responsesCompactionTest,
+  triggerRequest,
+} from './responses/compact';
 import { compactExtension } from '../../wire/openai/compaction';
 import { openAIMaxImageTokens } from './image-token-bound';
 import { answerCapExhaustedStream, capExhaustedAnswer, isCapExhausted } from './output-cap';
@@ -235,10 +240,10 @@ export class OpenAIProvider implements Provider {
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const responses = this.responsesCall(context.upstreamModel);
     if (responses) {
+      if (!this.responsesCompaction(context.upstreamModel)) return generateViaResponses(responses, request, context);
       const compact = compactExtension(request.extensions);
-      if (compact?.body && this.responsesCompaction(context.upstreamModel))
-        return compactViaResponses(responses, { ...compact, body: compact.body }, request, context);
-      return generateViaResponses(responses, request, context);
+      if (compact?.body) return compactViaResponses(responses, { ...compact, body: compact.body }, request, context);
+      return generateViaResponses(responses, triggerRequest(request), context);
     }
     // Qwen's thinking mode answers only streamed: a non-streamed call is streamed upstream and collected.
     if (this.dashScope) return collectParts(this.stream(request, context));
@@ -267,7 +272,10 @@ export class OpenAIProvider implements Provider {
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const responses = this.responsesCall(context.upstreamModel);
-    if (responses) return streamViaResponses(responses, request, context);
+    if (responses) {
+      const compacting = this.responsesCompaction(context.upstreamModel);
+      return streamViaResponses(responses, compacting ? triggerRequest(request) : request, context);
+    }
     const upstream = this.client.forCall(context);
     const open = (sink: BodySink) => {
       const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(request, context, true));

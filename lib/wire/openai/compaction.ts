@@ -56,6 +56,8 @@ export const COMPACT = 'rosetta-compact';
 export interface CompactExtension extends JsonObject {
   body?: JsonObject;
   trigger?: boolean;
+  /** The caller's `toolChoice`, which the summarising turn replaced with `none`. Default: none was set. */
+  toolChoice?: JsonObject;
 }
 
 /** The compact extension of a request's extensions, or undefined. */
