@@ -141,7 +141,10 @@ function compactOnUpstream(body: Json, response: http.ServerResponse): void {
     output: [UPSTREAM_ITEM],
     usage: { input_tokens: 300, output_tokens: 50, total_tokens: 350 },
   };
-  if (body.stream !== true) return answerJson(response, completed);
+  if (body.stream !== true) {
+    answerJson(response, completed);
+    return;
+  }
   answerSse(response, [
     ['response.created', { type: 'response.created', response: { ...completed, status: 'in_progress', output: [] } }],
     ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: UPSTREAM_ITEM }],
