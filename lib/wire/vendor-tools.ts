@@ -2,6 +2,7 @@
  * Tools only one vendor's upstream runs (built-in and server tools), as callers' codecs keep them in extensions: what
  * every other upstream drops.
  */
+import { foreignCompaction, isCompactionType } from './openai/compaction';
 import type { Debugger } from 'debug';
 import type { GenerateRequest, ProtocolName } from '../canonical';
 import { isJsonObject } from '../json';
@@ -90,6 +91,9 @@ export function reportForeignItems(
         if (protocol === own) continue;
         const item = opaque.extensions[protocol]?.item;
         const type = isJsonObject(item) && typeof item.type === 'string' ? item.type : 'unknown';
+        // An upstream's compaction stands for the history it replaced: without it the answer would differ.
+        if (isCompactionType(type) && isJsonObject(item) && typeof item.encrypted_content === 'string')
+          foreignCompaction(type);
         reportDrop(log, warn, {
           type: 'unsupported-tool',
           tool: type,

@@ -18,6 +18,7 @@ import { invalidField } from '../shared/validate';
 import { customToolArguments, namespacedName, opaqueItem, RESPONSES } from '../../wire/openai/responses-extensions';
 import { decodeContent, decodeFile, decodeImage } from './decode-content';
 import { fromEncryptedContent } from './encrypted-content';
+import { compactionMessage } from './compaction-input';
 import type { RawItem, RawPart } from './schema';
 import { extensionOf, unmodelledFields, withUnmodelled } from './unmodelled';
 
@@ -170,6 +171,14 @@ function decodeItem(item: RawItem, at: string): Decoded {
       return { role: 'tool', parts: [decodeCallOutput(item, at)] };
     case 'reasoning':
       return { role: 'assistant', parts: [decodeReasoning(item, at)] };
+    case 'compaction':
+    case 'compaction_summary':
+    case 'context_compaction': {
+      // The gateway's own compaction is its summary again, for any upstream; an upstream's own rides on as it came.
+      const summary = compactionMessage(item, at);
+      if (summary) return { role: 'user', parts: [summary] };
+      return { opaque: item };
+    }
     case 'item_reference':
       // Resolved before decoding (the pipeline's response-state step) where the gateway has a response store.
       if (typeof item.id !== 'string' || item.id.length === 0) invalidField(`${at}.id`, 'is required');

@@ -1,5 +1,6 @@
 /**
  * The OpenAI Responses API: POST /v1/responses (streamed or not), POST /v1/responses/input_tokens,
+ * POST /v1/responses/compact (compact.ts),
  * and the stored responses (GET / DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items);
  * the model list is the chat codec's.
  */
@@ -13,6 +14,8 @@ import type {
   StoredResponseRoutes,
 } from '../types';
 import { bearerToken } from '../shared/credentials';
+import { COMPACT_ROUTE } from './compact';
+import { withCompactionTurns } from './compaction-turn';
 import { decodeResponsesRequest } from './decode-request';
 import { encodeResponsesError } from './encode-error';
 import { encodeResponsesResponse } from './encode-response';
@@ -21,8 +24,8 @@ import { inputItemsPage } from './input-items';
 import { previousIdOf, RESPONSES_STATE } from './state';
 import { openAIRateLimitHeaders } from '../shared/openai-rate-limit-headers';
 
-/** `POST /v1/responses`. */
-const RESPONSES: GenerateRoute = {
+/** `POST /v1/responses` (an input ending in a `compaction_trigger` item is a compaction: compaction-turn.ts). */
+const RESPONSES: GenerateRoute = withCompactionTurns({
   operation: 'generate',
   decode: (http) => decodeResponsesRequest(http.body),
   encode: (response, request, call) => ({
@@ -31,7 +34,7 @@ const RESPONSES: GenerateRoute = {
   }),
   encodeStream: (request, call) => encodeResponsesStream(request, previousIdOf(call.http)),
   state: RESPONSES_STATE,
-};
+});
 
 /**
  * `POST /v1/responses/input_tokens`: the body of a create call, its input counted as that call would
@@ -50,6 +53,8 @@ const ROUTES: ReadonlyMap<string, RouteMatch> = new Map(
     ['/responses', RESPONSES],
     ['/v1/responses/input_tokens', INPUT_TOKENS],
     ['/responses/input_tokens', INPUT_TOKENS],
+    ['/v1/responses/compact', COMPACT_ROUTE],
+    ['/responses/compact', COMPACT_ROUTE],
   ].map(([path, route]) => [
     path as string,
     Object.freeze({ route: route as GenerateRoute | CountTokensRoute, params: Object.freeze({}) }),

@@ -39,6 +39,13 @@ import {
   OPENAI_MAX_EMBED_INPUTS,
   type EmbeddingsBody,
 } from './embed';
+import {
+  compactViaResponses,
+  type ResponsesCompaction,
+  responsesCompactionTest,
+  triggerRequest,
+} from './responses/compact';
+import { compactExtension } from '../../wire/openai/compaction';
 import { openAIMaxImageTokens } from './image-token-bound';
 import { answerCapExhaustedStream, capExhaustedAnswer, isCapExhausted } from './output-cap';
 import {
@@ -91,6 +98,14 @@ export interface OpenAIProviderOptions extends UpstreamProviderOptions {
    * server state. Default: none (every model through chat completions).
    */
   responsesModels?: ResponsesModels;
+  /**
+   * Which of the `responsesModels` compact on the upstream itself: a `POST /v1/responses/compact` for one of them goes
+   * to the upstream's own `/responses/compact`, and its compaction item (readable only by that upstream) comes back as
+   * it was. `true` for all of them, a list of upstream ids, or a test of one. Default: none — the gateway compacts
+   * with a summarising turn of the model, as for any other upstream (docs/translation.md, *Compaction*). Turn it on
+   * for OpenAI itself; most other servers of the Responses API have no compact endpoint.
+   */
+  responsesCompaction?: ResponsesCompaction;
   /**
    * How the model's earlier reasoning goes back to the upstream on the assistant turns of a conversation (its
    * "reasoning dialect", see {@link ReasoningReplay}): one for every model, or a function choosing one per upstream
@@ -157,6 +172,7 @@ export class OpenAIProvider implements Provider {
   private readonly maxTokensField: MaxTokensField;
   private readonly reasoningModels: (upstreamModel: string) => boolean;
   private readonly responsesModels: (upstreamModel: string) => boolean;
+  private readonly responsesCompaction: (upstreamModel: string) => boolean;
   private readonly reasoningReplay: ReplayChooser;
   private readonly cacheMarkers: (upstreamModel: string) => Markers;
   /** DashScope (Qwen): thinking by `enable_thinking`, and answers only streamed in thinking mode (./dashscope.ts). */
@@ -179,6 +195,7 @@ export class OpenAIProvider implements Provider {
     }
     this.reasoningModels = options.reasoningModels ?? preset.reasoningModels;
     this.responsesModels = responsesModelTest(options.responsesModels);
+    this.responsesCompaction = responsesCompactionTest(options.responsesCompaction);
     this.reasoningReplay = reasoningReplayFor(options.reasoningReplay, preset.reasoningReplay, this.name);
     this.cacheMarkers = cacheControlFor(options.cacheControl, preset.cacheMarkers);
     this.dashScope = options.dashScopeThinking ?? preset.dashScopeThinking;
@@ -222,7 +239,12 @@ export class OpenAIProvider implements Provider {
 
   async generate(request: GenerateRequest, context: ProviderCallContext): Promise<ProviderGenerateResponse> {
     const responses = this.responsesCall(context.upstreamModel);
-    if (responses) return generateViaResponses(responses, request, context);
+    if (responses) {
+      if (!this.responsesCompaction(context.upstreamModel)) return generateViaResponses(responses, request, context);
+      const compact = compactExtension(request.extensions);
+      if (compact?.body) return compactViaResponses(responses, { ...compact, body: compact.body }, request, context);
+      return generateViaResponses(responses, triggerRequest(request), context);
+    }
     // Qwen's thinking mode answers only streamed: a non-streamed call is streamed upstream and collected.
     if (this.dashScope) return collectParts(this.stream(request, context));
     const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(request, context, false));
@@ -250,7 +272,10 @@ export class OpenAIProvider implements Provider {
 
   stream(request: GenerateRequest, context: ProviderCallContext): AsyncIterable<ProviderStreamPart> {
     const responses = this.responsesCall(context.upstreamModel);
-    if (responses) return streamViaResponses(responses, request, context);
+    if (responses) {
+      const compacting = this.responsesCompaction(context.upstreamModel);
+      return streamViaResponses(responses, compacting ? triggerRequest(request) : request, context);
+    }
     const upstream = this.client.forCall(context);
     const open = (sink: BodySink) => {
       const body = encodeChatRequest(request, context.upstreamModel, this.encodeOptions(request, context, true));
