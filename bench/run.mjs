@@ -327,6 +327,14 @@ async function main() {
       env: { BENCH_OPERATED: '1' },
     },
     {
+      id: 'gateway-traced',
+      label: 'gateway: OpenAI chat → OpenAI, an OpenTelemetry SDK registered (spans recorded, export dropped)',
+      kind: 'gateway-operated',
+      protocol: 'openai',
+      script: 'gateway.cjs',
+      env: { BENCH_TRACES: 'sdk' },
+    },
+    {
       id: 'gateway-one-deployment',
       label: 'gateway: OpenAI chat → OpenAI, the model written as one deployment',
       kind: 'gateway-deployments',
@@ -891,7 +899,7 @@ async function main() {
     const plain = rows.find((candidate) => candidate.target === 'gateway-openai' && candidate.mode === row.mode);
     if (!plain) continue;
     verdict(
-      `with a usage sink and a rate limit, ${row.mode} (${row.target} / gateway-openai)`,
+      `${row.target === 'gateway-traced' ? 'with an OpenTelemetry SDK recording spans' : 'with a usage sink and a rate limit'}, ${row.mode} (${row.target} / gateway-openai)`,
       row.rps / plain.rps,
       TARGETS_WANTED.operatedRatio,
       'higher',
