@@ -13,6 +13,7 @@ import {
   propagation,
   type Span,
   SpanKind,
+  type SpanOptions,
   SpanStatusCode,
   type Tracer,
   trace,
@@ -58,11 +59,29 @@ const HEADER_GETTER = {
   get: (carrier: IncomingHttpHeaders, key: string) => carrier[key],
 };
 
+/** The options of a call's span, one object per operation and kind (none made per call: the sampler reads them). */
+const CALL_SPAN_OPTIONS = new Map<string, SpanOptions>();
+
+function callSpanOptions(operationName: string, local: boolean): SpanOptions {
+  const key = local ? `${operationName} local` : operationName;
+  let options = CALL_SPAN_OPTIONS.get(key);
+  if (options === undefined) {
+    const attributes = Object.freeze({ [names.OPERATION_NAME]: operationName });
+    options = Object.freeze({ kind: local ? SpanKind.INTERNAL : SpanKind.SERVER, attributes });
+    CALL_SPAN_OPTIONS.set(key, options);
+  }
+  return options;
+}
+
+const CLIENT_OPTIONS: SpanOptions = Object.freeze({ kind: SpanKind.CLIENT });
+
 /** The spans of one call. */
 export class CallTrace {
   readonly span: Span;
-  /** The context the attempts' spans are children of. */
-  private readonly context: Context;
+  /** The context the call's span was started in (the caller's trace, or the host's span). */
+  private readonly parent: Context;
+  /** The context the attempts' spans are children of, made for the first attempt. */
+  private childContext: Context | undefined;
   private readonly tracer: Tracer;
   /** The attempt whose span is open: a stream's until it ends. */
   attempt: Span | undefined;
@@ -76,13 +95,8 @@ export class CallTrace {
     const active = context.active();
     // Inside the host's own server span (its HTTP instrumentation): a child of it. Otherwise the caller's trace.
     const local = trace.getSpan(active) !== undefined;
-    const parent = local ? active : propagation.extract(active, headers, HEADER_GETTER);
-    this.span = this.tracer.startSpan(
-      operationName,
-      { kind: local ? SpanKind.INTERNAL : SpanKind.SERVER, attributes: { [names.OPERATION_NAME]: operationName } },
-      parent,
-    );
-    this.context = trace.setSpan(parent, this.span);
+    this.parent = local ? active : propagation.extract(active, headers, HEADER_GETTER);
+    this.span = this.tracer.startSpan(operationName, callSpanOptions(operationName, local), this.parent);
   }
 
   get recording(): boolean {
@@ -97,11 +111,9 @@ export class CallTrace {
     }
   }
 
-  /** Sets an attribute when the span records (a value computed only then). */
-  set(name: string, value: () => string | undefined): void {
-    if (!this.span.isRecording()) return;
-    const computed = value();
-    if (computed !== undefined) this.span.setAttribute(name, computed);
+  private get context(): Context {
+    if (this.childContext === undefined) this.childContext = trace.setSpan(this.parent, this.span);
+    return this.childContext;
   }
 
   /** Starts an upstream attempt's span (CLIENT), a child of the call's; it is the open attempt until ended. */
@@ -124,11 +136,19 @@ export class CallTrace {
       if (stream) attributes[names.REQUEST_STREAM] = true;
       if (deployment !== undefined) attributes[names.ROSETTA.deployment] = deployment;
     }
-    const span = this.tracer.startSpan(
-      `${this.operationName} ${upstreamModel}`,
-      { kind: SpanKind.CLIENT, attributes },
-      this.context,
-    );
+    // A call's span that does not record: sampled out (its context still goes upstream), or the API's no-op one
+    // without an SDK, whose attempt is another no-op span and no context is made for it.
+    const span = attributes
+      ? this.tracer.startSpan(
+          `${this.operationName} ${upstreamModel}`,
+          { kind: SpanKind.CLIENT, attributes },
+          this.context,
+        )
+      : this.tracer.startSpan(
+          this.operationName,
+          CLIENT_OPTIONS,
+          isSpanContextValid(this.span.spanContext()) ? this.context : this.parent,
+        );
     this.attempt = span;
     return span;
   }
@@ -193,7 +213,7 @@ export class CallTrace {
       if (record.affinity !== undefined) attributes[names.ROSETTA.affinity] = record.affinity;
       if (record.credits.settlement !== undefined) attributes[names.ROSETTA.settlement] = record.credits.settlement;
       if (record.usageSource !== undefined) attributes[names.ROSETTA.usageSource] = record.usageSource;
-      if (record.timings.firstByte !== undefined)
+      if (record.stream && record.timings.firstByte !== undefined)
         attributes[names.TIME_TO_FIRST_CHUNK] = (record.timings.firstByte - record.timings.received) / 1000;
       span.setAttributes(attributes);
       if (record.usage) setUsage(span, record.usage);
