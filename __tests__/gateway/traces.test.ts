@@ -20,6 +20,7 @@ import { startMockServer, type MockServer } from '../helpers/mock-server';
 
 const KEY = 'sk-traces-caller-0123456789';
 const UPSTREAM_KEY = 'sk-upstream-secret-000000';
+const BROKE_KEY = 'sk-traces-broke-0123456789';
 const exporter = new InMemorySpanExporter();
 const contextManager = new AsyncLocalStorageContextManager();
 let upstream: MockServer;
@@ -45,12 +46,22 @@ function chatAnswer(model: string) {
 
 function options(captureContent: boolean): GatewayOptions {
   return {
-    keys: [{ key: KEY, id: 'alice' }],
+    keys: [
+      { key: KEY, id: 'alice' },
+      { key: BROKE_KEY, id: 'broke', balance: 0 },
+    ],
     providers: [new OpenAIProvider({ baseUrl: `${upstream.origin}/v1`, apiKey: UPSTREAM_KEY, retries: { max: 0 } })],
     models: [
       { id: 'gpt-test', provider: 'openai', upstreamModel: 'up-ok' },
       { id: 'flaky', provider: 'openai', upstreamModel: 'up-broken', fallbacks: ['gpt-test'] },
       { id: 'embed-test', provider: 'openai', upstreamModel: 'up-embed', type: 'embedding' },
+      {
+        id: 'spread',
+        deployments: [
+          { name: 'east', provider: 'openai', upstreamModel: 'up-broken', priority: 0 },
+          { name: 'west', provider: 'openai', upstreamModel: 'up-ok', priority: 1 },
+        ],
+      },
     ],
     observability: { traces: { captureContent } },
   };
@@ -214,6 +225,21 @@ test('a fallback: two attempt spans as siblings, the first failed with error.typ
   });
 });
 
+test('a deployment retry: the failed deployment and the one that answered are sibling attempts', async () => {
+  const response = await post(gateway, '/v1/chat/completions', {
+    model: 'spread',
+    messages: [{ role: 'user', content: 'Hi' }],
+  });
+  expect(response.status).toBe(200);
+  const all = await spans(3);
+  const call = callSpan(all);
+  const attempts = attemptSpans(all);
+  expect(attempts.map((span) => span.attributes['rosetta.deployment'])).toEqual(['east', 'west']);
+  for (const attempt of attempts) expect(parentOf(attempt)).toBe(call.spanContext().spanId);
+  expect(attempts.map((span) => span.status.code)).toEqual([SpanStatusCode.ERROR, SpanStatusCode.UNSET]);
+  expect(call.attributes).toMatchObject({ 'rosetta.deployment': 'west', 'rosetta.attempts': 2 });
+});
+
 test('a refused call (401) gets a span with error.type and an error status', async () => {
   const response = await fetch(`${gateway.url}/v1/chat/completions`, {
     method: 'POST',
@@ -226,6 +252,36 @@ test('a refused call (401) gets a span with error.type and an error status', asy
   expect(all[0]!.status.code).toBe(SpanStatusCode.ERROR);
   expect(all[0]!.attributes).toMatchObject({ 'error.type': 'authentication', 'http.response.status_code': 401 });
   expect(allText(all)).not.toContain('sk-wrong-key');
+});
+
+test('refused calls (403 without credits, 400 for a bad body) get a span with error.type and no attempt', async () => {
+  const broke = await post(
+    gateway,
+    '/v1/chat/completions',
+    { model: 'gpt-test', messages: [{ role: 'user', content: 'Hi' }] },
+    {
+      authorization: `Bearer ${BROKE_KEY}`,
+    },
+  );
+  expect(broke.status).toBe(403);
+  let all = await spans(1);
+  expect(all).toHaveLength(1);
+  expect(all[0]!.name).toBe('chat gpt-test');
+  expect(all[0]!.status.code).toBe(SpanStatusCode.ERROR);
+  expect(all[0]!.attributes).toMatchObject({
+    'error.type': 'insufficient_quota',
+    'http.response.status_code': 403,
+    'rosetta.key.id': 'broke',
+    'rosetta.credits.charged': 0,
+  });
+  expect(allText(all)).not.toContain(BROKE_KEY);
+  exporter.reset();
+  const bad = await post(gateway, '/v1/chat/completions', { model: 'gpt-test' });
+  expect(bad.status).toBe(400);
+  all = await spans(1);
+  expect(all).toHaveLength(1);
+  expect(all[0]!.status.code).toBe(SpanStatusCode.ERROR);
+  expect(all[0]!.attributes).toMatchObject({ 'error.type': 'invalid_request', 'http.response.status_code': 400 });
 });
 
 test('an embeddings call has its own operation name', async () => {

@@ -14,6 +14,8 @@
  * its session read and written in the MemoryDeploymentStore. With BENCH_TRACES=sdk an OpenTelemetry SDK is registered
  * before the gateway is made (a BasicTracerProvider with a SimpleSpanProcessor and an exporter that drops every span,
  * the AsyncLocalStorage context manager and the W3C propagator): what recording every call's spans costs, export aside.
+ * With BENCH_GATEWAY_MODULE (target gateway-baseline, BENCH_BASELINE=<another build's dist/cjs/index.js>) that build is
+ * the gateway, for a comparison in the same interleaved rounds.
  */
 const http = require('node:http');
 const express = require('express');
@@ -27,7 +29,10 @@ if (process.env.BENCH_TRACES === 'sdk') {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(dropping)] }));
 }
-const { createGateway, MemoryUsageLog, OpenAIProvider } = require('rosetta-gateway');
+// BENCH_GATEWAY_MODULE: another build to load instead (bench target gateway-baseline).
+const { createGateway, MemoryUsageLog, OpenAIProvider } = require(
+  process.env.BENCH_GATEWAY_MODULE || 'rosetta-gateway',
+);
 const { serve } = require('./instrument.cjs');
 
 const upstream = process.env.BENCH_UPSTREAM;
