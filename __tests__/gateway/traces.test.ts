@@ -55,6 +55,7 @@ function options(captureContent: boolean): GatewayOptions {
       { id: 'gpt-test', provider: 'openai', upstreamModel: 'up-ok' },
       { id: 'flaky', provider: 'openai', upstreamModel: 'up-broken', fallbacks: ['gpt-test'] },
       { id: 'embed-test', provider: 'openai', upstreamModel: 'up-embed', type: 'embedding' },
+      { id: 'painter', provider: 'openai', upstreamModel: 'gpt-image-1', type: 'image' },
       {
         id: 'spread',
         deployments: [
@@ -78,6 +79,9 @@ beforeAll(async () => {
     if (model === 'up-broken') {
       response.writeHead(500, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: 'down', type: 'server_error' } }));
+    } else if (request.url?.endsWith('/images/generations')) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ created: 1, data: [{ b64_json: 'aGVsbG8=' }] }));
     } else if (request.url?.endsWith('/embeddings')) {
       response.writeHead(200, { 'content-type': 'application/json' });
       const data = (body.input as string[]).map((_, index) => ({ object: 'embedding', index, embedding: [0.1, 0.2] }));
@@ -294,6 +298,21 @@ test('an embeddings call has its own operation name', async () => {
   expect(attemptSpans(all).map((span) => span.name)).toEqual(['embeddings up-embed']);
 });
 
+test('an image call is generate_content with gen_ai.output.type image', async () => {
+  const response = await post(gateway, '/v1/images/generations', {
+    model: 'painter',
+    prompt: 'a cat',
+    n: 1,
+    size: '1024x1024',
+  });
+  expect(response.status).toBe(200);
+  const all = await spans(2);
+  const call = callSpan(all);
+  expect(call.name).toBe('generate_content painter');
+  expect(call.attributes).toMatchObject({ 'gen_ai.operation.name': 'generate_content', 'gen_ai.output.type': 'image' });
+  expect(attemptSpans(all).map((span) => span.name)).toEqual(['generate_content gpt-image-1']);
+});
+
 test('the caller trace is continued and traceparent reaches the upstream, child of the attempt span', async () => {
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
   const response = await post(
@@ -322,5 +341,17 @@ test('content only with observability.traces.captureContent', async () => {
   ]);
   expect(JSON.parse(String(call.attributes['gen_ai.output.messages']))).toEqual([
     { role: 'assistant', parts: [{ type: 'text', content: 'Hello there.' }], finish_reason: 'stop' },
+  ]);
+});
+
+test('a captured stream records the text it relayed', async () => {
+  await post(capturing, '/v1/chat/completions', {
+    model: 'gpt-test',
+    stream: true,
+    messages: [{ role: 'user', content: 'Stream it' }],
+  });
+  const call = callSpan(await spans(2));
+  expect(JSON.parse(String(call.attributes['gen_ai.output.messages']))).toEqual([
+    { role: 'assistant', parts: [{ type: 'text', content: 'Hello' }] },
   ]);
 });
