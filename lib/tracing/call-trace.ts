@@ -9,6 +9,7 @@ import {
   type Attributes,
   type Context,
   context,
+  INVALID_SPAN_CONTEXT,
   isSpanContextValid,
   propagation,
   type Span,
@@ -74,6 +75,15 @@ function callSpanOptions(operationName: string, local: boolean): SpanOptions {
 }
 
 const CLIENT_OPTIONS: SpanOptions = Object.freeze({ kind: SpanKind.CLIENT });
+
+/**
+ * Whether a span carries a trace to continue: not the API's no-op one, whose context is checked by identity first
+ * (the validity check itself parses both ids).
+ */
+function hasTraceContext(span: Span): boolean {
+  const spanContext = span.spanContext();
+  return spanContext !== INVALID_SPAN_CONTEXT && isSpanContextValid(spanContext);
+}
 
 /** The spans of one call. */
 export class CallTrace {
@@ -147,7 +157,7 @@ export class CallTrace {
       : this.tracer.startSpan(
           this.operationName,
           CLIENT_OPTIONS,
-          isSpanContextValid(this.span.spanContext()) ? this.context : this.parent,
+          hasTraceContext(this.span) ? this.context : this.parent,
         );
     this.attempt = span;
     return span;
@@ -159,7 +169,7 @@ export class CallTrace {
    */
   upstreamHeaders(base: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
     const span = this.attempt;
-    if (span === undefined || !isSpanContextValid(span.spanContext())) return base;
+    if (span === undefined || !hasTraceContext(span)) return base;
     const headers: Record<string, string> = Object.assign({}, base);
     propagation.inject(trace.setSpan(this.context, span), headers);
     return headers;
