@@ -80,6 +80,11 @@ function parseArgs(argv) {
 
 const flags = parseArgs(process.argv.slice(2));
 const env = process.env;
+/** What a `gateway-operated` target other than `gateway-operated` itself adds, as its verdict line says it. */
+const OPERATED_VERDICTS = {
+  'gateway-traced': 'with an OpenTelemetry SDK recording spans',
+  'gateway-baseline': 'the baseline build',
+};
 const truthy = (value) => value !== undefined && value !== false && value !== '0' && value !== 'false' && value !== '';
 const quick = truthy(flags.quick) || truthy(env.BENCH_QUICK);
 
@@ -327,6 +332,14 @@ async function main() {
       env: { BENCH_OPERATED: '1' },
     },
     {
+      id: 'gateway-traced',
+      label: 'gateway: OpenAI chat → OpenAI, an OpenTelemetry SDK registered (spans recorded, export dropped)',
+      kind: 'gateway-operated',
+      protocol: 'openai',
+      script: 'gateway.cjs',
+      env: { BENCH_TRACES: 'sdk' },
+    },
+    {
       id: 'gateway-one-deployment',
       label: 'gateway: OpenAI chat → OpenAI, the model written as one deployment',
       kind: 'gateway-deployments',
@@ -364,6 +377,17 @@ async function main() {
       server: 'gateway',
     },
   ];
+  // Another build of the package to compare with, measured in the same interleaved rounds (BENCH_BASELINE: the path
+  // of its dist/cjs/index.js, e.g. the main branch built in another directory).
+  if (env.BENCH_BASELINE)
+    catalogue.push({
+      id: 'gateway-baseline',
+      label: `gateway: OpenAI chat → OpenAI, the baseline build (${env.BENCH_BASELINE})`,
+      kind: 'gateway-operated',
+      protocol: 'openai',
+      script: 'gateway.cjs',
+      env: { BENCH_GATEWAY_MODULE: path.resolve(env.BENCH_BASELINE) },
+    });
   const targets = catalogue.filter(
     (target) =>
       !options.only || target.kind === 'direct' || target.kind === 'floor' || options.only.includes(target.id),
@@ -891,7 +915,7 @@ async function main() {
     const plain = rows.find((candidate) => candidate.target === 'gateway-openai' && candidate.mode === row.mode);
     if (!plain) continue;
     verdict(
-      `with a usage sink and a rate limit, ${row.mode} (${row.target} / gateway-openai)`,
+      `${OPERATED_VERDICTS[row.target] ?? 'with a usage sink and a rate limit'}, ${row.mode} (${row.target} / gateway-openai)`,
       row.rps / plain.rps,
       TARGETS_WANTED.operatedRatio,
       'higher',

@@ -14,6 +14,7 @@ export type {
   ObservabilityOptions,
 } from './options';
 export type { MetricsOptions, MetricsBuckets } from './metrics/options';
+export type { TracesOptions } from './tracing/call-trace';
 export type { MetricsHandler } from './metrics/gateway-metrics';
 export { GatewayError, GatewayConfigError, type ErrorKind, type GatewayErrorOptions } from './errors';
 export type * from './canonical';

@@ -29,6 +29,7 @@ const RANKS = [
   [10, 'deployment routing', '^lib/routing/'],
   [11, 'model table', '^lib/models\\.ts$'],
   [11, 'metrics', '^lib/metrics/'],
+  [11, 'tracing', '^lib/tracing/'],
   [12, 'quota maths', '^lib/quota\\.ts$'],
   [12, 'options', '^lib/options/'],
   [13, 'pipeline', '^lib/pipeline/'],

@@ -11,11 +11,28 @@
  * (`gateway-one-deployment`) `mock-model` is written as a list of one deployment (the same path as the shorthand: no
  * router); with =3 (`gateway-deployments`) it has three deployments, three providers (upstream accounts) on the mock
  * with keys of their own, weighted 1:2:1 with session affinity on (the default): every call is chosen by the router,
- * its session read and written in the MemoryDeploymentStore.
+ * its session read and written in the MemoryDeploymentStore. With BENCH_TRACES=sdk an OpenTelemetry SDK is registered
+ * before the gateway is made (a BasicTracerProvider with a SimpleSpanProcessor and an exporter that drops every span,
+ * the AsyncLocalStorage context manager and the W3C propagator): what recording every call's spans costs, export aside.
+ * With BENCH_GATEWAY_MODULE (target gateway-baseline, BENCH_BASELINE=<another build's dist/cjs/index.js>) that build is
+ * the gateway, for a comparison in the same interleaved rounds.
  */
 const http = require('node:http');
 const express = require('express');
-const { createGateway, MemoryUsageLog, OpenAIProvider } = require('rosetta-gateway');
+if (process.env.BENCH_TRACES === 'sdk') {
+  const { context, propagation, trace } = require('@opentelemetry/api');
+  const { BasicTracerProvider, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks');
+  const { W3CTraceContextPropagator } = require('@opentelemetry/core');
+  const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: () => Promise.resolve() };
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(dropping)] }));
+}
+// BENCH_GATEWAY_MODULE: another build to load instead (bench target gateway-baseline).
+const { createGateway, MemoryUsageLog, OpenAIProvider } = require(
+  process.env.BENCH_GATEWAY_MODULE || 'rosetta-gateway',
+);
 const { serve } = require('./instrument.cjs');
 
 const upstream = process.env.BENCH_UPSTREAM;

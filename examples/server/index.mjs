@@ -6,6 +6,10 @@ import { bannerLines } from './banner.mjs';
 import { parseGatewayKeys } from './keys.mjs';
 import { selfPointingBaseUrl, upstreamsFromEnv } from './upstreams.mjs';
 import { adminOnly, usageLine, usageQueryHandler } from './usage.mjs';
+import { startTracing } from './tracing.mjs';
+
+// Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (the SDK registered before the gateway is made); else none.
+const stopTracing = await startTracing(process.env);
 
 const port = Number(process.env.PORT ?? 8080);
 const keys = parseGatewayKeys(process.env.GATEWAY_KEYS);
@@ -139,6 +143,7 @@ async function shutdown(signal) {
     delay(CLOSE_TIMEOUT_MS),
   ]);
   server.closeAllConnections();
+  await Promise.race([stopTracing(), delay(CLOSE_TIMEOUT_MS)]);
   process.exit(0);
 }
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());

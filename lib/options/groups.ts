@@ -18,8 +18,8 @@ const GROUPS = {
   },
   limits: { maxBodyBytes: 'maxBodyBytes', maxJsonDepth: 'maxJsonDepth', maxHops: 'maxHops', rateLimits: 'rateLimits' },
   billing: { chargeFailedStreams: 'chargeFailedStreams', defaultMaxOutputTokens: 'defaultMaxOutputTokens' },
-  observability: { usageSink: 'usageSink', metrics: 'metrics', logger: 'logger' },
-} as const satisfies Record<string, Record<string, keyof GatewayOptions | 'logger'>>;
+  observability: { usageSink: 'usageSink', metrics: 'metrics', logger: 'logger', traces: 'traces' },
+} as const satisfies Record<string, Record<string, keyof GatewayOptions | 'logger' | 'traces'>>;
 
 /** The top-level names a host writes: the groups and the options of no group. */
 export const GROUPED_OPTION_NAMES = [

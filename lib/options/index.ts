@@ -19,7 +19,8 @@ import { RateLimiter } from '../rate-limit/limiter';
 import { suggest } from '../suggest';
 import { toUsageSink, type UsageSink, type UsageSinkOption } from '../usage/sink';
 
-import { booleanOption, gatewayOptionError as fail, positiveInteger } from '../config-check';
+import { booleanOption, gatewayOptionError as fail, positiveInteger, shown } from '../config-check';
+import type { TracesOptions } from '../tracing/call-trace';
 import type { Logger } from '../log';
 import { flattenOptions, GROUPED_OPTION_NAMES } from './groups';
 import { resolveModels } from './models';
@@ -222,6 +223,7 @@ export function resolveOptions(
     maxHops: positiveIntegerOption(options, 'maxHops', 5),
     usageSink: resolveUsageSink(options.usageSink),
     metrics: resolveMetricsOptions(options.metrics),
+    traces: resolveTraces((options as { traces?: unknown }).traces),
     ...resolveRateLimits(options),
     routing: resolveRouting(options),
   };
@@ -284,6 +286,28 @@ function resolveRouting(options: GatewayOptions): RoutingSettings {
     store: options.deploymentStore ?? new MemoryDeploymentStore(),
     logger: resolveLogger((options as { logger?: unknown }).logger),
   };
+}
+
+/** `observability.traces`: `{ captureContent?: boolean }`. */
+function resolveTraces(value: unknown): Required<TracesOptions> {
+  if (value === undefined) return { captureContent: false };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    fail('ERR_GATEWAY_INVALID_OPTION', 'observability.traces', `must be an object, not ${shown(value)}.`);
+  for (const name of Object.keys(value))
+    if (name !== 'captureContent')
+      fail(
+        'ERR_GATEWAY_UNKNOWN_OPTION',
+        `observability.traces.${name}`,
+        `is not an option${suggest(name, ['captureContent'])}.`,
+      );
+  const capture = (value as TracesOptions).captureContent;
+  if (capture !== undefined && typeof capture !== 'boolean')
+    fail(
+      'ERR_GATEWAY_INVALID_OPTION',
+      'observability.traces.captureContent',
+      `must be a boolean, not ${shown(capture)}.`,
+    );
+  return { captureContent: capture === true };
 }
 
 /** `observability.logger`: an object with a `warn(message)` method; default `console`. */

@@ -1,5 +1,6 @@
 /** The options of createGateway as a host writes them, and the resolved configuration a gateway runs on. */
 import type { MetricsOptions, ResolvedMetricsOptions } from '../metrics/options';
+import type { TracesOptions } from '../tracing/call-trace';
 import type { Logger } from '../log';
 import type { ModelConfig } from '../model-config';
 import type { ProtocolCodec } from '../protocols/types';
@@ -199,6 +200,11 @@ export interface ObservabilityOptions {
   metrics?: boolean | MetricsOptions;
   /** Where what the operator must act on is said (an upstream that rejected the gateway's key). Default `console`. */
   logger?: Logger;
+  /**
+   * OpenTelemetry spans (docs/operations.md, *Traces*): made through `@opentelemetry/api` whenever the host registers
+   * an SDK; `{ captureContent: true }` adds the messages in and out to the call's span. Default `{}`.
+   */
+  traces?: TracesOptions;
 }
 
 /** The `routing` option (docs/routing.md). */
@@ -251,6 +257,8 @@ export interface ResolvedOptions {
   usageSink: UsageSink | undefined;
   /** Absent: metrics are off. */
   metrics: ResolvedMetricsOptions | undefined;
+  /** `observability.traces`, defaults filled in. */
+  traces: Required<TracesOptions>;
   /** The rate-limit store (a {@link MemoryRateLimitStore} unless one was given). */
   rateLimitStore: RateLimitStore;
   /** Admits calls against the keys' limits and the default; does nothing for a call nobody limits. */

@@ -7,6 +7,7 @@ import type { CallCancellation } from '../providers/cancellation';
 import type { CallView, HttpRequestView, Operation, ProtocolCodec } from '../protocols/types';
 import type { ChosenDeployment } from '../routing/router';
 import type { Principal } from '../stores/types';
+import type { AnswerFacts, CallTrace } from '../tracing/call-trace';
 import type { UsageAttempt } from '../usage/record';
 import type { QuotaHold } from './quota-hold';
 
@@ -53,6 +54,12 @@ export class Call implements CallView {
   failure: GatewayError | undefined;
   /** Whether the caller left before the answer was complete. */
   cancelled = false;
+  /** What the answer said of itself (id, model, finish reasons), for the call's span; set only while it records. */
+  answer: AnswerFacts | undefined;
+  /** A stream's output text, kept only for a span that captures content. */
+  streamedText: string | undefined;
+  /** The call's spans (docs/operations.md, *Traces*); set by `handleCall` before any operation runs. */
+  trace!: CallTrace;
   /** The caller's codec's rate-limit headers (docs/operations.md, *Rate limits*); set with `principal`. */
   rateLimitHeaders: ProtocolCodec['rateLimitHeaders'];
 

@@ -19,7 +19,8 @@ import { Call } from './call';
 import { Lifecycle } from './lifecycle';
 import { logRequest } from '../log';
 import { requireBalance } from './quota-hold';
-import { runOperation } from './run-operation';
+import { type ChargedOperation, runOperation } from './run-operation';
+import { GatewayTracer } from '../tracing/call-trace';
 import { operationFor } from './operations';
 import { serveModelList } from './operations/model-list';
 import { serveStoredResponse } from './operations/stored-response';
@@ -41,6 +42,8 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
   private readonly hops: HopGuard;
   private readonly bodyLimits: BodyLimits;
   private readonly ids = new RequestIds();
+  /** The gateway's OpenTelemetry tracer (a no-op until the host registers an SDK). */
+  readonly tracer: GatewayTracer;
 
   constructor(readonly config: ResolvedOptions) {
     this.hops = new HopGuard(config.maxHops);
@@ -55,6 +58,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       },
       this.router,
     );
+    this.tracer = new GatewayTracer(config.traces.captureContent);
     this.bodyLimits = { maxBytes: config.maxBodyBytes, maxDepth: config.maxJsonDepth };
     const delivery = config.usageSink && new UsageDelivery(config.usageSink);
     if (delivery) this.usage.add(delivery);
@@ -84,6 +88,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     const cancellation = new CallCancellation();
     const call = new Call(requestId, view, cancellation, response, codec.name, match.route.operation);
     call.rateLimitHeaders = codec.rateLimitHeaders;
+    call.trace = this.tracer.startCall(request.headers, match.route.operation, codec.name);
     const started = performance.now();
     // The caller leaving before the call is over cancels the upstream call. A flag of our own is
     // cheaper than asking the response whether it finished (docs/performance.md, "Why the gateway's
@@ -94,6 +99,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     });
     const lifecycle = this.lifecycle;
     let bodyRead = given !== undefined;
+    let operation: ChargedOperation<unknown> | undefined;
     try {
       if (lifecycle.shutdownReason) throw lifecycle.shutdownReason;
       // Before the body is read: a request loop costs one refused call per hop, nothing more.
@@ -110,7 +116,8 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       bodyRead = true;
       view.body = given ? given.body : await readJsonBody(request, this.bodyLimits);
       // The operation: decode → resolve model → admit and hold → provider → settle → encode.
-      const encoded = await runOperation(this, call, operationFor(this, match.route, match.params, call));
+      operation = operationFor(this, match.route, match.params, call);
+      const encoded = await runOperation(this, call, operation);
       if (encoded !== undefined) {
         // A caller that left while its answer was made (and charged) never gets it.
         if (response.destroyed) call.cancelled = true;
@@ -141,7 +148,7 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
       answered = true;
       call.deployment?.end(call.usage);
       // Settled (or released) and answered: the one place a call's usage record is made.
-      emitUsage(this.usage, call);
+      emitUsage(this.usage, call, this.tracer.captureContent ? () => operation?.content?.() : undefined);
       lifecycle.leave(cancellation);
     }
   }

@@ -19,6 +19,7 @@ import type { Call } from './call';
 import { estimatedTokens } from './rate-limit';
 import { logProvider } from '../log';
 import type { ResolvedProvider } from '../resolved-provider';
+import { answerFacts } from '../tracing/call-trace';
 
 /** Failures a fallback model may cure: the upstream's fault, not the request's. */
 const FALLBACK_KINDS: ReadonlySet<string> = new Set(['upstream', 'upstream_timeout', 'overloaded']);
@@ -86,7 +87,9 @@ export function generate(
       const context = attemptContext(gatewayCall, target, warnings, retries);
       const call = { ...request, model: candidate.id };
       logProvider('%s → %s/%s max_output=%d', requestId, provider.name, target.upstreamModel, call.maxOutputTokens);
-      return provider.generate(call, context);
+      const response = await provider.generate(call, context);
+      if (gatewayCall.trace.recording) gatewayCall.trace.answered(answerFacts(response), response.usage);
+      return response;
     },
   );
 }
@@ -118,12 +121,14 @@ export function openStream(
         target.upstreamModel,
         call.maxOutputTokens,
       );
+      const started = performance.now();
       const parts = provider.stream(call, context);
       const opened = parts[Symbol.asyncIterator]();
       try {
         const next = await opened.next();
         if (next.done) throw new GatewayError('upstream', 'The upstream stream ended before it started.');
         if (next.value.type === 'error') throw next.value.error;
+        if (gatewayCall.trace.recording) gatewayCall.trace.answered({}, undefined, performance.now() - started);
         return { iterator: opened, first: next.value };
       } catch (error) {
         await opened.return?.()?.catch(() => undefined);
@@ -144,9 +149,10 @@ export function attemptContext(
     call.cancellation,
     target.upstreamModel,
     call.requestId,
-    call.upstreamHeaders,
+    call.trace.upstreamHeaders(call.upstreamHeaders),
     warnings,
     retries,
+    call.trace.attempt,
   );
 }
 
@@ -187,12 +193,16 @@ export async function withModels<T>(
         upstreamModel: candidate.upstreamModel,
       };
       call.attempts.push(tried);
+      call.trace.startAttempt(candidate.provider.name, candidate.upstreamModel, candidate.id, undefined, streamed);
       try {
         const value = await attempt(candidate, candidate, warnings, undefined);
+        // A stream's attempt span ends with the stream (streamResponse).
+        if (!streamed) call.trace.endAttempt();
         return { value, model: candidate, warnings: warnings.list };
       } catch (error) {
         const failure = toGatewayError(error);
         tried.error = { kind: failure.kind, status: failure.status };
+        call.trace.endAttempt(failure);
         throw error;
       }
     } catch (error) {
@@ -250,6 +260,7 @@ async function withDeployments<T>(
       deployment: deployment.name,
     };
     call.attempts.push(tried);
+    call.trace.startAttempt(deployment.provider.name, deployment.upstreamModel, model.id, deployment.name, streamed);
     try {
       // Another deployment would take the call: it is the retry, not this account again (docs/routing.md, *Retries*).
       const value = await attempt(model, deployment, warnings, chosen.alternative ? 0 : undefined);
@@ -257,10 +268,12 @@ async function withDeployments<T>(
       router.served(chosen, session);
       if (!streamed) router.healthy(chosen);
       call.deployment = chosen;
+      if (!streamed) call.trace.endAttempt();
       return { value, model, warnings: warnings.list };
     } catch (error) {
       const failure = toGatewayError(error);
       tried.error = { kind: failure.kind, status: failure.status };
+      call.trace.endAttempt(failure);
       chosen.end(undefined);
       if (signal.aborted || !(error instanceof GatewayError)) throw error;
       if (!DEPLOYMENT_FAILURE_KINDS.has(error.kind)) {

@@ -10,6 +10,7 @@ import type { ModelType } from '../model-config';
 import type { ResolvedModel } from '../models';
 import type { EncodedResponse } from '../protocols/types';
 import { WARNINGS_HEADER, warningsHeader } from '../warnings';
+import type { CapturedContent } from '../tracing/call-trace';
 import type { Call } from './call';
 import type { GatewayParts } from './parts';
 import type { Admission, Charge } from './admission';
@@ -35,6 +36,8 @@ export interface ChargedOperation<A> {
   serve(model: ResolvedModel, admission: Admission): Promise<Outcome<A> | undefined>;
   /** The answer in the caller's protocol. */
   encode(outcome: Outcome<A>): EncodedResponse | Promise<EncodedResponse>;
+  /** The messages in and out, for a span that captures content (`observability.traces.captureContent`). */
+  content?(): CapturedContent | undefined;
 }
 
 /** Runs one call of `operation`; undefined when the answer was streamed. */
@@ -44,6 +47,7 @@ export async function runOperation<A>(
   operation: ChargedOperation<A>,
 ): Promise<EncodedResponse | undefined> {
   call.model = await operation.decode();
+  call.trace.named(call.model);
   const model = gateway.models.resolve(call.model, call.caller, operation.modelType);
   call.resolved = model;
   const admission = await operation.admit(model);

@@ -4,7 +4,8 @@
  * settled however the stream ends.
  */
 import type { ServerResponse } from 'node:http';
-import type { ProviderStreamPart } from '../canonical';
+import type { ProviderStreamPart, Usage } from '../canonical';
+import { type AnswerFacts, finishReasonsOf } from '../tracing/call-trace';
 import { GatewayError, toGatewayError } from '../errors';
 import { CoalescingWriter } from '../http/send';
 import type { StreamEncoder } from '../protocols/types';
@@ -115,6 +116,8 @@ export async function streamResponse(
     await iterator.return?.()?.catch(() => undefined);
     const usage = meter.usage();
     call.usage = usage;
+    if (call.trace.recording) traceStream(call, first, part, usage, meter);
+    else call.trace.endAttempt();
     endedEarly(call, ended, part, lifecycle);
     // Its deployment's health (docs/routing.md): a stream the upstream broke is that deployment's failure.
     call.deployment?.streamEnded(ended === 'failed' ? call.failure : undefined, requestId);
@@ -134,6 +137,26 @@ function endedEarly(call: Call, ended: StreamEnd, last: ProviderStreamPart, life
   if (ended === 'failed' && last.type === 'error') call.failure = toGatewayError(last.error);
   else if (signal.aborted && signal.reason === lifecycle.shutdownReason) call.failure = lifecycle.shutdownReason;
   else if (signal.aborted) call.cancelled = true;
+}
+
+/** Records the stream's answer on its attempt's span and the call's, and ends the attempt's span. */
+function traceStream(
+  call: Call,
+  first: ProviderStreamPart,
+  last: ProviderStreamPart,
+  usage: Usage,
+  meter: StreamMeter,
+) {
+  const facts: AnswerFacts = {};
+  if (first.type === 'response-start') {
+    facts.id = first.id;
+    facts.model = first.model;
+  }
+  if (last.type === 'finish') facts.finishReasons = finishReasonsOf([last.finishReason]);
+  call.answer = facts;
+  call.trace.answered(facts, usage);
+  if (call.trace.owner.captureContent) call.streamedText = meter.outputText();
+  call.trace.endAttempt(last.type === 'error' ? toGatewayError(last.error) : undefined);
 }
 
 /** Ends a stream cut by `close()` with the protocol's error event (nothing, if it cannot be encoded). */

@@ -5,6 +5,7 @@
 import { countedByGateway } from '../tokenizer';
 import type { UsageObservers } from '../usage/sink';
 import type { UsageOutcome, UsageRecord } from '../usage/record';
+import type { CapturedContent } from '../tracing/call-trace';
 import type { Call } from './call';
 
 /**
@@ -13,9 +14,15 @@ import type { Call } from './call';
  */
 export const CLIENT_CLOSED_STATUS = 499;
 
-/** Builds the call's record and hands it to every observer; without observers nothing is built. */
-export function emitUsage(observers: UsageObservers, call: Call): void {
-  if (observers.active) observers.emit(usageRecordOf(call, Date.now()));
+/**
+ * Builds the call's record, hands it to every observer and ends the call's span with it; without observers and
+ * without a recording span nothing is built.
+ */
+export function emitUsage(observers: UsageObservers, call: Call, content?: () => CapturedContent | undefined): void {
+  const tracing = call.trace.recording;
+  const record = observers.active || tracing ? usageRecordOf(call, Date.now()) : undefined;
+  if (record && observers.active) observers.emit(record);
+  call.trace.end(record, call.answer, tracing && content ? content() : undefined);
 }
 
 /** The record of a call that has settled and whose response has ended at `ended` (epoch ms). */

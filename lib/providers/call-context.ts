@@ -1,7 +1,14 @@
 /** The context the gateway hands a provider for one attempt of a call. */
+import type { Span } from '@opentelemetry/api';
 import { CALL_CANCELLATION, type CallCancellation } from './cancellation';
 import type { CallWarnings } from '../warnings';
 import type { ProviderCallContext } from './types';
+
+/**
+ * The attempt's span (lib/tracing/), for the upstream client to record where it sends the call (`server.address`):
+ * set only on a recording span's context.
+ */
+export const ATTEMPT_SPAN: unique symbol = Symbol('rosetta.attemptSpan');
 
 /**
  * The context a provider gets for one call. `signal` is an own, enumerable getter, so a provider
@@ -16,6 +23,7 @@ export function providerCallContext(
   upstreamHeaders?: Readonly<Record<string, string>>,
   warnings?: CallWarnings,
   retries?: number,
+  span?: Span,
 ): ProviderCallContext {
   const context: ProviderCallContext = {
     upstreamModel,
@@ -29,5 +37,6 @@ export function providerCallContext(
   };
   // Assigned, not a computed key of the literal: a computed key goes through V8's runtime (docs/performance.md).
   (context as { [CALL_CANCELLATION]?: CallCancellation })[CALL_CANCELLATION] = cancellation;
+  if (span?.isRecording()) (context as { [ATTEMPT_SPAN]?: Span })[ATTEMPT_SPAN] = span;
   return context;
 }

@@ -82,6 +82,11 @@ export class StreamMeter {
     );
   }
 
+  /** The output text produced so far (for a span that captures content). */
+  outputText(): string {
+    return this.produced.text();
+  }
+
   /** A finish's usage with the figures it lacks counted (the same object when it lacks none). */
   private complete(usage: Partial<Usage> | undefined): Usage {
     const complete = completeUsage(

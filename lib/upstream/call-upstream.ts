@@ -3,8 +3,10 @@
  * (`x-request-id`), the gateway's hop headers and the attempt's retry hint, applied here once instead of by each
  * provider at each request.
  */
+import { ATTEMPT_SPAN } from '../providers/call-context';
 import { CALL_CANCELLATION, type CallSignal } from '../providers/cancellation';
 import type { ProviderCallContext } from '../providers/types';
+import type { Span } from '@opentelemetry/api';
 import type { BodySink, StreamedBody } from './dispatch';
 
 /** One upstream call. */
@@ -27,6 +29,8 @@ export interface UpstreamRequest {
 
 /** What sends a call's requests: an {@link UpstreamClient} (./upstream-client.ts). */
 export interface RequestSender {
+  /** Where the requests go, for the attempt's span; absent: not recorded. */
+  readonly server?: { readonly address: string; readonly port: number };
   requestJson<T>(request: UpstreamRequest): Promise<T>;
   stream(request: UpstreamRequest, sink: BodySink): Promise<StreamedBody>;
 }
@@ -37,6 +41,7 @@ export interface RequestSender {
  */
 export type UpstreamCallContext = Pick<ProviderCallContext, 'signal' | 'requestId' | 'upstreamHeaders' | 'retries'> & {
   readonly [CALL_CANCELLATION]?: CallSignal;
+  readonly [ATTEMPT_SPAN]?: Span;
 };
 
 /** A request of one call: what the call adds (cancellation, retry hint) left out. */
@@ -57,6 +62,10 @@ export class CallUpstream {
     // Object.assign, not spread: a spread merge goes through V8's runtime per property (docs/performance.md).
     this.headers = Object.assign({ 'x-request-id': context.requestId }, context.upstreamHeaders);
     this.retries = context.retries;
+    const span = context[ATTEMPT_SPAN];
+    const server = client.server;
+    if (server && span?.isRecording())
+      span.setAttributes({ 'server.address': server.address, 'server.port': server.port });
   }
 
   /** The client's `requestJson` with the call's context. */

@@ -180,12 +180,18 @@ export class UpstreamClient {
   private readonly retries: Required<UpstreamRetries>;
   private readonly closeGraceMs: number;
   readonly name: string;
+  /** The upstream's host and port, as an attempt's span records them (`server.address`, `server.port`). */
+  readonly server: { readonly address: string; readonly port: number };
   /** Redacts this upstream's secrets (and anything key-like) from what it sends back. */
   readonly redactor: SecretRedactor;
 
   constructor(options: UpstreamClientOptions) {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
+    this.server = {
+      address: url.hostname,
+      port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
+    };
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.name = options.name;
     this.headers = { 'content-type': 'application/json', ...options.headers };

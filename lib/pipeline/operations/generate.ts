@@ -15,6 +15,8 @@ import { type AnswerKeeper, continueConversation, resolveItemReferences, stateSt
 import { Admission } from '../admission';
 import type { ChargedOperation, Outcome } from '../run-operation';
 import { streamResponse } from '../stream-response';
+import { answerFacts, type CapturedContent } from '../../tracing/call-trace';
+import { capturedContent } from '../../tracing/content';
 
 /**
  * Decode: the stored items the input names by reference resolved first (so the codec decodes them as sent), the
@@ -27,6 +29,8 @@ export class GenerateOperation implements ChargedOperation<GenerateResponse> {
   readonly modelType = 'text';
   private request!: GenerateRequest;
   private keeper: AnswerKeeper | undefined;
+  /** The whole answer, once served (for a span that captures content). */
+  private answered: GenerateResponse | undefined;
   private readonly dropped = new CallWarnings();
 
   constructor(
@@ -104,6 +108,8 @@ export class GenerateOperation implements ChargedOperation<GenerateResponse> {
     const served = await generate(hold.request, model, call);
     const answer: GenerateResponse = { ...served.value, model: served.model.id };
     call.usage = answer.usage;
+    if (call.trace.recording) call.answer = answerFacts(served.value);
+    this.answered = answer;
     if (keeper) answer.id = keeper.answerId;
     const warnings =
       decodeWarnings || served.warnings
@@ -112,6 +118,13 @@ export class GenerateOperation implements ChargedOperation<GenerateResponse> {
     if (warnings) answer.warnings = warnings;
     const charge = { credits: creditsForUsage(answer.usage, served.model), tokens: usedTokens(answer.usage) };
     return { answer, charge, warnings: answer.warnings };
+  }
+
+  /** The messages in and out as the conventions write them (only for a span that captures content). */
+  content(): CapturedContent | undefined {
+    const request = this.request as GenerateRequest | undefined;
+    if (!request) return undefined;
+    return capturedContent(request, this.answered?.choices ?? this.call.streamedText);
   }
 
   async encode(outcome: Outcome<GenerateResponse>): Promise<EncodedResponse> {
