@@ -255,10 +255,11 @@ describe('the dashboard in a browser', () => {
 
   it('loads over 100,000 records, aggregated on the server (measured; bound loose)', async () => {
     const headers = { authorization: `Bearer ${ADMIN}` };
-    // The API first (warm), then the page as a person opens it: its HTML, scripts and three API calls.
-    await fetch(`${server.url}/big/api/summary?window=1h`, { headers });
+    // The API first (warmed on another window: a window's summary is reused for 2 s), then the page as a person opens
+    // it: its HTML, scripts and three API calls.
+    await fetch(`${server.url}/big/api/summary?window=24h`, { headers });
     let started = performance.now();
-    const summary = await fetch(`${server.url}/big/api/summary?window=1h`, { headers });
+    const summary = await fetch(`${server.url}/big/api/summary?window=6h`, { headers });
     const summaryMs = performance.now() - started;
     const body = (await summary.json()) as Json;
     expect(body.totals.calls).toBe(100_000);

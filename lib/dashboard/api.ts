@@ -3,17 +3,25 @@ import type { ServerResponse } from 'node:http';
 import type { Gateway } from '../gateway';
 import type { UsageRecord } from '../usage/record';
 import type { DashboardUsageLog } from './types';
-import { type DashboardWindow, summarize, windowNamed, WINDOWS } from './summary';
+import { type DashboardSummary, type DashboardWindow, summarize, WINDOWS, windowNamed } from './summary';
 
 /** The most calls one list answers, and its default. */
 const MAX_CALLS = 500;
 const DEFAULT_CALLS = 100;
 const OUTCOMES = ['ok', 'error', 'cancelled'];
+/**
+ * How long a window's summary is answered again rather than computed anew: several people looking at the page (each
+ * refreshing every 10 s) cost one read of the log, which holds the event loop the gateway's calls run on.
+ */
+const SUMMARY_REUSE_MS = 2_000;
 
 /** A query the page sent that the dashboard cannot answer: a 400 naming the parameter. */
 class BadQuery extends Error {}
 
 export class DashboardApi {
+  /** The summary of each window being computed or computed last, and when it was asked for. */
+  private readonly summaries = new Map<string, { at: number; summary: Promise<DashboardSummary> }>();
+
   constructor(
     private readonly usage: DashboardUsageLog,
     private readonly gateway: Pick<Gateway, 'live'> | undefined,
@@ -33,9 +41,18 @@ export class DashboardApi {
     }
   }
 
-  private async summary(params: URLSearchParams) {
+  private summary(params: URLSearchParams): Promise<DashboardSummary> {
     const window = windowOf(params);
     const now = Date.now();
+    const reused = this.summaries.get(window.name);
+    if (reused && now - reused.at < SUMMARY_REUSE_MS) return reused.summary;
+    const summary = this.compute(window, now);
+    this.summaries.set(window.name, { at: now, summary });
+    summary.catch(() => this.summaries.delete(window.name));
+    return summary;
+  }
+
+  private async compute(window: DashboardWindow, now: number): Promise<DashboardSummary> {
     const records = await this.usage.query({ since: now - window.ms, until: now, limit: this.maxRecords });
     return summarize(records, window, now, records.length >= this.maxRecords);
   }

@@ -46,15 +46,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const api = new DashboardApi(usage, gateway, maxRecords);
   let checkedHostAuth = auth !== 'host';
 
-  const serve = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void): void => {
+  const serve = (request: IncomingMessage, response: ServerResponse, url: URL, next: (error?: unknown) => void) => {
     const method = request.method ?? 'GET';
-    const url = new URL(request.url ?? '/', 'http://dashboard.invalid');
-    const path = url.pathname;
-    const ours = path === '/' || path.startsWith('/assets/') || path.startsWith('/api/');
-    if (!ours) {
-      next();
-      return;
-    }
     if (method !== 'GET' && method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
       response.end('The dashboard is read-only.\n');
@@ -64,20 +57,25 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       checkedHostAuth = true;
       if (!request.headers.authorization && !request.headers.cookie) logger.warn(HOST_AUTH_WARNING);
     }
-    if (path.startsWith('/api/')) {
-      api.answer(path.slice('/api/'.length), url.searchParams, response).catch(next);
-      return;
-    }
-    assets.answer(request, path, response);
+    const path = url.pathname;
+    if (path.startsWith('/api/')) api.answer(path.slice('/api/'.length), url.searchParams, response).catch(next);
+    else assets.answer(request, path, response);
   };
 
   return (request, response, next) => {
+    const url = new URL(request.url ?? '/', 'http://dashboard.invalid');
+    const path = url.pathname;
+    // Only its own paths: every other request under the mount goes on to the host's routes, untouched.
+    if (path !== '/' && !path.startsWith('/assets/') && !path.startsWith('/api/')) {
+      next();
+      return;
+    }
     if (typeof auth !== 'function') {
-      serve(request, response, next);
+      serve(request, response, url, next);
       return;
     }
     auth(request, response, (error?: unknown) => {
-      if (error === undefined) serve(request, response, next);
+      if (error === undefined) serve(request, response, url, next);
       else next(error);
     });
   };
