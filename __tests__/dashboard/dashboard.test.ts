@@ -5,7 +5,14 @@
 import { readFileSync } from 'node:fs';
 import express from 'express';
 import request from 'supertest';
-import { createGateway, GatewayConfigError, MemoryUsageLog, type UsageQuery, type UsageRecord } from '../../lib';
+import {
+  createGateway,
+  GatewayConfigError,
+  LocalProvider,
+  MemoryUsageLog,
+  type UsageQuery,
+  type UsageRecord,
+} from '../../lib';
 import { createDashboard, type DashboardOptions } from '../../lib/dashboard';
 import { summarize, windowNamed } from '../../lib/dashboard/summary';
 import { sampleUsageRecord } from '../helpers/usage-log-contract';
@@ -185,6 +192,35 @@ describe('the API', () => {
       },
     });
     expect((await request(failing).get('/admin/api/summary').expect(500)).body).toEqual({ host: 'the log is down' });
+  });
+
+  it("answers the deployments of a model routed over several, with each one's health", async () => {
+    const gateway = createGateway({
+      keys: [{ key: 'sk-dashboard-live-0123456789', id: 'live' }],
+      providers: [new LocalProvider({ name: 'acct-a' }), new LocalProvider({ name: 'acct-b' })],
+      models: [
+        {
+          id: 'pool',
+          upstreamModel: 'rosetta-echo',
+          deployments: [
+            { provider: 'acct-a', name: 'pool-a' },
+            { provider: 'acct-b', name: 'pool-b' },
+          ],
+        },
+      ],
+    });
+    try {
+      const { live } = (await request(appWith({ usage, gateway })).get('/admin/api/live').expect(200)).body;
+      expect(
+        live.deployments.map((deployment: { name: string; state: string }) => [deployment.name, deployment.state]),
+      ).toEqual([
+        ['pool-a', 'healthy'],
+        ['pool-b', 'healthy'],
+      ]);
+      expect(JSON.stringify(live)).not.toContain('sk-dashboard-live');
+    } finally {
+      await gateway.close();
+    }
   });
 
   it("answers the gateway's live state: open streams, calls in flight, deployments (none here)", async () => {
