@@ -285,6 +285,17 @@ describe('auth', () => {
     expect(auth.mock.calls.length).toBe(calls);
   });
 
+  it("hands an async auth middleware's rejection to the host's error handler", async () => {
+    const app = appWith({
+      usage,
+      allowUnauthenticated: undefined,
+      auth: async () => {
+        throw new Error('the session store is down');
+      },
+    });
+    expect((await request(app).get('/admin/').expect(500)).body).toEqual({ host: 'the session store is down' });
+  });
+
   it('warns when created with neither auth nor allowUnauthenticated, and says so on the page', async () => {
     const logger = { warn: jest.fn() };
     const app = express().use('/admin', createDashboard({ usage, logger }));

@@ -53,7 +53,9 @@ export class DashboardApi {
   }
 
   private async compute(window: DashboardWindow, now: number): Promise<DashboardSummary> {
-    const records = await this.usage.query({ since: now - window.ms, until: now, limit: this.maxRecords });
+    // No `until`: a RedisUsageStream bounds by Redis's clock, which may run ahead of this host's; the summary bounds
+    // each record by its own `timings.ended`.
+    const records = await this.usage.query({ since: now - window.ms, limit: this.maxRecords });
     return summarize(records, window, now, records.length >= this.maxRecords);
   }
 
@@ -72,7 +74,6 @@ export class DashboardApi {
     const records = await this.usage.query({
       keyId,
       since: now - window.ms,
-      until: now,
       limit: filtered ? this.maxRecords : limit,
     });
     const calls: UsageRecord[] = [];

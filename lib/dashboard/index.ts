@@ -74,10 +74,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       serve(request, response, url, next);
       return;
     }
-    auth(request, response, (error?: unknown) => {
+    const passed: unknown = auth(request, response, (error?: unknown) => {
       if (error === undefined) serve(request, response, url, next);
       else next(error);
     });
+    // An async middleware's rejection is the host's error, as Express 5 would make it.
+    if (passed instanceof Promise) passed.catch(next);
   };
 }
 
