@@ -3,9 +3,9 @@
 // run `npm run build` first) with ADMIN_KEY, four keys, an OpenAI upstream that is down and a model `pool` over two
 // accounts (one a small mock here, one down: it cools down), sends a minute and a half of mixed calls (answered,
 // streamed, refused 401 / 403 / 429, failed upstream), then opens /admin/ in headless Chromium (playwright-core;
-// CHROMIUM_PATH or /usr/bin/chromium) and screenshots the page.
+// CHROMIUM_PATH or /usr/bin/chromium) and screenshots the page (squeezed with pngquant when it is installed).
 //   node scripts/dashboard-screenshot.mjs [out.png] [seconds of traffic, default 90]
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
@@ -191,7 +191,9 @@ try {
     () => document.querySelector('#calls tbody tr:nth-child(12)').getBoundingClientRect().bottom + 16,
   );
   await page.screenshot({ path: out, fullPage: true, clip: { x: 0, y: 0, width: 1360, height: Math.ceil(height) } });
-  console.log(`wrote ${out}`);
+  // A palette PNG is a third of the size and looks the same: with pngquant on the PATH, the file is squeezed.
+  const squeezed = spawnSync('pngquant', ['--quality=70-90', '--speed', '1', '--force', '--output', out, '--', out]);
+  console.log(`wrote ${out}${squeezed.status === 0 ? ' (pngquant)' : ''}`);
 } finally {
   await browser.close();
   child.kill('SIGTERM');
