@@ -265,6 +265,9 @@ describe('the page and its files', () => {
     await request(app).post('/admin/api/summary').expect(405);
     await request(app).delete('/admin/').expect(405);
     expect((await request(app).get('/admin/other').expect(200)).text).toBe('host route');
+    // A path that looks like a host to a URL parser is still a path: not the page.
+    await request(app).get('/admin//example.com/').expect(404);
+    await request(app).get('/admin//example.com/api/summary').expect(404);
   });
 });
 

@@ -46,7 +46,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const api = new DashboardApi(usage, gateway, maxRecords);
   let checkedHostAuth = auth !== 'host';
 
-  const serve = (request: IncomingMessage, response: ServerResponse, url: URL, next: (error?: unknown) => void) => {
+  const serve = (request: IncomingMessage, response: ServerResponse, url: Target, next: (error?: unknown) => void) => {
     const method = request.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
@@ -57,14 +57,14 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       checkedHostAuth = true;
       if (!request.headers.authorization && !request.headers.cookie) logger.warn(HOST_AUTH_WARNING);
     }
-    const path = url.pathname;
-    if (path.startsWith('/api/')) api.answer(path.slice('/api/'.length), url.searchParams, response).catch(next);
+    const { path } = url;
+    if (path.startsWith('/api/')) api.answer(path.slice('/api/'.length), url.params, response).catch(next);
     else assets.answer(request, path, response);
   };
 
   return (request, response, next) => {
-    const url = new URL(request.url ?? '/', 'http://dashboard.invalid');
-    const path = url.pathname;
+    const url = targetOf(request.url ?? '/');
+    const { path } = url;
     // Only its own paths: every other request under the mount goes on to the host's routes, untouched.
     if (path !== '/' && !path.startsWith('/assets/') && !path.startsWith('/api/')) {
       next();
@@ -81,6 +81,20 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     // An async middleware's rejection is the host's error, as Express 5 would make it.
     if (passed instanceof Promise) passed.catch(next);
   };
+}
+
+/** A request's path (below the mount) and query. */
+interface Target {
+  path: string;
+  params: URLSearchParams;
+}
+
+/** The path and query of a request's URL, read as they are (a path of `//x` is not a host, as `new URL` would read it). */
+function targetOf(url: string): Target {
+  const at = url.indexOf('?');
+  return at === -1
+    ? { path: url, params: new URLSearchParams() }
+    : { path: url.slice(0, at), params: new URLSearchParams(url.slice(at + 1)) };
 }
 
 const UNGUARDED_WARNING =
