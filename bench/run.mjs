@@ -29,7 +29,7 @@
  *   median reported (3; quick 1)
  * --only <ids>               BENCH_ONLY             comma-separated target ids (direct and the floor are always kept)
  *   and
- *                                                     steps (held-stream, embeddings); without a target id no target server is started
+ *                                                     steps (held-stream, embeddings, dashboard); without a target id no target server is started
  * --held-stream-rounds <n>   BENCH_HELD_STREAM_ROUNDS  rounds of the held-stream memory probes; medians reported (3;
  *   quick 1)
  * --profile                  BENCH_PROFILE=1        also profile the gateway (node --cpu-prof) on a same-protocol round
@@ -57,6 +57,7 @@ import { countCpu, perfAvailable } from './lib/perf.mjs';
 import { median, percentile, round } from './lib/stats.mjs';
 import { HELD_STREAM_STEP, heldStreamVerdicts, renderHeldStream, runHeldStream } from './lib/held-stream.mjs';
 import { EMBEDDINGS_STEP, renderEmbeddings, runEmbeddings } from './lib/embeddings.mjs';
+import { DASHBOARD_STEP, renderDashboard, runDashboard } from './lib/dashboard.mjs';
 import { formatSummary, summariseProfile } from './profile-summary.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -129,9 +130,12 @@ const options = {
 
 /** Which parts run: the servers under test (any target id, or no --only) and the held-stream step. */
 const steps = {
-  targets: !options.only || options.only.some((id) => id !== HELD_STREAM_STEP && id !== EMBEDDINGS_STEP),
+  targets:
+    !options.only ||
+    options.only.some((id) => id !== HELD_STREAM_STEP && id !== EMBEDDINGS_STEP && id !== DASHBOARD_STEP),
   heldStream: !options.only || options.only.includes(HELD_STREAM_STEP),
   embeddings: !options.only || options.only.includes(EMBEDDINGS_STEP),
+  dashboard: !options.only || options.only.includes(DASHBOARD_STEP),
 };
 
 /** Sequential requests are split into interleaved rounds of this size. */
@@ -218,6 +222,7 @@ async function main() {
           [`core ${options.serverCore}`]: [
             ...(steps.heldStream ? ['the held-stream probes (client, gateway and upstream in one process)'] : []),
             ...(steps.embeddings ? ['the embeddings step: its floor relays and gateways'] : []),
+            ...(steps.dashboard ? ['the dashboard step: its server over 100,000 records'] : []),
           ].join(', then '),
         }
       : {
@@ -257,6 +262,15 @@ async function main() {
         fail,
         upstreamCore: options.upstreamCore,
         serverCore: options.serverCore,
+      })
+    : undefined;
+  // The dashboard step: its own server process over a usage log of 100,000 records, timed one request at a time.
+  report.dashboard = steps.dashboard
+    ? await runDashboard({
+        start: (spec) => startServer({ pin, core: options.serverCore, ...spec }),
+        options,
+        log,
+        fail,
       })
     : undefined;
   if (!steps.targets) {
@@ -1002,6 +1016,7 @@ function finish({
   slow = [],
   heldStream,
   embeddings,
+  dashboard,
   verdicts,
   profiles = [],
   runs = [],
@@ -1034,6 +1049,7 @@ function finish({
     slow,
     heldStream,
     embeddings,
+    dashboard,
     verdicts,
     profiles,
     environment,
@@ -1050,6 +1066,7 @@ function finish({
     slowStreams: slow,
     heldStream,
     embeddings,
+    dashboard,
     verdicts,
     profiles,
     problems,
@@ -1080,12 +1097,23 @@ function signed(value, digits = 2) {
   return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
 }
 
-function renderMarkdown({ rows, sequentialRows, slow, heldStream, embeddings, verdicts, profiles, environment }) {
+function renderMarkdown({
+  rows,
+  sequentialRows,
+  slow,
+  heldStream,
+  embeddings,
+  dashboard,
+  verdicts,
+  profiles,
+  environment,
+}) {
   const blocks = [];
   if (rows.length) blocks.push(renderTargets(rows, sequentialRows));
   if (slow.length) blocks.push(renderSlowStreams(slow));
   if (heldStream) blocks.push(renderHeldStream(heldStream));
   if (embeddings) blocks.push(renderEmbeddings(embeddings));
+  if (dashboard) blocks.push(renderDashboard(dashboard));
   blocks.push(['#### Targets', '', '```', ...verdicts.map((entry) => entry.line), '```']);
   for (const profile of profiles)
     blocks.push([

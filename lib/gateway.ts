@@ -12,6 +12,17 @@ import { attachWebSocket, type WebSocketAttachment, type WebSocketOptions } from
 import { builtinCodecs } from './protocols/registry';
 import { builtinProviders } from './providers/registry';
 import { type DeploymentsHandler, deploymentsHandler } from './routing/health-view';
+import type { DeploymentView } from './routing/router';
+
+/** What {@link Gateway.live} answers: the gateway's state now, which no usage record carries. */
+export interface GatewayLiveState {
+  /** Streamed answers being written by this process now. */
+  openStreams: number;
+  /** Model calls being served by this process now. */
+  callsInFlight: number;
+  /** Each deployment of a model routed over several (the health view's `deployments`; empty when there are none). */
+  deployments: DeploymentView[];
+}
 
 /**
  * What {@link createGateway} returns: an Express middleware (`app.use(gateway)`, `app.use('/ai', gateway)`) that
@@ -39,6 +50,11 @@ export type Gateway = ((request: Request, response: Response, next: NextFunction
    * holds no key, but mount it behind your own auth.
    */
   readonly deployments: DeploymentsHandler;
+  /**
+   * The gateway's live state as data (what `deployments` and the open-streams gauge show): for a host's own views,
+   * such as the dashboard (`rosetta-gateway/dashboard`). Holds no key.
+   */
+  live(): Promise<GatewayLiveState>;
   /**
    * Serves the Responses API over WebSocket on `server` (the host's HTTP server: `app.listen()`'s return value):
    * `ws(s)://host/v1/responses`, each `response.create` turn a call through the same path as `POST /v1/responses`
@@ -138,6 +154,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     close,
     metrics: metrics ? metrics.handler : metricsOff,
     deployments,
+    live: async (): Promise<GatewayLiveState> => ({
+      openStreams: lifecycle.openStreams,
+      callsInFlight: lifecycle.inFlight,
+      deployments: await pipeline.router.view(pipeline.models.all()),
+    }),
     attachWebSocket(server: Server, options?: WebSocketOptions): WebSocketAttachment {
       const attachment = attachWebSocket(pipeline, server, options);
       attached.push(attachment);

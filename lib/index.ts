@@ -3,7 +3,7 @@
  * What codec and provider authors build with is in `rosetta-gateway/extend` (./extend.ts); the Redis stores are in
  * `rosetta-gateway/redis`.
  */
-export { createGateway, type Gateway } from './gateway';
+export { createGateway, type Gateway, type GatewayLiveState } from './gateway';
 export type {
   GatewayOptions,
   GatewayKey,

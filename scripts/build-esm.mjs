@@ -1,7 +1,7 @@
 // Builds the ES-module entries: thin wrappers re-exporting the CommonJS build, so ESM and CJS users share one
 // instance of every class (no dual-package hazard) and one set of types. One wrapper per package.json "exports" entry.
 import { createRequire } from 'node:module';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 
 const require = createRequire(import.meta.url);
 
@@ -10,9 +10,12 @@ const ENTRIES = [
   { esm: 'index', cjs: '../cjs/index.js' },
   { esm: 'extend', cjs: '../cjs/extend.js' },
   { esm: 'redis', cjs: '../cjs/stores/redis/index.js' },
+  { esm: 'dashboard', cjs: '../cjs/dashboard/index.js' },
 ];
 
 mkdirSync('dist/esm', { recursive: true });
+// The dashboard's page (HTML, script, styles) is not TypeScript: it goes beside its compiled module as it is.
+cpSync('lib/dashboard/page', 'dist/cjs/dashboard/page', { recursive: true });
 writeFileSync('dist/cjs/package.json', '{ "type": "commonjs" }\n');
 writeFileSync('dist/esm/package.json', '{ "type": "module" }\n');
 

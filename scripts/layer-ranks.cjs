@@ -35,6 +35,7 @@ const RANKS = [
   [13, 'pipeline', '^lib/pipeline/'],
   [14, 'factory', '^lib/gateway\\.ts$'],
   [15, 'public API', '^lib/(index|extend)\\.ts$'],
+  [15, 'dashboard', '^lib/dashboard/'],
 ];
 
 module.exports = { RANKS };

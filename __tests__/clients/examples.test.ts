@@ -741,6 +741,37 @@ describe('examples/server usage records', () => {
     }
   });
 
+  it("serves the dashboard at /admin/ behind ADMIN_KEY (Bearer, or a browser's Basic auth with it as the password)", async () => {
+    const { child, output, base } = await start('examples/server/index.mjs', {
+      GATEWAY_KEYS: `${CALLER}:100000`,
+      ADMIN_KEY,
+    });
+    try {
+      expect((await post(`${base}/v1/chat/completions`, { authorization: `Bearer ${CALLER}` }, chat)).status).toBe(200);
+      await lineWith(output, 'usage req_');
+      const denied = await fetch(`${base}/admin/`);
+      expect(denied.status).toBe(401);
+      expect(denied.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+      const wrong = `Basic ${Buffer.from('admin:not-the-key').toString('base64')}`;
+      expect((await fetch(`${base}/admin/api/summary`, { headers: { authorization: wrong } })).status).toBe(401);
+      const basic = `Basic ${Buffer.from(`anyone:${ADMIN_KEY}`).toString('base64')}`;
+      const page = await fetch(`${base}/admin/`, { headers: { authorization: basic } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('assets/uplot.js');
+      const summary = await fetch(`${base}/admin/api/summary?window=15m`, {
+        headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      });
+      const body = await readJson(summary);
+      expect(body.totals.calls).toBe(1);
+      expect(body.topKeys[0].name).toBe('key1');
+      expect(JSON.stringify(body)).not.toContain(CALLER);
+      // The dashboard was given its auth: no warning on the console.
+      expect(output()).not.toContain('rosetta-gateway dashboard');
+    } finally {
+      child.kill();
+    }
+  });
+
   it('has no admin route without ADMIN_KEY (a JSON 404)', async () => {
     const { child, base } = await start('examples/server/index.mjs', { GATEWAY_KEYS: '', ADMIN_KEY: '' });
     try {

@@ -46,6 +46,14 @@ describe('import matrix', () => {
     expect(cjsExtend).toBe('function');
   });
 
+  it('rosetta-gateway/dashboard loads from CommonJS and ESM', () => {
+    expect(run(['-e', "console.log(typeof require('rosetta-gateway/dashboard').createDashboard)"]).trim()).toBe(
+      'function',
+    );
+    const esm = "import { createDashboard } from 'rosetta-gateway/dashboard'; console.log(typeof createDashboard);";
+    expect(run(['--input-type=module', '-e', esm]).trim()).toBe('function');
+  });
+
   it('ESM and CJS share one implementation (instanceof works across both)', () => {
     const script = `import { createRequire } from 'node:module'; import { GatewayError } from 'rosetta-gateway';
       const cjs = createRequire(import.meta.url)('rosetta-gateway');

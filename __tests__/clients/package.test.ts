@@ -35,6 +35,10 @@ describe('the tarball', () => {
     ) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((file) => file.path);
     expect(files).toContain('dist/cjs/index.js');
+    // The dashboard's page is not compiled: the build copies it beside its module.
+    for (const page of ['index.html', 'dashboard.js', 'dashboard.css'])
+      expect(files).toContain(`dist/cjs/dashboard/page/${page}`);
+    expect(files).toContain('dist/esm/dashboard.js');
     expect(files.filter((path) => path.endsWith('.map'))).toEqual([]);
     expect(files.filter((path) => path.startsWith('lib/'))).toEqual([]);
     const pointing = files.filter(
@@ -74,6 +78,12 @@ describe('an Express 4 host', () => {
       expect(result.unauthorized.status).toBe(401);
       expect(result.fallthrough).toEqual({ status: 200, text: 'host route' });
       expect(result.mounted).toEqual({ status: 200, content: 'Hello from Express 4' });
+      expect(result.dashboard).toEqual({
+        page: 200,
+        uplot: 200,
+        uplotType: 'text/javascript; charset=utf-8',
+        calls: 5,
+      });
     } finally {
       rmSync(host, { recursive: true, force: true });
     }
@@ -82,10 +92,14 @@ describe('an Express 4 host', () => {
 
 const HOST_SCRIPT = `'use strict';
 const express = require('express');
-const { createGateway } = require('rosetta-gateway');
+const { createGateway, MemoryUsageLog } = require('rosetta-gateway');
+const { createDashboard } = require('rosetta-gateway/dashboard');
 const app = express();
+const usage = new MemoryUsageLog();
 app.use('/ai', createGateway({ keys: [{ key: 'sk-express4-host', id: 'host' }] }));
-app.use(createGateway({ keys: [{ key: 'sk-express4-host', id: 'host' }] }));
+const gateway = createGateway({ keys: [{ key: 'sk-express4-host', id: 'host' }], observability: { usageSink: usage } });
+app.use('/admin', createDashboard({ usage, gateway, allowUnauthenticated: true }));
+app.use(gateway);
 app.get('/health', (_request, response) => response.send('host route'));
 const server = app.listen(0, '127.0.0.1', async () => {
   const base = 'http://127.0.0.1:' + server.address().port;
@@ -113,6 +127,11 @@ const server = app.listen(0, '127.0.0.1', async () => {
   out.fallthrough = { status: response.status, text: await response.text() };
   response = await post('/ai/v1/chat/completions', bearer, { model: 'rosetta-echo', messages: user });
   out.mounted = { status: response.status, content: (await response.json()).choices[0].message.content };
+  const page = await fetch(base + '/admin/');
+  const uplot = await fetch(base + '/admin/assets/uplot.js');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const summary = await (await fetch(base + '/admin/api/summary?window=15m')).json();
+  out.dashboard = { page: page.status, uplot: uplot.status, uplotType: uplot.headers.get('content-type'), calls: summary.totals.calls };
   process.stdout.write(JSON.stringify(out));
   server.close();
   process.exit(0);

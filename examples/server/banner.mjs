@@ -18,8 +18,8 @@ export function bannerLines({ base, keys, models, configured, admin }) {
     ...(usesDemo ? [] : ['  (your keys are masked; export GATEWAY_KEY=<one of them> to paste the calls below)']),
     '',
     admin
-      ? `Operator routes (Authorization: Bearer $ADMIN_KEY): ${base}/metrics (Prometheus), ${base}/admin/usage?key=&since=&until=&limit=, ${base}/admin/deployments`
-      : 'Operator routes: set ADMIN_KEY to serve /metrics, /admin/usage and /admin/deployments. Every call is one "usage" line on stderr.',
+      ? `Operator routes (Authorization: Bearer $ADMIN_KEY): ${base}/metrics (Prometheus), ${base}/admin/usage?key=&since=&until=&limit=, ${base}/admin/deployments; the dashboard: ${base}/admin/ (password: $ADMIN_KEY)`
+      : 'Operator routes: set ADMIN_KEY to serve /metrics, /admin/usage, /admin/deployments and the dashboard at /admin/. Every call is one "usage" line on stderr.',
     '',
     `Upstreams: local${configured.map((name) => `, ${name}`).join('')}`,
     'Models (and any <provider>/<model> id):',

@@ -2,6 +2,7 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import { createGateway, MemoryResponseStore, MemoryThreadStore, MemoryUsageLog } from 'rosetta-gateway';
+import { createDashboard } from 'rosetta-gateway/dashboard';
 import { bannerLines } from './banner.mjs';
 import { parseGatewayKeys } from './keys.mjs';
 import { selfPointingBaseUrl, upstreamsFromEnv } from './upstreams.mjs';
@@ -65,13 +66,15 @@ try {
 } catch (error) {
   refuseToStart(error);
 }
-// The operator's routes, behind their own key (ADMIN_KEY; unset, they do not exist): the Prometheus metrics, and
-// GET /admin/usage?key=&since=&until=&limit= over the usage log, and GET /admin/deployments (deployment health).
+// The operator's routes, behind their own key (ADMIN_KEY; unset, they do not exist): the Prometheus metrics,
+// GET /admin/usage?key=&since=&until=&limit= over the usage log, GET /admin/deployments (deployment health), and the
+// dashboard at /admin/ (a browser asks for the key: any user name, ADMIN_KEY as the password).
 const admin = process.env.ADMIN_KEY ? adminOnly(process.env.ADMIN_KEY) : undefined;
 if (admin) {
   app.get('/metrics', admin, gateway.metrics);
   app.get('/admin/usage', admin, usageQueryHandler(usageLog));
   app.get('/admin/deployments', admin, gateway.deployments);
+  app.use('/admin', createDashboard({ usage: usageLog, gateway, auth: admin }));
 }
 app.use(gateway);
 // Anything the gateway does not serve (/v1/audio/speech, other /v1/… and /v1beta/… paths): a JSON 404 in

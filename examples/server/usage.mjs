@@ -27,16 +27,28 @@ export function usageLine(record) {
 const MAX_LIMIT = 1_000;
 
 /**
- * Middleware that lets through only a caller presenting `Authorization: Bearer <adminKey>` (compared in constant
- * time, as digests of equal length); anyone else gets a 401.
+ * Middleware that lets through only a caller presenting the admin key: `Authorization: Bearer <adminKey>` (scripts,
+ * Prometheus), or HTTP Basic auth with the admin key as the password (a browser asks for it: the dashboard at
+ * /admin/). Compared in constant time, as digests of equal length; anyone else gets a 401 that invites Basic auth.
  */
 export function adminOnly(adminKey) {
   const expected = digest(adminKey);
   return (request, response, next) => {
-    const presented = /^Bearer (.+)$/.exec(request.get('authorization') ?? '')?.[1] ?? '';
-    if (timingSafeEqual(digest(presented), expected)) return next();
+    if (timingSafeEqual(digest(presentedKey(request.get('authorization') ?? '')), expected)) return next();
+    response.set('www-authenticate', 'Basic realm="rosetta-gateway admin", charset="UTF-8"');
     response.status(401).json({ error: { message: 'The admin key is missing or wrong.', code: 'invalid_admin_key' } });
   };
+}
+
+/** The key an Authorization header presents: a Bearer token, or a Basic credential's password (any user name). */
+function presentedKey(header) {
+  const bearer = /^Bearer (.+)$/.exec(header)?.[1];
+  if (bearer !== undefined) return bearer;
+  const basic = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header)?.[1];
+  if (basic === undefined) return '';
+  const credential = Buffer.from(basic, 'base64').toString('utf8');
+  const colon = credential.indexOf(':');
+  return colon === -1 ? '' : credential.slice(colon + 1);
 }
 
 /**
