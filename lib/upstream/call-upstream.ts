@@ -27,7 +27,7 @@ export interface UpstreamRequest {
 
 /** What sends a call's requests: an {@link UpstreamClient} (./upstream-client.ts). */
 export interface RequestSender {
-  requestJson<T>(request: UpstreamRequest): Promise<T>;
+  requestJson<T>(request: UpstreamRequest, parse?: (text: string) => T): Promise<T>;
   stream(request: UpstreamRequest, sink: BodySink): Promise<StreamedBody>;
 }
 
@@ -60,8 +60,8 @@ export class CallUpstream {
   }
 
   /** The client's `requestJson` with the call's context. */
-  requestJson<T>(request: CallRequest): Promise<T> {
-    return this.client.requestJson<T>(this.bound(request));
+  requestJson<T>(request: CallRequest, parse?: (text: string) => T): Promise<T> {
+    return this.client.requestJson<T>(this.bound(request), parse);
   }
 
   /** The client's `stream` with the call's context. */
