@@ -174,7 +174,7 @@ describe('OpenAI caller', () => {
     expect(answer.usage).toEqual({ prompt_tokens: 21, total_tokens: 21 });
     expect(upstream.bodies.slice(-3).map((body) => body.input.length)).toEqual([3, 3, 1]);
     const record = await recordOf(requestId);
-    expect(record.usage.inputTokens).toBe(21);
+    expect(record.usage?.inputTokens).toBe(21);
     expect(record.credits.charged).toBe(42);
   });
 

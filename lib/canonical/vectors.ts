@@ -15,6 +15,11 @@ export class WireVector {
     readonly text: string,
     readonly form: 'json' | 'base64',
   ) {}
+
+  /** Its values (JSON numbers as parsed, base64 as float32), for code that reads a vector as numbers. */
+  *[Symbol.iterator](): IterableIterator<number> {
+    yield* this.form === 'json' ? (JSON.parse(this.text) as number[]) : float32FromBase64(this.text);
+  }
 }
 
 /** A canonical vector: float32 values, JSON numbers, or the upstream's own text. */
