@@ -141,8 +141,6 @@ const TARGETS_WANTED = {
   crossProtocolRatio: { nonstream: 0.9, stream: 0.9 },
   /** Embeddings: at least 0.7 × the relay that copies the upstream's bytes (issue 36). */
   embeddingsRatio: 0.7,
-  sequentialAddedP50Ms: 0.5,
-  addedFirstByteMs: 0.5,
   rssWithStreamsMB: 150,
   /** The gateway with a usage sink and a rate limit, against the same gateway without them (issue 22: within 5 %). */
   operatedRatio: 0.95,
@@ -938,19 +936,21 @@ async function main() {
       '%',
     );
   }
+  // One call's added latency: no more than the floor relay adds in the same run (issue 36).
+  const floorSequential = sequentialRows.find((row) => row.kind === 'floor');
   for (const row of sequentialRows) {
-    if (!row.kind.startsWith('gateway')) continue;
+    if (!row.kind.startsWith('gateway') || !floorSequential) continue;
     verdict(
-      `sequential added p50 over direct (${row.target})`,
+      `sequential added p50 over direct (${row.target}; the floor relay's in this run)`,
       row.addedP50Ms,
-      TARGETS_WANTED.sequentialAddedP50Ms,
+      round(floorSequential.addedP50Ms, 3),
       'lower',
       ' ms',
     );
     verdict(
-      `added time to first streamed byte over direct (${row.target})`,
+      `added time to first streamed byte over direct (${row.target}; the floor relay's in this run)`,
       row.addedFirstByteMs,
-      TARGETS_WANTED.addedFirstByteMs,
+      round(floorSequential.addedFirstByteMs, 3),
       'lower',
       ' ms',
     );
