@@ -1,8 +1,10 @@
 /**
  * The bench's embeddings step: `POST /v1/embeddings` with a batch of 16 inputs (256-dimension vectors back), through
  * the gateway (OpenAI embeddings → an OpenAI-compatible upstream: decode, count the inputs, hold, relay, settle,
- * encode) and through the Express + undici floor relaying the same call to the same mock upstream. Its own servers,
- * in interleaved rounds; the ratio of the gateway's throughput to the floor's is reported, never asserted.
+ * encode), through the Express + undici floor relaying the same call to the same mock upstream (copying the answer's
+ * bytes), and through the same relay parsing the answer and sending it again (`JSON.parse` + `JSON.stringify`: what a
+ * relay that reads the vectors pays). Its own servers, in interleaved rounds; the gateway's throughput over each
+ * relay's is reported, never asserted.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +67,11 @@ export async function runEmbeddings({ start, options, log, fail, upstreamCore, s
       processes: await several('embed-relay-undici', 'relay.mjs', { BENCH_CLIENT: 'undici' }),
     },
     {
+      id: 'relay-parse',
+      label: 'Express + undici Pool, parsing the answer and sending it again',
+      processes: await several('embed-relay-parse', 'relay.mjs', { BENCH_CLIENT: 'undici', BENCH_EMBED_PARSE: '1' }),
+    },
+    {
       id: 'gateway-embeddings',
       label: 'gateway: OpenAI embeddings → OpenAI',
       processes: await several('embed-gateway', 'gateway.cjs'),
@@ -92,11 +99,13 @@ export async function runEmbeddings({ start, options, log, fail, upstreamCore, s
       for (const format of EMBEDDING_FORMATS) await measure(target, index, format, options.warmupSeconds);
   const samples = new Map();
   for (const target of targets)
-    for (const format of EMBEDDING_FORMATS) samples.set(`${target.id}/${format}`, { rps: [], p50: [], ratios: [] });
+    for (const format of EMBEDDING_FORMATS)
+      samples.set(`${target.id}/${format}`, { rps: [], p50: [], ratios: [], parseRatios: [] });
   for (let roundIndex = 1; roundIndex <= options.rounds; roundIndex++) {
     for (const format of EMBEDDING_FORMATS) {
       const line = [];
       const floorRps = [];
+      const parseRps = [];
       for (const target of targets) {
         const measured = [];
         for (let index = 0; index < options.processes; index++) {
@@ -106,6 +115,8 @@ export async function runEmbeddings({ start, options, log, fail, upstreamCore, s
           entry.p50.push(result.p50);
           if (target.id === 'relay-undici') floorRps[index] = result.rps;
           else entry.ratios.push(result.rps / floorRps[index]);
+          if (target.id === 'relay-parse') parseRps[index] = result.rps;
+          else if (target.id !== 'relay-undici') entry.parseRatios.push(result.rps / parseRps[index]);
           measured.push(Math.round(result.rps));
         }
         line.push(`${target.id} ${measured.join('/')}`);
@@ -125,6 +136,7 @@ export async function runEmbeddings({ start, options, log, fail, upstreamCore, s
         rps: round(median(entry.rps), 0),
         p50Ms: round(median(entry.p50), 2),
         xFloor: entry.ratios.length ? round(median(entry.ratios), 3) : 1,
+        xParse: entry.parseRatios.length ? round(median(entry.parseRatios), 3) : undefined,
       };
     }),
   );
@@ -135,8 +147,11 @@ export function renderEmbeddings(rows) {
   return [
     `#### Embeddings (POST /v1/embeddings, a batch of ${EMBEDDINGS_BATCH}, 256-dimension vectors)`,
     '',
-    '| Target | encoding_format | req/s | p50 ms | × floor |',
-    '|---|---|---|---|---|',
-    ...rows.map((row) => `| ${row.label} | ${row.format} | ${row.rps} | ${row.p50Ms} | ${row.xFloor.toFixed(3)} |`),
+    '| Target | encoding_format | req/s | p50 ms | × floor (copies bytes) | × parsing relay |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      (row) =>
+        `| ${row.label} | ${row.format} | ${row.rps} | ${row.p50Ms} | ${row.xFloor.toFixed(3)} | ${row.xParse === undefined ? '—' : row.xParse.toFixed(3)} |`,
+    ),
   ];
 }

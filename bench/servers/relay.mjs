@@ -24,6 +24,7 @@ const TARGET = `${UPSTREAM.origin}${BASE_PATH}/chat/completions`;
 const TARGET_PATH = new URL(TARGET).pathname;
 /** The embeddings route relays `POST /v1/embeddings` to the upstream's `/embeddings` the same way (undici only). */
 const EMBEDDINGS_PATH = `${BASE_PATH}/embeddings`;
+const EMBED_PARSE = process.env.BENCH_EMBED_PARSE === '1';
 const UPSTREAM_HEADERS = { 'content-type': 'application/json', authorization: 'Bearer sk-upstream-bench' };
 
 /** Each client: (body string, stream?) → { statusCode, contentType, body: Buffer | Readable }. */
@@ -168,7 +169,9 @@ if (CLIENT === 'undici') {
         headers: UPSTREAM_HEADERS,
         body: JSON.stringify(request.body),
       });
-      const body = Buffer.from(await upstream.body.arrayBuffer());
+      const bytes = Buffer.from(await upstream.body.arrayBuffer());
+      // BENCH_EMBED_PARSE=1: a relay that reads the answer (every vector's numbers) and writes it again.
+      const body = EMBED_PARSE ? Buffer.from(JSON.stringify(JSON.parse(bytes.toString('utf8')))) : bytes;
       response.writeHead(upstream.statusCode, {
         'content-type': upstream.headers['content-type'] ?? 'application/json',
         'content-length': body.length,

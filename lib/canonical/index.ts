@@ -6,3 +6,4 @@ export type * from './content';
 export type * from './generate';
 export type * from './stream';
 export type * from './media';
+export type { EmbeddingVector } from './vectors';

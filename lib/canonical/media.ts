@@ -1,6 +1,7 @@
 /** The canonical image-generation and embedding requests and responses. */
 import type { Extensions } from './content';
 import type { CallWarning, GenerateResponse, Usage } from './generate';
+import type { EmbeddingVector } from './vectors';
 
 /** An image-generation request (OpenAI images protocol). */
 export interface ImageRequest {
@@ -70,8 +71,11 @@ export interface EmbedUsage {
 
 /** An embedding response. */
 export interface EmbedResponse {
-  /** One vector per input, in input order. */
-  vectors: Array<Float32Array | number[]>;
+  /**
+   * One vector per input, in input order: float32 values, JSON numbers, or the upstream's own text of them
+   * ({@link WireVector}, read with the helpers of ./vectors.ts).
+   */
+  vectors: EmbeddingVector[];
   /** The model that answered, as the upstream named it. */
   model: string;
   /** The upstream's reported usage; absent when it reports none (Gemini), and the gateway's count is charged. */

@@ -1,5 +1,6 @@
 /** Writes encoded JSON responses with Node's own API (no Express response helpers on the hot path). */
 import type { ServerResponse } from 'node:http';
+import { JsonText } from '../canonical/vectors';
 import type { EncodedResponse } from '../protocols/types';
 import { endResponse } from './linger';
 
@@ -19,7 +20,8 @@ export function sendJson(
   unreadBody = false,
 ): void {
   if (response.headersSent || response.destroyed) return;
-  const payload = JSON.stringify(encoded.body);
+  // A body the codec wrote as JSON text itself (embeddings: the upstream's vectors spliced in) goes as it is.
+  const payload = encoded.body instanceof JsonText ? encoded.body.text : JSON.stringify(encoded.body);
   const headers: Record<string, string | number> = {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),

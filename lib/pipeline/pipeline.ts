@@ -8,6 +8,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { GatewayError, toGatewayError } from '../errors';
 import { HopGuard } from '../hops';
 import { drainBody, MAX_DRAIN_BYTES, mayBeLargerThan, readJsonBody, type BodyLimits } from '../http/read-body';
+import { toDictionaryMode } from '../http/dictionary-mode';
 import { sendJson } from '../http/send';
 import { ModelTable } from '../models';
 import { DeploymentRouter } from '../routing/router';
@@ -83,6 +84,9 @@ export class RequestPipeline implements GatewayParts, RouteHandlers {
     path: string,
     given?: { body: unknown },
   ): Promise<void> {
+    // Every property added to req and res from here on is a hash insert, not a new hidden class (./http/dictionary-mode.ts).
+    toDictionaryMode(request);
+    toDictionaryMode(response);
     const requestId = this.ids.next();
     const view = requestView(request, path, undefined);
     const cancellation = new CallCancellation();

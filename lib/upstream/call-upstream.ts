@@ -31,7 +31,7 @@ export interface UpstreamRequest {
 export interface RequestSender {
   /** Where the requests go, for the attempt's span; absent: not recorded. */
   readonly server?: { readonly address: string; readonly port: number };
-  requestJson<T>(request: UpstreamRequest): Promise<T>;
+  requestJson<T>(request: UpstreamRequest, parse?: (text: string) => T): Promise<T>;
   stream(request: UpstreamRequest, sink: BodySink): Promise<StreamedBody>;
 }
 
@@ -69,8 +69,8 @@ export class CallUpstream {
   }
 
   /** The client's `requestJson` with the call's context. */
-  requestJson<T>(request: CallRequest): Promise<T> {
-    return this.client.requestJson<T>(this.bound(request));
+  requestJson<T>(request: CallRequest, parse?: (text: string) => T): Promise<T> {
+    return this.client.requestJson<T>(this.bound(request), parse);
   }
 
   /** The client's `stream` with the call's context. */

@@ -234,11 +234,12 @@ export class UpstreamClient {
   }
 
   /**
-   * Sends a request and parses its JSON response body (malformed JSON → 502), retrying where that
+   * Sends a request and parses its JSON response body (malformed JSON → 502; `parse` in place of `JSON.parse` reads
+   * the text its own way, a GatewayError it throws passes as it is), retrying where that
    * is safe. The body is read whole, through undici's `dispatch` (./dispatch.ts). A failure is
    * thrown with this upstream's secrets redacted.
    */
-  async requestJson<T>(request: UpstreamRequest): Promise<T> {
+  async requestJson<T>(request: UpstreamRequest, parse: (text: string) => T = JSON.parse): Promise<T> {
     const text = await this.withRetries(request, async (options) => {
       let response: BufferedResponse;
       try {
@@ -252,8 +253,9 @@ export class UpstreamClient {
       return new StatusFailure(response.statusCode, response.text, response.retryAfter);
     });
     try {
-      return JSON.parse(text) as T;
+      return parse(text);
     } catch (error) {
+      if (error instanceof GatewayError) throw error;
       throw new GatewayError('upstream', `The upstream ${this.name} sent a response that is not valid JSON.`, {
         cause: error,
         code: 'upstream_malformed',

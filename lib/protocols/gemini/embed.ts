@@ -3,6 +3,7 @@
  * each naming the path's model → `{embeddings: [{values}]}`), decoded to and encoded from the canonical EmbedRequest.
  */
 import type { EmbedRequest, EmbedResponse } from '../../canonical';
+import { JsonText, vectorJson } from '../../canonical/vectors';
 import { isJsonObject, type JsonObject } from '../../json';
 import { field } from '../../wire/gemini/field-names';
 import { invalidField } from '../shared/validate';
@@ -119,24 +120,22 @@ export function decodeBatchEmbedContents(model: string, body: unknown): EmbedReq
   return embedRequest(model, inputs, shared ?? {});
 }
 
-/** A vector as JSON numbers. */
-function values(vector: Float32Array | number[]): number[] {
-  return Array.isArray(vector) ? vector : Array.from(vector);
-}
-
-/** `:embedContent`. */
+/** `:embedContent`: `{embedding: {values}}`, the vector's JSON text as the upstream wrote it or converted. */
 export const EMBED_CONTENT: EmbedRoute = {
   operation: 'embed',
   decode: (http, params: RouteParams) => decodeEmbedContent(params.model!, http.body),
-  encode: (response: EmbedResponse) => ({ status: 200, body: { embedding: { values: values(response.vectors[0]!) } } }),
+  encode: (response: EmbedResponse) => ({
+    status: 200,
+    body: new JsonText(`{"embedding":{"values":${vectorJson(response.vectors[0]!)}}}`),
+  }),
 };
 
-/** `:batchEmbedContents`. */
+/** `:batchEmbedContents`: `{embeddings: [{values}]}` in request order. */
 export const BATCH_EMBED_CONTENTS: EmbedRoute = {
   operation: 'embed',
   decode: (http, params: RouteParams) => decodeBatchEmbedContents(params.model!, http.body),
-  encode: (response: EmbedResponse) => ({
-    status: 200,
-    body: { embeddings: response.vectors.map((vector) => ({ values: values(vector) })) },
-  }),
+  encode: (response: EmbedResponse) => {
+    const items = response.vectors.map((vector) => `{"values":${vectorJson(vector)}}`);
+    return { status: 200, body: new JsonText(`{"embeddings":[${items.join(',')}]}`) };
+  },
 };

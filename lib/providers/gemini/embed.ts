@@ -3,6 +3,7 @@
  * to `maxEmbedInputs`, default 100).
  */
 import type { EmbedRequest, EmbedResponse } from '../../canonical';
+import { parseWithoutVectors, takeVector, WireVector } from '../../canonical/vectors';
 import { GatewayError } from '../../errors';
 
 /** Inputs per upstream call when the options give no `maxEmbedInputs` (Gemini's batch limit). */
@@ -35,25 +36,38 @@ export interface BatchEmbedBody {
   embeddings?: Array<{ values?: unknown }>;
 }
 
-/** The vectors in order. Gemini reports no usage for embeddings: the gateway charges its own count. */
+/**
+ * The vectors in order. Gemini reports no usage for embeddings: the gateway charges its own count. `cut`: the vectors'
+ * text taken out before parsing ({@link parseBatchEmbedText}).
+ */
 export function decodeBatchEmbedResponse(
   body: BatchEmbedBody,
   inputs: number,
   upstream: string,
   model: string,
+  cut: readonly string[] = [],
 ): EmbedResponse {
   const malformed = (what: string): never => {
     throw new GatewayError('upstream', `The upstream ${upstream} embeddings answer ${what}.`, {
       code: 'upstream_malformed',
     });
   };
-  if (!Array.isArray(body.embeddings)) return malformed('has no embeddings');
+  const numbers = (values: unknown) =>
+    Array.isArray(values) && values.every((value) => typeof value === 'number') ? (values as number[]) : undefined;
+  if (!Array.isArray(body?.embeddings)) return malformed('has no embeddings');
   if (body.embeddings.length !== inputs) malformed(`has ${body.embeddings.length} embeddings for ${inputs} inputs`);
   const vectors = body.embeddings.map((embedding) => {
-    const values = embedding?.values;
-    if (!Array.isArray(values) || !values.every((value) => typeof value === 'number'))
+    const vector = takeVector(embedding?.values, cut, numbers);
+    // Gemini writes numbers: a base64 string where `values` belongs is not a vector.
+    if (vector === undefined || (vector instanceof WireVector && vector.form !== 'json'))
       return malformed('holds an embedding without numeric values');
-    return values as number[];
+    return vector;
   });
   return { vectors, model };
+}
+
+/** The answer read from its text, each vector's numbers kept as Gemini wrote them (no number parsed). */
+export function parseBatchEmbedText(text: string, inputs: number, upstream: string, model: string): EmbedResponse {
+  const { body, cut } = parseWithoutVectors(text, 'values');
+  return decodeBatchEmbedResponse(body as BatchEmbedBody, inputs, upstream, model, cut);
 }

@@ -27,12 +27,7 @@ import { checkGeminiModelId, modelPath } from './model-path';
 import { remapCredentialFailure } from './upstream-error';
 import type { GenerateContentResponse } from './wire-types';
 import { GEMINI_MAX_IMAGE_TOKENS } from './image-token-bound';
-import {
-  type BatchEmbedBody,
-  decodeBatchEmbedResponse,
-  encodeBatchEmbedRequest,
-  GEMINI_MAX_EMBED_INPUTS,
-} from './embed';
+import { encodeBatchEmbedRequest, GEMINI_MAX_EMBED_INPUTS, parseBatchEmbedText } from './embed';
 
 /** Options of {@link GeminiProvider}. */
 export interface GeminiProviderOptions extends UpstreamProviderOptions {
@@ -187,13 +182,12 @@ export class GeminiProvider implements Provider {
     const resource =
       upstream.startsWith('models/') || upstream.startsWith('tunedModels/') ? upstream : `models/${upstream}`;
     const body = encodeBatchEmbedRequest(request, resource);
-    let response: BatchEmbedBody;
+    const read = (text: string) => parseBatchEmbedText(text, request.inputs.length, this.name, upstream);
     try {
-      response = await this.client.forCall(context).requestJson<BatchEmbedBody>({ path, body });
+      return await this.client.forCall(context).requestJson({ path, body }, read);
     } catch (error) {
       throw remapCredentialFailure(error, this.name);
     }
-    return decodeBatchEmbedResponse(response, request.inputs.length, this.name, upstream);
   }
 
   /** A model id must name one Gemini model resource: it is a segment of the URL path ({@link checkGeminiModelId}). */

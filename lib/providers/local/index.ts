@@ -212,7 +212,7 @@ export class LocalProvider implements Provider {
    * One lexical vector per input (./embed.ts). Reports no usage: the gateway's own count of the inputs is exactly what
    * this model would report. `taskType` and `title` mean nothing to a lexical model: dropped with a warning.
    */
-  embed(request: EmbedRequest, context: ProviderCallContext): EmbedResponse {
+  embed(request: EmbedRequest, context: ProviderCallContext): EmbedResponse & { vectors: Float32Array[] } {
     throwIfAborted(context.signal);
     const dimensions = localDimensions(request.dimensions);
     for (const setting of ['taskType', 'title'] as const) {

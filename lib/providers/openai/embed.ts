@@ -1,13 +1,18 @@
 /** Canonical EmbedRequest ↔ an OpenAI-compatible `/embeddings` (OpenAI, Azure, vLLM, Ollama, Voyage, Mistral…). */
-import { endianness } from 'node:os';
 import createDebug from 'debug';
 import type { EmbedRequest, EmbedResponse } from '../../canonical';
+import {
+  type EmbeddingVector,
+  parseWithoutVectors,
+  takeVector,
+  vectorFloat32,
+  WireVector,
+} from '../../canonical/vectors';
 import { GatewayError } from '../../errors';
 import { reportDrop, type Warn } from '../../warnings';
 import type { EmbeddingsRequestExtension } from '../../wire/openai/extensions';
 
 const log = createDebug('rosetta:provider');
-const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** Inputs per upstream call when the options give no `maxEmbedInputs` (OpenAI's limit). */
 export const OPENAI_MAX_EMBED_INPUTS = 2048;
@@ -55,20 +60,28 @@ function malformed(upstream: string, what: string): never {
 }
 
 /** A vector as the upstream sent it: JSON numbers as they are, base64 (little-endian float32) decoded. */
-function vectorOf(embedding: unknown, upstream: string): Float32Array | number[] {
+function vectorOf(embedding: unknown, upstream: string): EmbeddingVector {
   if (Array.isArray(embedding)) {
     if (!embedding.every((value) => typeof value === 'number'))
       malformed(upstream, 'holds a vector that is not numbers');
     return embedding as number[];
   }
-  if (typeof embedding === 'string') {
-    const bytes = Buffer.from(embedding, 'base64');
-    const vector = new Float32Array(bytes.length >> 2);
-    if (LITTLE_ENDIAN) new Uint8Array(vector.buffer).set(bytes.subarray(0, vector.length * 4));
-    else for (let index = 0; index < vector.length; index++) vector[index] = bytes.readFloatLE(index * 4);
-    return vector;
-  }
+  if (typeof embedding === 'string') return vectorFloat32(new WireVector(embedding, 'base64'));
   return malformed(upstream, 'holds an item without an embedding');
+}
+
+/**
+ * The upstream's answer read from its text: its vectors kept as the upstream wrote them ({@link WireVector}: no number
+ * parsed), the rest parsed (`parseWithoutVectors`).
+ */
+export function parseEmbeddingsText(
+  text: string,
+  inputs: number,
+  upstream: string,
+  fallbackModel: string,
+): EmbedResponse {
+  const { body, cut } = parseWithoutVectors(text, 'embedding');
+  return decodeEmbeddingsResponse(body as EmbeddingsBody, inputs, upstream, fallbackModel, cut);
 }
 
 /** The vectors in input order (by each item's `index`), the model, and the usage when the upstream reported it. */
@@ -77,14 +90,16 @@ export function decodeEmbeddingsResponse(
   inputs: number,
   upstream: string,
   fallbackModel: string,
+  cut: readonly string[] = [],
 ): EmbedResponse {
-  if (!Array.isArray(body.data)) malformed(upstream, 'has no data');
-  const vectors: Array<Float32Array | number[]> = new Array(inputs);
+  if (!Array.isArray(body?.data)) malformed(upstream, 'has no data');
+  const vectors: EmbeddingVector[] = new Array(inputs);
+  const read = (embedding: unknown) => vectorOf(embedding, upstream);
   body.data.forEach((item, position) => {
     const index = typeof item?.index === 'number' ? item.index : position;
     if (!Number.isInteger(index) || index < 0 || index >= inputs || vectors[index] !== undefined)
       malformed(upstream, `has an item at index ${index} for ${inputs} inputs`);
-    vectors[index] = vectorOf(item.embedding, upstream);
+    vectors[index] = takeVector(item.embedding, cut, read) ?? malformed(upstream, 'holds a vector that is not numbers');
   });
   if (body.data.length !== inputs) malformed(upstream, `has ${body.data.length} embeddings for ${inputs} inputs`);
   const response: EmbedResponse = { vectors, model: body.model ?? fallbackModel };

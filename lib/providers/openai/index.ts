@@ -33,12 +33,7 @@ import { type CompatibleVendor, presetFor } from './presets';
 import { cacheControlFor, type CacheControlMode, type Markers } from './cache-markers';
 import { collectParts } from '../../stream/collect';
 import { decodeImageResponse, encodeImageRequest } from './images';
-import {
-  decodeEmbeddingsResponse,
-  encodeEmbeddingsRequest,
-  OPENAI_MAX_EMBED_INPUTS,
-  type EmbeddingsBody,
-} from './embed';
+import { encodeEmbeddingsRequest, OPENAI_MAX_EMBED_INPUTS, parseEmbeddingsText } from './embed';
 import {
   compactViaResponses,
   type ResponsesCompaction,
@@ -302,8 +297,8 @@ export class OpenAIProvider implements Provider {
   /** `POST /embeddings` (./embed.ts). */
   async embed(request: EmbedRequest, context: ProviderCallContext): Promise<EmbedResponse> {
     const body = encodeEmbeddingsRequest(request, context.upstreamModel, this.embeddingsBase64, context.warn);
-    const response = await this.client.forCall(context).requestJson<EmbeddingsBody>({ path: '/embeddings', body });
-    return decodeEmbeddingsResponse(response, request.inputs.length, this.name, context.upstreamModel);
+    const read = (text: string) => parseEmbeddingsText(text, request.inputs.length, this.name, context.upstreamModel);
+    return this.client.forCall(context).requestJson({ path: '/embeddings', body }, read);
   }
 
   close(): Promise<void> {
