@@ -732,7 +732,7 @@ async function main() {
 
   // ── CPU profile of the gateway (optional) ────────────────────────────────────────────────────
   const profiles = [];
-  if (options.profile && gateway) {
+  if (options.profile) {
     rmSync(options.profileDir, { recursive: true, force: true });
     mkdirSync(options.profileDir, { recursive: true });
     const same = targets.find((target) => target.id === 'gateway-openai') ?? {
