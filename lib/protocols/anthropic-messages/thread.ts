@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { GenerateRequest, GenerateResponse, Message } from '../../canonical';
+import { answerMessage } from '../../canonical/answer-message';
 import { GatewayError } from '../../errors';
 import { isJsonObject, type JsonObject } from '../../json';
 import type { StoredThread } from '../../stores/types';
@@ -123,8 +124,14 @@ function prepare(
   { http }: CallView,
 ): GenerateRequest {
   const extension = anthropicExtension<AnthropicRequestExtension>(request.extensions);
+  const threaded = extension?.fields?.thread !== undefined || extension?.betas?.includes(MESSAGE_THREADS_BETA) === true;
+  if (!threaded && !previous) {
+    // A call without a thread (most of them): only Anthropic's check, no copy of the request.
+    checkToolResults(request.messages);
+    return request;
+  }
   const prepared: GenerateRequest = { ...request };
-  if (extension?.fields?.thread !== undefined || extension?.betas?.includes(MESSAGE_THREADS_BETA)) {
+  if (threaded) {
     const rest = withoutThread(extension);
     prepared.extensions = { ...request.extensions, [ANTHROPIC_MESSAGES_KEY]: rest as JsonObject };
     if (!rest || Object.keys(rest).length === 0) delete prepared.extensions[ANTHROPIC_MESSAGES_KEY];
@@ -142,14 +149,6 @@ function prepare(
   }
   checkToolResults(prepared.messages);
   return prepared;
-}
-
-/** The answer as the conversation's next message. */
-function answerMessage(answer: GenerateResponse): Message {
-  const choice = answer.choices[0];
-  const message: Message = { role: 'assistant', content: choice?.content ?? [] };
-  if (choice?.opaque) message.opaque = choice.opaque;
-  return message;
 }
 
 /** The turn kept under the answer's message id: the whole conversation, the answer last. */

@@ -18,7 +18,7 @@ import { opaqueWireItem } from '../../wire/openai/responses-extensions';
 import { asSummarisingTurn, compactionItem } from './compact';
 import { echoSettings } from './echo';
 import { encodeUsage } from './encode-output';
-import { type ResponseState, responseObject } from './encode-response';
+import { type ResponseState, responseObject, startingState } from './encode-response';
 import { responseId } from './ids';
 import { previousIdOf } from './state';
 import { failureCode } from './stream-items';
@@ -66,14 +66,7 @@ function compactionResponse(response: GenerateResponse, request: GenerateRequest
 class CompactionTurnStream implements StreamEncoder {
   private sequence = 0;
   private readonly settings: JsonObject;
-  private state: ResponseState = {
-    id: 'resp_0',
-    model: '',
-    createdAt: 0,
-    status: 'in_progress',
-    output: [],
-    usage: null,
-  };
+  private state: ResponseState = startingState();
   private responseIdRaw = '0';
   private summary = '';
   /** The compaction item of an upstream that compacts itself, which goes to the caller as it came. */

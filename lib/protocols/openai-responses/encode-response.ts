@@ -34,6 +34,11 @@ export interface ResponseState {
   fields?: JsonObject;
 }
 
+/** A stream's state before its `response-start`: what `response.created` shows until the upstream names itself. */
+export function startingState(): ResponseState {
+  return { id: 'resp_0', model: '', createdAt: 0, status: 'in_progress', output: [], usage: null };
+}
+
 /**
  * The whole Response object: every field the Open Responses schema requires, in OpenAI's order,
  * the settings (`settings`, from {@link echoSettings}) as the call had them.

@@ -19,7 +19,7 @@ import {
   outputText,
   reasoningItem,
 } from './encode-output';
-import { finishStatus, responseObject, type ResponseState } from './encode-response';
+import { finishStatus, responseObject, type ResponseState, startingState } from './encode-response';
 import { idStem, itemId, responseId } from './ids';
 import { closeItem, type Emit, failureCode, type OpenItem } from './stream-items';
 
@@ -28,14 +28,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private sequence = 0;
   private readonly settings: JsonObject;
   private readonly includeEncrypted: boolean;
-  private state: ResponseState = {
-    id: 'resp_0',
-    model: '',
-    createdAt: 0,
-    status: 'in_progress',
-    output: [],
-    usage: null,
-  };
+  private state: ResponseState = startingState();
   private stem = '0';
   /** The upstream response's own fields, as `response-start` gave them. */
   private fields: JsonObject | undefined;

@@ -5,6 +5,7 @@
  * API) keeps the answer when the gateway has a response store.
  */
 import type { GenerateRequest, GenerateResponse, Message } from '../../canonical';
+import { answerMessage } from '../../canonical/answer-message';
 import { isJsonObject, type JsonObject } from '../../json';
 import type { StoredResponse } from '../../stores/types';
 import {
@@ -63,14 +64,6 @@ function prepare(request: GenerateRequest, previous: StoredResponse | undefined,
     ];
   }
   return prepared;
-}
-
-/** The answer as the conversation's next turn: its parts and the opaque items (built-in tools' calls) among them. */
-function answerMessage(answer: GenerateResponse): Message {
-  const choice = answer.choices[0];
-  const message: Message = { role: 'assistant', content: choice?.content ?? [] };
-  if (choice?.opaque) message.opaque = choice.opaque;
-  return message;
 }
 
 /**
