@@ -293,11 +293,17 @@ function postEndlessly(
  */
 async function serveWatchingSockets(
   options: Partial<GatewayOptions> = {},
+  closeDelayMs = 0,
 ): Promise<{ server: RunningGateway; bytesRead: () => number }> {
   let socket: import('node:net').Socket | undefined;
   const app = express();
   app.use((request, _response, next) => {
     socket = request.socket;
+    if (closeDelayMs > 0) {
+      // A busy machine: the connection closes a while after the answer ends.
+      const destroySoon = socket.destroySoon.bind(socket);
+      socket.destroySoon = () => void setTimeout(destroySoon, closeDelayMs);
+    }
     next();
   });
   const gateway = createGateway(testOptions(options));
@@ -332,6 +338,44 @@ describe('a body over maxBodyBytes, sent by a client that keeps writing', () => 
     expect(outcome.body).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
     expect(bytesRead()).toBeLessThan(2 * 1024 * 1024);
     expect(outcome.written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('a client that ignores the 413 and keeps writing: the server stops reading at the linger budget', async () => {
+    // Budget: 4 x maxBodyBytes. A server that only stopped listening at the budget went on reading until the
+    // connection closed, up to 2 MiB per turn of the event loop; on a busy machine that was megabytes past it.
+    const slow = await serveWatchingSockets({ maxBodyBytes: LIMIT }, 300);
+    const net = await import('node:net');
+    const { port } = new URL(slow.server.url);
+    const filler = Buffer.alloc(64 * 1024, 0x20);
+    const written = await new Promise<number>((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      let total = 0;
+      const done = () => {
+        socket.destroy();
+        resolve(total);
+      };
+      const pump = () => {
+        while (total < 64 * 1024 * 1024) {
+          total += filler.length;
+          if (!socket.write(filler)) return void socket.once('drain', pump);
+        }
+        done();
+      };
+      socket.on('connect', () => {
+        socket.write(
+          `POST /v1/messages HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${TEST_KEY}\r\n` +
+            `anthropic-version: 2023-06-01\r\ncontent-type: application/json\r\ncontent-length: ${100 * 1024 * 1024}\r\n\r\n`,
+        );
+        pump();
+      });
+      socket.on('error', done);
+      socket.on('close', done);
+      // Writes block once the server stops reading and the buffers fill: give it a moment, then stop.
+      setTimeout(done, 1500);
+    });
+    await slow.server.close();
+    expect(written).toBeGreaterThan(4 * LIMIT);
+    expect(slow.bytesRead()).toBeLessThan(4 * LIMIT + 256 * 1024);
   });
 
   it('a chunked body of 100 MB: 413 in the envelope with connection: close once the limit is passed', async () => {
