@@ -305,3 +305,57 @@ describe('refusals, in the SDK error classes', () => {
     expect(upstream.requests).toHaveLength(from);
   });
 });
+
+describe('an unfinished turn (pause_turn) resumed on a thread', () => {
+  it('the SDK continues with messages: [] and the upstream goes on from the stored answer', async () => {
+    const express = (await import('express')).default;
+    const { listen } = await import('../helpers/app');
+    const received: Array<Record<string, any>> = [];
+    const app = express();
+    app.use(express.json());
+    app.post('/v1/messages', (request, response) => {
+      received.push(request.body);
+      const paused = received.length === 1;
+      response.json({
+        id: `msg_pause_${received.length}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'loop',
+        content: [{ type: 'text', text: paused ? 'Searching the web…' : 'Found it.' }],
+        stop_reason: paused ? 'pause_turn' : 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 4 },
+      });
+    });
+    const mock = await listen(app);
+    const gateway = await serveGateway({
+      keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
+      providers: [new AnthropicProvider({ name: 'anthropic', baseUrl: mock.url, apiKey: 'sk-upstream-0000' })],
+      models: [{ id: 'paused', provider: 'anthropic', upstreamModel: 'loop' }],
+      stores: { threads: new MemoryThreadStore() },
+    });
+    try {
+      const { anthropic, sent } = client(gateway);
+      const thread = anthropic.beta.messages.thread({ model: 'paused', max_tokens: 64, system: SYSTEM });
+      const first = await thread.send({ role: 'user', content: 'Look it up.' });
+      expect(first.stop_reason).toBe('pause_turn');
+      const resumed = await thread.send();
+      expect(resumed.stop_reason).toBe('end_turn');
+      // The SDK sent a continue with no new message; the upstream got the whole conversation, ending in the paused answer.
+      expect(sent[1]).toMatchObject({ messages: [], thread: { type: 'continue', previous_message_id: first.id } });
+      expect(received[1]!.system).toEqual(SYSTEM);
+      expect(received[1]!.messages).toEqual([
+        { role: 'user', content: 'Look it up.' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Searching the web…' }] },
+      ]);
+      // Without a thread, an empty conversation is still a 400.
+      const error = await anthropic.messages
+        .create({ model: 'paused', max_tokens: 64, messages: [] })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    } finally {
+      await gateway.close();
+      await mock.close();
+    }
+  });
+});

@@ -133,6 +133,11 @@ export function decodeMessagesRequest(
   headers: Record<string, string | string[] | undefined>,
 ): GenerateRequest {
   validateMessagesBody(body);
+  // A thread's continue after an unfinished turn (`pause_turn`, `compaction`) sends no new message: the upstream goes
+  // on from the stored answer. Anywhere else a conversation needs one.
+  if (body.messages.length === 0 && !continuesThread(body)) {
+    invalidField('messages', 'must NOT have fewer than 1 items');
+  }
   const request: GenerateRequest = {
     model: body.model,
     messages: [...decodeSystem(body.system), ...decodeMessages(body.messages)],
@@ -161,4 +166,10 @@ export function decodeMessagesRequest(
   const extension = requestExtension(body, tools.serverTools, anthropicBetas(headers['anthropic-beta']));
   if (extension) request.extensions = { [ANTHROPIC_MESSAGES_KEY]: extension };
   return request;
+}
+
+/** Whether the body continues a message thread (`thread.type` is `continue`; the thread state checks the rest). */
+function continuesThread(body: MessagesBody): boolean {
+  const thread = (body as { thread?: unknown }).thread;
+  return typeof thread === 'object' && thread !== null && (thread as { type?: unknown }).type === 'continue';
 }

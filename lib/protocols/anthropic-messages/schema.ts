@@ -84,7 +84,8 @@ export const messagesBodySchema = {
   properties: {
     model: { type: 'string', minLength: 1 },
     max_tokens: { type: 'integer', minimum: 1 },
-    messages: { type: 'array', minItems: 1, items: message },
+    // May be empty only in a thread's continue (checked by the decoder).
+    messages: { type: 'array', items: message },
     system: { type: ['string', 'array', 'null'], items: textBlock },
     temperature: { ...nullable('number'), minimum: 0, maximum: 1 },
     top_p: { ...nullable('number'), minimum: 0, maximum: 1 },

@@ -5,7 +5,7 @@ import type { GeneratedValidator } from '../shared/validate';
 import { ucs2length as func2 } from '../shared/validator-runtime';
 
 export const validate: GeneratedValidator = validate21;
-const schema6 = {"type":"object","required":["model","max_tokens","messages"],"properties":{"model":{"type":"string","minLength":1},"max_tokens":{"type":"integer","minimum":1},"messages":{"type":"array","minItems":1,"items":{"type":"object","required":["role","content"],"properties":{"role":{"enum":["user","assistant","system"]},"content":{"type":["string","array"],"items":{"type":"object","required":["type"],"properties":{"type":{"type":"string"}}}}}}},"system":{"type":["string","array","null"],"items":{"type":"object","required":["type","text"],"properties":{"type":{"const":"text"},"text":{"type":"string"}}}},"temperature":{"type":["number","null"],"minimum":0,"maximum":1},"top_p":{"type":["number","null"],"minimum":0,"maximum":1},"top_k":{"type":["integer","null"],"minimum":0},"stop_sequences":{"type":["array","null"],"items":{"type":"string"}},"stream":{"type":["boolean","null"]},"tools":{"type":["array","null"],"items":{"type":"object","properties":{"type":{"type":["string","null"]},"name":{"type":"string","minLength":1},"description":{"type":"string"},"input_schema":{"type":"object"},"strict":{"type":"boolean"}}}},"tool_choice":{"type":["object","null"],"required":["type"],"properties":{"type":{"enum":["auto","any","tool","none"]},"name":{"type":"string","minLength":1},"disable_parallel_tool_use":{"type":["boolean","null"]}}},"thinking":{"type":["object","null"],"required":["type"],"properties":{"type":{"enum":["enabled","disabled","adaptive"]},"budget_tokens":{"type":"integer","minimum":1024},"display":{"type":["string","null"]}}},"output_config":{"type":["object","null"],"properties":{"effort":{"enum":["low","medium","high","xhigh","max",null]},"format":{"type":["object","null"],"required":["type","schema"],"properties":{"type":{"const":"json_schema"},"schema":{"type":"object"}}}}},"metadata":{"type":["object","null"],"properties":{"user_id":{"type":["string","null"]}}}}};
+const schema6 = {"type":"object","required":["model","max_tokens","messages"],"properties":{"model":{"type":"string","minLength":1},"max_tokens":{"type":"integer","minimum":1},"messages":{"type":"array","items":{"type":"object","required":["role","content"],"properties":{"role":{"enum":["user","assistant","system"]},"content":{"type":["string","array"],"items":{"type":"object","required":["type"],"properties":{"type":{"type":"string"}}}}}}},"system":{"type":["string","array","null"],"items":{"type":"object","required":["type","text"],"properties":{"type":{"const":"text"},"text":{"type":"string"}}}},"temperature":{"type":["number","null"],"minimum":0,"maximum":1},"top_p":{"type":["number","null"],"minimum":0,"maximum":1},"top_k":{"type":["integer","null"],"minimum":0},"stop_sequences":{"type":["array","null"],"items":{"type":"string"}},"stream":{"type":["boolean","null"]},"tools":{"type":["array","null"],"items":{"type":"object","properties":{"type":{"type":["string","null"]},"name":{"type":"string","minLength":1},"description":{"type":"string"},"input_schema":{"type":"object"},"strict":{"type":"boolean"}}}},"tool_choice":{"type":["object","null"],"required":["type"],"properties":{"type":{"enum":["auto","any","tool","none"]},"name":{"type":"string","minLength":1},"disable_parallel_tool_use":{"type":["boolean","null"]}}},"thinking":{"type":["object","null"],"required":["type"],"properties":{"type":{"enum":["enabled","disabled","adaptive"]},"budget_tokens":{"type":"integer","minimum":1024},"display":{"type":["string","null"]}}},"output_config":{"type":["object","null"],"properties":{"effort":{"enum":["low","medium","high","xhigh","max",null]},"format":{"type":["object","null"],"required":["type","schema"],"properties":{"type":{"const":"json_schema"},"schema":{"type":"object"}}}}},"metadata":{"type":["object","null"],"properties":{"user_id":{"type":["string","null"]}}}}};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -65,11 +65,6 @@ let data2 = data.messages;
 const _errs5 = errors;
 if(errors === _errs5){
 if(Array.isArray(data2)){
-if(data2.length < 1){
-validate21.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
-}
-else {
 var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
@@ -154,7 +149,6 @@ return false;
 var valid1 = _errs7 === errors;
 if(!valid1){
 break;
-}
 }
 }
 }
