@@ -202,3 +202,27 @@ export class RedisLink {
     });
   }
 }
+
+/**
+ * What every Redis adapter shares: the client of its {@link RedisLink} and the `init` / `close` lifecycle the gateway
+ * calls. A store creates its link last in its constructor, after checking its own options, since an owned client
+ * starts connecting as soon as it is created.
+ */
+export abstract class RedisStoreBase {
+  protected abstract readonly link: RedisLink;
+
+  /** The ioredis client the store talks through. */
+  get client(): Redis {
+    return this.link.client;
+  }
+
+  /** Connects (failing if Redis cannot be reached) and loads the store's scripts. The gateway calls it before serving. */
+  init(): Promise<void> {
+    return this.link.init();
+  }
+
+  /** Closes the client if the store created it (from `connection`); a client you passed is left open. */
+  close(): Promise<void> {
+    return this.link.close();
+  }
+}

@@ -2,10 +2,15 @@
  * A deployment state store in Redis: health, probe claims, calls in flight and session affinity shared by every
  * gateway instance (docs/routing.md), each change one atomic command or Lua script on Redis's clock.
  */
-import type { Redis } from 'ioredis';
 import type { DeploymentFailure, DeploymentState, DeploymentStateStore } from '../types';
 import { configError, knownOptions } from '../../config-check';
-import { CONNECTION_OPTION_NAMES, type RedisConnectionOptions, RedisLink, resolvePrefix } from './connection';
+import {
+  CONNECTION_OPTION_NAMES,
+  type RedisConnectionOptions,
+  RedisLink,
+  RedisStoreBase,
+  resolvePrefix,
+} from './connection';
 import type { ScriptDefinition } from './scripts';
 
 const STORE = 'RedisDeploymentStore';
@@ -110,16 +115,15 @@ export const DEPLOYMENT_SCRIPTS = Object.freeze({
  * app.use(createGateway({ keys, providers, models, deploymentStore: new RedisDeploymentStore({ client }) }));
  * ```
  */
-export class RedisDeploymentStore implements DeploymentStateStore {
-  /** The ioredis client the store talks through. */
-  readonly client: Redis;
+export class RedisDeploymentStore extends RedisStoreBase implements DeploymentStateStore {
   /** The key prefix in use. */
   readonly prefix: string;
-  private readonly link: RedisLink;
+  protected readonly link: RedisLink;
   private readonly cacheMs: number;
   private readonly cache = new Map<string, { at: number; states: Promise<readonly DeploymentState[]> }>();
 
   constructor(options: RedisDeploymentStoreOptions = {}) {
+    super();
     knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
     const cacheMs = options.cacheMs ?? 250;
@@ -127,17 +131,6 @@ export class RedisDeploymentStore implements DeploymentStateStore {
       configError(STORE, 'cacheMs', `must be an integer of milliseconds, 0 or more, not ${String(cacheMs)}.`);
     this.cacheMs = cacheMs;
     this.link = new RedisLink(STORE, options, Object.values(DEPLOYMENT_SCRIPTS));
-    this.client = this.link.client;
-  }
-
-  /** Connects (failing if Redis cannot be reached) and loads the scripts. The gateway calls it before serving. */
-  init(): Promise<void> {
-    return this.link.init();
-  }
-
-  /** Closes the client if the store created it (from `connection`). */
-  close(): Promise<void> {
-    return this.link.close();
   }
 
   read(names: readonly string[]): Promise<readonly DeploymentState[]> {

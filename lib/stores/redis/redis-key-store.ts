@@ -1,10 +1,15 @@
 /** A key store in Redis: keys kept as SHA-256 digests, shared by every gateway instance, matched in constant time. */
 import { argumentError, knownOptions } from '../../config-check';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { checkEntryRateLimits, fingerprintKey, type MemoryKeyEntry } from '../memory-key-store';
 import type { KeyRateLimits, KeyStore, Principal } from '../types';
-import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
+import {
+  CONNECTION_OPTION_NAMES,
+  RedisLink,
+  RedisStoreBase,
+  resolvePrefix,
+  type RedisConnectionOptions,
+} from './connection';
 import { KEY_SCRIPTS } from './scripts';
 
 const STORE = 'RedisKeyStore';
@@ -47,28 +52,16 @@ function parseJson(field: string | undefined, what: string): unknown {
  * await keyStore.add({ key: 'sk-alice-…', id: 'alice', allowedModels: ['rosetta-echo'] });
  * ```
  */
-export class RedisKeyStore implements KeyStore {
-  /** The ioredis client the store talks through. */
-  readonly client: Redis;
+export class RedisKeyStore extends RedisStoreBase implements KeyStore {
   /** The key prefix in use. */
   readonly prefix: string;
-  private readonly link: RedisLink;
+  protected readonly link: RedisLink;
 
   constructor(options: RedisKeyStoreOptions = {}) {
+    super();
     knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
     this.link = new RedisLink(STORE, options, Object.values(KEY_SCRIPTS));
-    this.client = this.link.client;
-  }
-
-  /** Connects (failing if Redis cannot be reached) and loads the scripts. The gateway calls it before serving. */
-  init(): Promise<void> {
-    return this.link.init();
-  }
-
-  /** Closes the client if the store created it (from `connection`). */
-  close(): Promise<void> {
-    return this.link.close();
   }
 
   /** The principal of a key, or `undefined`: one HGETALL by the key's digest, confirmed in constant time. */

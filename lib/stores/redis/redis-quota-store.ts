@@ -3,9 +3,14 @@
  */
 import { argumentError, configError, knownOptions, positiveInteger, shown } from '../../config-check';
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { QuotaStore, Reservation, ReservationInfo, ReserveResult } from '../types';
-import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
+import {
+  CONNECTION_OPTION_NAMES,
+  RedisLink,
+  RedisStoreBase,
+  resolvePrefix,
+  type RedisConnectionOptions,
+} from './connection';
 import { QUOTA_SCRIPTS } from './scripts';
 
 const STORE = 'RedisQuotaStore';
@@ -101,12 +106,10 @@ function keyIdOf(keyId: unknown): string {
  * app.use(createGateway({ keyStore: new RedisKeyStore({ client }), quotaStore }));
  * ```
  */
-export class RedisQuotaStore implements QuotaStore {
-  /** The ioredis client the store talks through. */
-  readonly client: Redis;
+export class RedisQuotaStore extends RedisStoreBase implements QuotaStore {
   /** The key prefix in use. */
   readonly prefix: string;
-  private readonly link: RedisLink;
+  protected readonly link: RedisLink;
   private readonly ttlMs: number;
   private readonly lateWindowMs: number;
   private readonly unitsPerCredit: number;
@@ -114,6 +117,7 @@ export class RedisQuotaStore implements QuotaStore {
   private readonly sweepLimit: number;
 
   constructor(options: RedisQuotaStoreOptions = {}) {
+    super();
     knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
     this.ttlMs = positiveInteger(STORE, 'reservationTtlMs', options.reservationTtlMs, 600_000);
@@ -130,17 +134,6 @@ export class RedisQuotaStore implements QuotaStore {
     this.defaultBalance =
       defaultBalance === Infinity ? 'unmetered' : String(this.toUnits(defaultBalance, 'defaultBalance'));
     this.link = new RedisLink(STORE, options, Object.values(QUOTA_SCRIPTS));
-    this.client = this.link.client;
-  }
-
-  /** Connects (failing if Redis cannot be reached) and loads the scripts. The gateway calls it before serving. */
-  init(): Promise<void> {
-    return this.link.init();
-  }
-
-  /** Closes the client if the store created it (from `connection`). */
-  close(): Promise<void> {
-    return this.link.close();
   }
 
   /** Holds up to `amount` credits (at least `minimum`) in one script, or refuses with what is available. */

@@ -1,6 +1,5 @@
 /** A rate-limit store in Redis: token buckets and calls in flight shared by every gateway instance, as atomic Lua. */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { RATE_LIMIT_WINDOW_MS } from '../rate-limits';
 import type {
   RateLimitCounter,
@@ -11,7 +10,13 @@ import type {
   RateLimitStore,
 } from '../types';
 import { knownOptions, positiveInteger } from '../../config-check';
-import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
+import {
+  CONNECTION_OPTION_NAMES,
+  RedisLink,
+  RedisStoreBase,
+  resolvePrefix,
+  type RedisConnectionOptions,
+} from './connection';
 import { RATE_LIMIT_SCRIPTS } from './scripts';
 
 const STORE = 'RedisRateLimitStore';
@@ -53,32 +58,20 @@ function counter(limit: number | undefined, remaining: number, resetMs: number):
  * app.use(createGateway({ keyStore: new RedisKeyStore({ client }), rateLimitStore: new RedisRateLimitStore({ client }) }));
  * ```
  */
-export class RedisRateLimitStore implements RateLimitStore {
-  /** The ioredis client the store talks through. */
-  readonly client: Redis;
+export class RedisRateLimitStore extends RedisStoreBase implements RateLimitStore {
   /** The key prefix in use. */
   readonly prefix: string;
-  private readonly link: RedisLink;
+  protected readonly link: RedisLink;
   private readonly leaseTtlMs: number;
   private readonly windowMs: number;
 
   constructor(options: RedisRateLimitStoreOptions = {}) {
+    super();
     knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
     this.leaseTtlMs = positiveInteger(STORE, 'leaseTtlMs', options.leaseTtlMs, 600_000);
     this.windowMs = positiveInteger(STORE, 'windowMs', options.windowMs, RATE_LIMIT_WINDOW_MS);
     this.link = new RedisLink(STORE, options, Object.values(RATE_LIMIT_SCRIPTS));
-    this.client = this.link.client;
-  }
-
-  /** Connects (failing if Redis cannot be reached) and loads the scripts. The gateway calls it before serving. */
-  init(): Promise<void> {
-    return this.link.init();
-  }
-
-  /** Closes the client if the store created it (from `connection`). */
-  close(): Promise<void> {
-    return this.link.close();
   }
 
   async acquire(request: { scopes: readonly RateLimitScope[]; tokens: number }): Promise<RateLimitResult> {

@@ -2,11 +2,16 @@
  * A response store in Redis: one string per record, its JSON, and one per item id naming the record, all expiring after
  * the store's TTL; shared by every gateway instance.
  */
-import type { Redis } from 'ioredis';
 import { recordItem, recordItemIds } from '../record-items';
 import type { ResponseStore, StoredResponse } from '../types';
 import { configError, knownOptions } from '../../config-check';
-import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
+import {
+  CONNECTION_OPTION_NAMES,
+  RedisLink,
+  RedisStoreBase,
+  resolvePrefix,
+  type RedisConnectionOptions,
+} from './connection';
 
 const STORE = 'RedisResponseStore';
 
@@ -36,16 +41,15 @@ const DEFAULT_TTL_SECONDS = 30 * 24 * 60 * 60;
  * createGateway({ keyStore, responseStore: new RedisResponseStore({ client }) });
  * ```
  */
-export class RedisResponseStore implements ResponseStore {
-  /** The ioredis client the store talks through. */
-  readonly client: Redis;
+export class RedisResponseStore extends RedisStoreBase implements ResponseStore {
   /** The key prefix in use. */
   readonly prefix: string;
   /** Seconds a record is kept. */
   readonly ttlSeconds: number;
-  private readonly link: RedisLink;
+  protected readonly link: RedisLink;
 
   constructor(options: RedisResponseStoreOptions = {}) {
+    super();
     knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
     const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
@@ -53,17 +57,6 @@ export class RedisResponseStore implements ResponseStore {
       configError(STORE, 'ttlSeconds', `must be a positive whole number of seconds, not ${String(ttl)}.`);
     this.ttlSeconds = ttl;
     this.link = new RedisLink(STORE, options, []);
-    this.client = this.link.client;
-  }
-
-  /** Connects (failing if Redis cannot be reached). The gateway calls it before serving. */
-  init(): Promise<void> {
-    return this.link.init();
-  }
-
-  /** Closes the client if the store created it (from `connection`). */
-  close(): Promise<void> {
-    return this.link.close();
   }
 
   /** Writes the record and its item index entries (each the record's id) in one transaction, with the same expiry. */

@@ -2,10 +2,15 @@
  * A thread store in Redis: one string per turn of a message thread, its JSON, expiring after the idle lifetime; shared
  * by every gateway instance, so a continue may land on any of them.
  */
-import type { Redis } from 'ioredis';
 import type { StoredThread, ThreadStore } from '../types';
 import { configError, knownOptions } from '../../config-check';
-import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
+import {
+  CONNECTION_OPTION_NAMES,
+  RedisLink,
+  RedisStoreBase,
+  resolvePrefix,
+  type RedisConnectionOptions,
+} from './connection';
 
 const STORE = 'RedisThreadStore';
 
@@ -29,16 +34,15 @@ const DEFAULT_IDLE_SECONDS = 300;
  * createGateway({ keyStore, stores: { threads: new RedisThreadStore({ client }) } });
  * ```
  */
-export class RedisThreadStore implements ThreadStore {
-  /** The ioredis client the store talks through. */
-  readonly client: Redis;
+export class RedisThreadStore extends RedisStoreBase implements ThreadStore {
   /** The key prefix in use. */
   readonly prefix: string;
   /** Seconds a turn is kept. */
   readonly idleSeconds: number;
-  private readonly link: RedisLink;
+  protected readonly link: RedisLink;
 
   constructor(options: RedisThreadStoreOptions = {}) {
+    super();
     knownOptions(STORE, options, OPTION_NAMES);
     this.prefix = resolvePrefix(STORE, options.prefix);
     const idle = options.idleSeconds ?? DEFAULT_IDLE_SECONDS;
@@ -46,17 +50,6 @@ export class RedisThreadStore implements ThreadStore {
       configError(STORE, 'idleSeconds', `must be a positive whole number of seconds, not ${String(idle)}.`);
     this.idleSeconds = idle;
     this.link = new RedisLink(STORE, options, []);
-    this.client = this.link.client;
-  }
-
-  /** Connects (failing if Redis cannot be reached). The gateway calls it before serving. */
-  init(): Promise<void> {
-    return this.link.init();
-  }
-
-  /** Closes the client if the store created it (from `connection`). */
-  close(): Promise<void> {
-    return this.link.close();
   }
 
   async put(owner: string, id: string, thread: StoredThread): Promise<void> {
