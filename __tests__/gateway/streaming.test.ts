@@ -556,9 +556,14 @@ describe('stream failures, aborts and backpressure', () => {
         request.on('error', () => undefined);
         request.end(JSON.stringify({ model: 'scripted', stream: true, messages: [{ role: 'user', content: 'go' }] }));
       });
-      await sleep(800);
-      const pulledWhilePaused = record.pulled;
-      await sleep(400);
+      // Wait until the gateway stops pulling: the socket buffers are full and it waits for drain. Filling them takes
+      // however long the machine takes (800 ms were not always enough on a busy one); a gateway that did not wait for
+      // drain would keep pulling, past the bound below, towards all 100,000 parts.
+      let pulledWhilePaused = -1;
+      for (let waited = 0; record.pulled !== pulledWhilePaused && waited < 20_000; waited += 400) {
+        pulledWhilePaused = record.pulled;
+        await sleep(400);
+      }
       expect(record.pulled).toBe(pulledWhilePaused);
       // 100,000 parts of 64 KiB would be 6.4 GB; the socket buffers hold at most a few MB of it.
       expect(pulledWhilePaused).toBeLessThan(400);

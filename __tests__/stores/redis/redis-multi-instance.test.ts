@@ -156,7 +156,9 @@ describe('many gateway instances, one balance in Redis', () => {
   });
 
   it('an instance killed mid-call: its hold returns to the balance once the reservation TTL passes, and nothing is charged', async () => {
-    const doomed = await startInstance({ RESERVATION_TTL_MS: '1000', TOKEN_DELAY_MS: '200' });
+    // The hold must still be there after the kill, so the TTL must outlast the call's start, the kill and the wait
+    // for the process to exit: 1 s could pass in all that on a busy machine (the hold lapsed before it was checked).
+    const doomed = await startInstance({ RESERVATION_TTL_MS: '3000', TOKEN_DELAY_MS: '200' });
     extra.push(doomed);
     const response = await chat(doomed, DOOMED_KEY, {
       model: 'rosetta-echo',
@@ -175,7 +177,9 @@ describe('many gateway instances, one balance in Redis', () => {
     await exited(doomed.process);
     await reader.read().catch(() => undefined);
     expect(await quota.getAccount('doomed')).toMatchObject({ open: 1, spent: 0 });
-    await sleep(1300);
+    // Then it lapses on Redis's clock, 3 s after the call began: wait for that rather than for a fixed time.
+    for (let waited = 0; waited < 15_000 && (await quota.getAccount('doomed')).open > 0; waited += 100)
+      await sleep(100);
     expect(await quota.getAccount('doomed')).toEqual({
       balance: 1000,
       reserved: 0,
