@@ -6,7 +6,7 @@
 export { RedisKeyStore, type RedisKeyStoreOptions, type RedisKeyEntry } from './redis-key-store';
 export { RedisQuotaStore, type RedisQuotaStoreOptions, type RedisAccount } from './redis-quota-store';
 export { createRedisClient, FAIL_FAST_REDIS_OPTIONS, type RedisConnectionOptions } from './connection';
-export { QUOTA_SCRIPTS, KEY_SCRIPTS, RATE_LIMIT_SCRIPTS, type ScriptDefinition } from './scripts';
+export { QUOTA_SCRIPTS, KEY_SCRIPTS, RATE_LIMIT_SCRIPTS, USAGE_SCRIPTS, type ScriptDefinition } from './scripts';
 export { RedisResponseStore, type RedisResponseStoreOptions } from './redis-response-store';
 export { RedisThreadStore, type RedisThreadStoreOptions } from './redis-thread-store';
 export { RedisUsageStream, type RedisUsageStreamOptions } from './redis-usage-stream';

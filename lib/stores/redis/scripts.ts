@@ -328,6 +328,34 @@ end
 return settled
 `;
 
+/**
+ * The usage stream's record: appends the record and counts it into its buckets' tallies, in one step.
+ * KEYS: the stream, then the five buckets' hashes (one per width). ARGV: max length, the record's JSON, each hash's expiry (epoch ms, in
+ * KEYS order), the number of increments, then `field, by` pairs (`HINCRBY`, integers), then `field, value` pairs each
+ * hash keeps the largest of. Returns the entry's id.
+ */
+const USAGE_RECORD = `
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'record', ARGV[2])
+local hashes = #KEYS - 1
+local at = 3 + hashes
+local increments = tonumber(ARGV[at])
+local maxima = at + 1 + 2 * increments
+for h = 2, #KEYS do
+  local hash = KEYS[h]
+  for i = at + 1, maxima - 1, 2 do
+    redis.call('HINCRBY', hash, ARGV[i], ARGV[i + 1])
+  end
+  for i = maxima, #ARGV, 2 do
+    local kept = tonumber(redis.call('HGET', hash, ARGV[i]))
+    if kept == nil or tonumber(ARGV[i + 1]) > kept then
+      redis.call('HSET', hash, ARGV[i], ARGV[i + 1])
+    end
+  end
+  redis.call('PEXPIREAT', hash, ARGV[h + 1])
+end
+return id
+`;
+
 /** A script as ioredis `defineCommand` takes it. */
 export interface ScriptDefinition {
   /** The command name the script is defined under (prefixed, so it cannot clash with a host's own commands). */
@@ -357,4 +385,9 @@ export const KEY_SCRIPTS = Object.freeze({
 export const RATE_LIMIT_SCRIPTS = Object.freeze({
   acquire: { name: 'rosettaRateAcquire', lua: RATE_ACQUIRE },
   settle: { name: 'rosettaRateSettle', lua: RATE_SETTLE },
+} satisfies Record<string, ScriptDefinition>);
+
+/** The usage stream's script. */
+export const USAGE_SCRIPTS = Object.freeze({
+  record: { name: 'rosettaUsageRecord', lua: USAGE_RECORD, numberOfKeys: 6 },
 } satisfies Record<string, ScriptDefinition>);
