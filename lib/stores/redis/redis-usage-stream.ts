@@ -19,8 +19,9 @@ import {
 import { knownOptions, positiveInteger } from '../../config-check';
 import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
 import { USAGE_SCRIPTS } from './scripts';
-import { bucketsOf, planTally, TALLY_BASE_MS } from './usage-tally-buckets';
-import { tallyFields, tallyOfHash } from './usage-tally-hash';
+import { usageBatchCall } from './usage-tally-batch';
+import { planTally, TALLY_BASE_MS } from './usage-tally-buckets';
+import { tallyOfHash } from './usage-tally-hash';
 
 const STORE = 'RedisUsageStream';
 
@@ -36,6 +37,8 @@ const OPTION_NAMES = [...CONNECTION_OPTION_NAMES, 'maxLength'] as const;
 const DEFAULT_MAX_LENGTH = 1_000_000;
 /** Entries read per `XREVRANGE` while a query looks for one key's records. */
 const QUERY_BATCH = 500;
+/** The most records one script call appends. */
+const MAX_BATCH = 100;
 /** The field of an entry holding the record's JSON. */
 const FIELD = 'record';
 
@@ -68,6 +71,8 @@ export class RedisUsageStream implements UsageSink, TallyingUsageLog {
   /** About how many entries are kept. */
   readonly maxLength: number;
   private readonly link: RedisLink;
+  /** The records given to `record` in this turn of the event loop, not sent yet. */
+  private batch: Array<{ record: UsageRecord; resolve: () => void; reject: (error: unknown) => void }> = [];
 
   constructor(options: RedisUsageStreamOptions = {}) {
     knownOptions(STORE, options, OPTION_NAMES);
@@ -87,22 +92,40 @@ export class RedisUsageStream implements UsageSink, TallyingUsageLog {
     return this.link.close();
   }
 
-  /** Appends a record and counts it into its buckets' tallies (one script: both or neither). */
-  async record(record: UsageRecord): Promise<void> {
-    const buckets = bucketsOf(this.key, record.timings.ended);
-    const { increments, maxima } = tallyFields(record);
-    await this.link.run(
-      USAGE_SCRIPTS.record,
-      [this.key, ...buckets.map((bucket) => bucket.key)],
-      [
-        this.maxLength,
-        JSON.stringify(record),
-        ...buckets.map((bucket) => bucket.expireAt),
-        increments.length,
-        ...increments.flat(),
-        ...maxima.flat(),
-      ],
-    );
+  /**
+   * Appends a record and counts it into its buckets' tallies (one script: both or neither). The records given in one
+   * turn of the event loop (the gateway hands its queue over at once) go in one script call, their tallies merged per
+   * bucket; the promise settles when that call has.
+   */
+  record(record: UsageRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.batch.length === 0) queueMicrotask(() => this.flush());
+      this.batch.push({ record, resolve, reject });
+    });
+  }
+
+  /** Sends the records given in this turn, at most {@link MAX_BATCH} per script call. */
+  private flush(): void {
+    const batch = this.batch;
+    this.batch = [];
+    for (let at = 0; at < batch.length; at += MAX_BATCH) {
+      const part = batch.slice(at, at + MAX_BATCH);
+      const failed = (error: unknown) => {
+        for (const entry of part) entry.reject(error);
+      };
+      try {
+        const { keys, args } = usageBatchCall(
+          this.key,
+          this.maxLength,
+          part.map((entry) => entry.record),
+        );
+        this.link.run(USAGE_SCRIPTS.record, keys, args).then(() => {
+          for (const entry of part) entry.resolve();
+        }, failed);
+      } catch (error) {
+        failed(error);
+      }
+    }
   }
 
   /**

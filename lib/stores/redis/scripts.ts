@@ -329,31 +329,39 @@ return settled
 `;
 
 /**
- * The usage stream's record: appends the record and counts it into its buckets' tallies, in one step.
- * KEYS: the stream, then the five buckets' hashes (one per width). ARGV: max length, the record's JSON, each hash's expiry (epoch ms, in
- * KEYS order), the number of increments, then `field, by` pairs (`HINCRBY`, integers), then `field, value` pairs each
- * hash keeps the largest of. Returns the entry's id.
+ * The usage stream's record, for a batch of records: appends each record's entry and counts them into their buckets'
+ * tallies, in one step. KEYS: the stream, then the buckets' hashes. ARGV: max length, the number of records, their JSON
+ * (in order), then per hash (in KEYS order) its expiry (epoch ms), the number of increments and their `field, by` pairs
+ * (`HINCRBY`, integers), the number of maxima and their `field, value` pairs (the hash keeps the larger). Returns the
+ * number of entries added.
  */
 const USAGE_RECORD = `
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'record', ARGV[2])
-local hashes = #KEYS - 1
-local at = 3 + hashes
-local increments = tonumber(ARGV[at])
-local maxima = at + 1 + 2 * increments
+local records = tonumber(ARGV[2])
+for i = 1, records do
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'record', ARGV[2 + i])
+end
+local at = 3 + records
 for h = 2, #KEYS do
   local hash = KEYS[h]
-  for i = at + 1, maxima - 1, 2 do
-    redis.call('HINCRBY', hash, ARGV[i], ARGV[i + 1])
+  local expire_at = ARGV[at]
+  local increments = tonumber(ARGV[at + 1])
+  at = at + 2
+  for i = 1, increments do
+    redis.call('HINCRBY', hash, ARGV[at], ARGV[at + 1])
+    at = at + 2
   end
-  for i = maxima, #ARGV, 2 do
-    local kept = tonumber(redis.call('HGET', hash, ARGV[i]))
-    if kept == nil or tonumber(ARGV[i + 1]) > kept then
-      redis.call('HSET', hash, ARGV[i], ARGV[i + 1])
+  local maxima = tonumber(ARGV[at])
+  at = at + 1
+  for i = 1, maxima do
+    local kept = tonumber(redis.call('HGET', hash, ARGV[at]))
+    if kept == nil or tonumber(ARGV[at + 1]) > kept then
+      redis.call('HSET', hash, ARGV[at], ARGV[at + 1])
     end
+    at = at + 2
   end
-  redis.call('PEXPIREAT', hash, ARGV[h + 1])
+  redis.call('PEXPIREAT', hash, expire_at)
 end
-return id
+return records
 `;
 
 /** A script as ioredis `defineCommand` takes it. */
@@ -389,5 +397,5 @@ export const RATE_LIMIT_SCRIPTS = Object.freeze({
 
 /** The usage stream's script. */
 export const USAGE_SCRIPTS = Object.freeze({
-  record: { name: 'rosettaUsageRecord', lua: USAGE_RECORD, numberOfKeys: 6 },
+  record: { name: 'rosettaUsageRecord', lua: USAGE_RECORD },
 } satisfies Record<string, ScriptDefinition>);
