@@ -208,6 +208,17 @@ describe('RedisUsageStream tallies', () => {
     expect(kept).toEqual([20 * 60_000, 3 * 3_600_000]);
   });
 
+  it('refuse a record whose credits are not an integer, and keep the others of its turn', async () => {
+    const usage = await stream(freshPrefix());
+    const now = Date.now();
+    const whole = mixedRecord(1, now, random(3));
+    const fraction = mixedRecord(2, now, random(4));
+    fraction.credits = { held: 10, charged: 1.5 };
+    const results = await Promise.allSettled([usage.record(whole), usage.record(fraction)]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
+    expect((await usage.query()).map((record) => record.requestId)).toEqual([whole.requestId]);
+  });
+
   it('refuse a bucket width that is not a multiple of 15 s', async () => {
     const usage = await stream(freshPrefix());
     await expect(usage.tally({ since: 0, until: 60_000, bucketMs: 10_000 })).rejects.toThrow(RangeError);
