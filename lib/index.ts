@@ -91,3 +91,11 @@ export type {
 } from './protocols/types';
 export type { UsageRecord, UsageOutcome, UsageAttempt, CreditSplit } from './usage/record';
 export type { UsageSink, UsageSinkOption, UsageObserver } from './usage/sink';
+export type {
+  LatencyHistogram,
+  SpendTally,
+  TallyingUsageLog,
+  UsageTallies,
+  UsageTally,
+  UsageTallyQuery,
+} from './usage/tally';

@@ -3,7 +3,8 @@
  * The dashboard under test (the bench's `dashboard` step), from the BUILT package (`rosetta-gateway/dashboard`): a
  * usage log of BENCH_DASHBOARD_RECORDS records (default 100,000) spread over the last hour (40 keys, 6 models, one call
  * in ten failed, half of them streamed), mounted at /admin with no auth. BENCH_DASHBOARD_REDIS=redis://… puts the
- * records in a RedisUsageStream there instead of a MemoryUsageLog.
+ * records in a RedisUsageStream there instead of a MemoryUsageLog (written with its record(): the entries and the tallies
+ * its summaries are made from).
  */
 const http = require('node:http');
 const express = require('express');
@@ -52,12 +53,12 @@ async function fill() {
   const log = new RedisUsageStream({ client, prefix: `bench${process.pid}:`, maxLength: count * 2 });
   await log.init();
   await client.del(log.key);
-  // Entry ids are Redis's clock: the records are added now, so every one is inside the last hour.
-  for (let from = 0; from < count; from += 5_000) {
-    const pipeline = client.pipeline();
-    for (let index = from; index < Math.min(count, from + 5_000); index++)
-      pipeline.xadd(log.key, '*', 'record', JSON.stringify(recordOf(index, now)));
-    await pipeline.exec();
+  // Through record(), as a gateway writes them: the entry and the tallies of its buckets. Entry ids are Redis's clock:
+  // the records are added now, so every one is inside the last hour; the tallies bucket them by their timings.ended.
+  for (let from = 0; from < count; from += 1_000) {
+    const batch = [];
+    for (let index = from; index < Math.min(count, from + 1_000); index++) batch.push(log.record(recordOf(index, now)));
+    await Promise.all(batch);
   }
   return log;
 }

@@ -3,7 +3,14 @@ import type { ServerResponse } from 'node:http';
 import type { Gateway } from '../gateway';
 import type { UsageRecord } from '../usage/record';
 import type { DashboardUsageLog } from './types';
-import { type DashboardSummary, type DashboardWindow, summarize, WINDOWS, windowNamed } from './summary';
+import {
+  type DashboardSummary,
+  type DashboardWindow,
+  summarize,
+  summarizeTallies,
+  WINDOWS,
+  windowNamed,
+} from './summary';
 
 /** The most calls one list answers, and its default. */
 const MAX_CALLS = 500;
@@ -53,6 +60,11 @@ export class DashboardApi {
   }
 
   private async compute(window: DashboardWindow, now: number): Promise<DashboardSummary> {
+    // A log that keeps tallies answers from them: a few dozen small hashes, not the window's records.
+    if (typeof this.usage.tally === 'function') {
+      const tallies = await this.usage.tally({ since: now - window.ms, until: now, bucketMs: window.bucketMs });
+      return summarizeTallies(tallies, window, now);
+    }
     // No `until`: a RedisUsageStream bounds by Redis's clock, which may run ahead of this host's; the summary bounds
     // each record by its own `timings.ended`.
     const records = await this.usage.query({ since: now - window.ms, limit: this.maxRecords });

@@ -1,8 +1,18 @@
 /**
  * The dashboard's aggregates of a window of usage records (docs/operations.md, *Dashboard*): computed on the server, so
- * the page gets a few hundred numbers however many records the window holds.
+ * the page gets a few hundred numbers however many records the window holds, from the records themselves or from the
+ * tallies a log keeps as they arrive (RedisUsageStream).
  */
 import type { UsageRecord } from '../usage/record';
+import {
+  emptyTally,
+  errorKindOf,
+  histogramPercentile,
+  type LatencyHistogram,
+  mergeTally,
+  type SpendTally,
+  type UsageTallies,
+} from '../usage/tally';
 
 /** A window the page can choose: its name, its length and the width of one bar of its charts. */
 export interface DashboardWindow {
@@ -55,7 +65,10 @@ export interface DashboardSummary {
   from: number;
   to: number;
   bucketMs: number;
-  /** Records read; `truncated` when the window held more than the dashboard reads (`maxRecords`). */
+  /**
+   * Records read; `truncated` when the window held more than the dashboard reads (`maxRecords`). From a log's kept
+   * tallies: the calls they count, and never truncated.
+   */
   scanned: number;
   truncated: boolean;
   totals: { calls: number; ok: number; errors: number; cancelled: number; tokens: number; credits: number };
@@ -70,7 +83,11 @@ export interface DashboardSummary {
     latencyP50: (number | null)[];
     latencyP95: (number | null)[];
   };
-  /** Of the calls an upstream was asked for (refusals answer in microseconds and would hide it). */
+  /**
+   * Of the calls an upstream was asked for (refusals answer in microseconds and would hide it). From kept tallies the
+   * percentiles (here and in `series`) are those of a histogram: exact below 32 ms, within 1/32 (3.1 %) above; `count`
+   * and `max` are exact.
+   */
   latency: Percentiles;
   /** Of the streamed calls that sent a first byte. */
   timeToFirstToken: Percentiles;
@@ -127,9 +144,7 @@ export function summarize(
     if (failed) {
       errors[index]!++;
       totals.errors++;
-      const kind = record.error?.kind ?? 'unknown';
-      const status = record.error?.status ?? record.status;
-      const id = `${kind} ${status}`;
+      const { id, kind, status } = errorKindOf(record);
       const entry = kinds.get(id);
       if (entry) entry.count++;
       else kinds.set(id, { kind, status, count: 1 });
@@ -173,8 +188,90 @@ export function summarize(
     timeToFirstToken: percentiles(firstTokens),
     topKeys: top(keys),
     topModels: top(models),
-    errorKinds: [...kinds.values()].sort((a, b) => b.count - a.count),
+    errorKinds: sortKinds(kinds.values()),
   };
+}
+
+/**
+ * The aggregates of a window from a log's kept tallies ({@link UsageTallies}, asked for `now − window.ms` … `now` in
+ * the window's buckets): the same figures as {@link summarize} of the records they count, percentiles within their
+ * histogram's bins; `from` is where the tallies start (up to one kept bucket before `now − window.ms`).
+ */
+export function summarizeTallies(tallies: UsageTallies, window: DashboardWindow, now: number): DashboardSummary {
+  const { bucketMs } = window;
+  const last = Math.floor(now / bucketMs) * bucketMs;
+  const buckets = Math.ceil(window.ms / bucketMs);
+  const first = last - (buckets - 1) * bucketMs;
+  const perBucket = Array.from({ length: buckets }, emptyTally);
+  const all = emptyTally();
+  for (const { start, tally } of tallies.buckets) {
+    const index = Math.min(buckets - 1, Math.max(0, Math.floor((start - first) / bucketMs)));
+    mergeTally(perBucket[index]!, tally);
+    mergeTally(all, tally);
+  }
+  const keys = spendRows(all.keys);
+  const models = spendRows(all.models);
+  return {
+    window: window.name,
+    from: tallies.since,
+    to: now,
+    bucketMs,
+    scanned: all.calls,
+    truncated: false,
+    totals: {
+      calls: all.calls,
+      ok: all.ok,
+      errors: all.errors,
+      cancelled: all.cancelled,
+      tokens: all.inputTokens + all.outputTokens,
+      credits: all.credits,
+    },
+    series: {
+      time: perBucket.map((_, index) => (first + index * bucketMs) / 1000),
+      calls: perBucket.map((tally) => tally.calls),
+      errors: perBucket.map((tally) => tally.errors),
+      inputTokens: perBucket.map((tally) => tally.inputTokens),
+      outputTokens: perBucket.map((tally) => tally.outputTokens),
+      credits: perBucket.map((tally) => tally.credits),
+      latencyP50: perBucket.map((tally) => histogramPercentile(tally.latency, 0.5)),
+      latencyP95: perBucket.map((tally) => histogramPercentile(tally.latency, 0.95)),
+    },
+    latency: histogramPercentiles(all.latency),
+    timeToFirstToken: histogramPercentiles(all.timeToFirstToken),
+    topKeys: top(keys),
+    topModels: top(models),
+    errorKinds: sortKinds(all.errorKinds.values()),
+  };
+}
+
+function spendRows(tallies: Map<string | null, SpendTally>): Map<string | null, SpendRow> {
+  return new Map([...tallies].map(([name, spend]) => [name, { name, ...spend }]));
+}
+
+function histogramPercentiles(histogram: LatencyHistogram): Percentiles {
+  return {
+    count: histogram.count,
+    p50: histogramPercentile(histogram, 0.5),
+    p90: histogramPercentile(histogram, 0.9),
+    p95: histogramPercentile(histogram, 0.95),
+    p99: histogramPercentile(histogram, 0.99),
+    max: histogram.max,
+  };
+}
+
+/** Error kinds, most frequent first (then by kind and status, so that equal counts keep one order). */
+function sortKinds(
+  kinds: Iterable<{ kind: string; status: number; count: number }>,
+): Array<{ kind: string; status: number; count: number }> {
+  return [...kinds].sort((a, b) => b.count - a.count || compare(a.kind, b.kind) || a.status - b.status);
+}
+
+/** Strings in code-unit order, null first. */
+function compare(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return a < b ? -1 : 1;
 }
 
 function addSpend(
@@ -192,9 +289,11 @@ function addSpend(
   row.credits += credits;
 }
 
-/** The rows that spent most (then the busiest), at most {@link TOP}. */
+/** The rows that spent most (then the busiest, then by name), at most {@link TOP}. */
 function top(rows: Map<string | null, SpendRow>): SpendRow[] {
-  return [...rows.values()].sort((a, b) => b.credits - a.credits || b.calls - a.calls).slice(0, TOP);
+  return [...rows.values()]
+    .sort((a, b) => b.credits - a.credits || b.calls - a.calls || compare(a.name, b.name))
+    .slice(0, TOP);
 }
 
 export function percentiles(values: readonly number[]): Percentiles {

@@ -3,11 +3,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Gateway } from '../gateway';
 import type { UsageQuery } from '../stores/memory-usage-log';
 import type { UsageRecord } from '../usage/record';
+import type { UsageTallies, UsageTallyQuery } from '../usage/tally';
 
 /** What the dashboard reads calls from: `MemoryUsageLog`, `RedisUsageStream`, or any log with their `query`. */
 export interface DashboardUsageLog {
   /** The records that match, newest first, at most `limit` (`since` / `until` bound `timings.ended`, epoch ms). */
   query(query: UsageQuery): UsageRecord[] | Promise<UsageRecord[]>;
+  /**
+   * The tallies the log keeps as records arrive, by bucket (`RedisUsageStream.tally`). When the log has it, a summary
+   * is made from them instead of from the window's records; the latest-calls lists still read records.
+   */
+  tally?(query: UsageTallyQuery): Promise<UsageTallies>;
 }
 
 /**
