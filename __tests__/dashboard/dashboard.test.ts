@@ -40,7 +40,9 @@ function endedAgo(agoMs: number, keyId: string | undefined, overrides: Partial<U
 
 describe('the summary', () => {
   it('adds up calls, errors, tokens and credits per bucket and in total, and ranks keys and models by spend', () => {
-    const now = Date.now();
+    // Half a minute into a one-minute bucket: the calls of the last seconds are in the last bucket (with the wall
+    // clock, 1 run in 60 fell within a second of a bucket's start and put them in the one before).
+    const now = Math.floor(Date.now() / 60_000) * 60_000 + 30_000;
     const window = windowNamed('1h')!;
     const at = (ago: number) => ({ received: now - ago - 100, ended: now - ago });
     const records: UsageRecord[] = [

@@ -3,7 +3,6 @@
  * gateway instance and queried by key and time window; and a tally of the records per time bucket, kept as they arrive,
  * that answers a dashboard's summary without reading them.
  */
-import type { Redis } from 'ioredis';
 import type { UsageQuery } from '../memory-usage-log';
 import { DEFAULT_USAGE_QUERY_LIMIT } from '../memory-usage-log';
 import type { UsageRecord } from '../../usage/record';
@@ -17,7 +16,13 @@ import {
   type UsageTallyQuery,
 } from '../../usage/tally';
 import { knownOptions, positiveInteger } from '../../config-check';
-import { CONNECTION_OPTION_NAMES, RedisLink, resolvePrefix, type RedisConnectionOptions } from './connection';
+import {
+  CONNECTION_OPTION_NAMES,
+  RedisLink,
+  RedisStoreBase,
+  resolvePrefix,
+  type RedisConnectionOptions,
+} from './connection';
 import { USAGE_SCRIPTS } from './scripts';
 import { usageBatchCall } from './usage-tally-batch';
 import { planTally, TALLY_BASE_MS } from './usage-tally-buckets';
@@ -63,33 +68,21 @@ const FIELD = 'record';
  * await usage.query({ keyId: 'alice', since: Date.now() - 3_600_000, limit: 50 });
  * ```
  */
-export class RedisUsageStream implements UsageSink, TallyingUsageLog {
-  /** The ioredis client the stream talks through. */
-  readonly client: Redis;
+export class RedisUsageStream extends RedisStoreBase implements UsageSink, TallyingUsageLog {
   /** The stream's Redis key. */
   readonly key: string;
   /** About how many entries are kept. */
   readonly maxLength: number;
-  private readonly link: RedisLink;
+  protected readonly link: RedisLink;
   /** The records given to `record` in this turn of the event loop, not sent yet. */
   private batch: Array<{ record: UsageRecord; resolve: () => void; reject: (error: unknown) => void }> = [];
 
   constructor(options: RedisUsageStreamOptions = {}) {
+    super();
     knownOptions(STORE, options, OPTION_NAMES);
     this.key = `${resolvePrefix(STORE, options.prefix)}usage`;
     this.maxLength = positiveInteger(STORE, 'maxLength', options.maxLength, DEFAULT_MAX_LENGTH);
     this.link = new RedisLink(STORE, options, Object.values(USAGE_SCRIPTS));
-    this.client = this.link.client;
-  }
-
-  /** Connects (failing if Redis cannot be reached). The gateway calls it before serving. */
-  init(): Promise<void> {
-    return this.link.init();
-  }
-
-  /** Closes the client if the stream created it (from `connection`). */
-  close(): Promise<void> {
-    return this.link.close();
   }
 
   /**
