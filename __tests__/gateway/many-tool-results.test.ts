@@ -66,7 +66,14 @@ function answerBody(path: string): unknown {
 let upstream: MockServer;
 let gateway: RunningGateway;
 beforeAll(async () => {
-  upstream = await startMockServer((_body, request, response) => answer(request.url ?? '', response));
+  // Each call keeps this process busy for seconds (a 28 MB body decoded, translated, sent, and read by the mock in the
+  // same process), so the mock's idle-connection timer (Node's 5 s) and undici's could fire in either order: closed
+  // by the mock just as undici reused it, the next call's connection was reset, a 502 with retries off.
+  upstream = await startMockServer(
+    (_body, request, response) => answer(request.url ?? '', response),
+    undefined,
+    120_000,
+  );
   const common = { apiKey: 'sk-upstream-0000', retries: { max: 0 } };
   gateway = await serveGateway({
     keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),

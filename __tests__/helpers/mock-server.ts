@@ -11,10 +11,14 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-/** Serves `handle(body, request, response)` for every request on 127.0.0.1; `onClose` runs before the server closes. */
+/**
+ * Serves `handle(body, request, response)` for every request on 127.0.0.1; `onClose` runs before the server closes.
+ * `keepAliveTimeoutMs` is how long an idle connection stays open (Node's default, 5 s, unless given).
+ */
 export async function startMockServer(
   handle: (body: Record<string, unknown>, request: http.IncomingMessage, response: http.ServerResponse) => void,
   onClose?: () => void,
+  keepAliveTimeoutMs?: number,
 ): Promise<MockServer> {
   const state = { aborted: 0 };
   const server = http.createServer((request, response) => {
@@ -29,6 +33,7 @@ export async function startMockServer(
       handle(raw ? (JSON.parse(raw) as Record<string, unknown>) : {}, request, response);
     });
   });
+  if (keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = keepAliveTimeoutMs;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
