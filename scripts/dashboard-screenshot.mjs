@@ -14,6 +14,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import chromiumLaunch from './chromium.cjs';
+
+const { CHROMIUM_ARGS, chromiumPath } = chromiumLaunch;
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'docs', 'dashboard.png'));
@@ -164,17 +167,8 @@ while (Date.now() < until) {
 console.log(`${index} calls sent`);
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  executablePath: chromiumPath(),
+  args: CHROMIUM_ARGS,
 });
 try {
   const context = await browser.newContext({

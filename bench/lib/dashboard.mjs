@@ -7,12 +7,14 @@
  * the page as a browser loads it (HTML, scripts, the three API calls, the charts drawn). Reported, never asserted.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import chromiumLaunch from '../../scripts/chromium.cjs';
 import { median, round } from './stats.mjs';
+
+const { CHROMIUM_ARGS, chromiumPath } = chromiumLaunch;
 
 const servers = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'servers');
 
@@ -21,12 +23,6 @@ export const DASHBOARD_STEP = 'dashboard';
 
 /** Records in the log. */
 export const DASHBOARD_RECORDS = 100_000;
-
-/** The Chromium the page is timed in, if any (CHROMIUM_PATH, else Debian's). */
-function chromiumPath() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  return candidates.find((candidate) => candidate && existsSync(candidate));
-}
 
 async function freePort() {
   const server = createServer();
@@ -71,16 +67,7 @@ async function timePage(url, rounds) {
   }
   const browser = await chromium.launch({
     executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   try {
     const times = [];
