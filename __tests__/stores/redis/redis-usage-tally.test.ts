@@ -208,15 +208,21 @@ describe('RedisUsageStream tallies', () => {
     expect(kept).toEqual([20 * 60_000, 3 * 3_600_000]);
   });
 
-  it('refuse a record whose credits are not an integer, and keep the others of its turn', async () => {
+  it('keep and count a record whose credits are fractions (a cache read is priced at a fraction of an input token)', async () => {
     const usage = await stream(freshPrefix());
     const now = Date.now();
     const whole = mixedRecord(1, now, random(3));
     const fraction = mixedRecord(2, now, random(4));
     fraction.credits = { held: 10, charged: 1.5 };
-    const results = await Promise.allSettled([usage.record(whole), usage.record(fraction)]);
-    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
-    expect((await usage.query()).map((record) => record.requestId)).toEqual([whole.requestId]);
+    const third = mixedRecord(3, now, random(5));
+    third.credits = { held: 10, charged: 0.25 };
+    await Promise.all([usage.record(whole), usage.record(fraction), usage.record(third)]);
+    expect((await usage.query()).map((record) => record.requestId).sort()).toEqual(
+      [whole.requestId, fraction.requestId, third.requestId].sort(),
+    );
+    const tallies = await usage.tally({ since: now - 60_000, until: now, bucketMs: 60_000 });
+    const credits = tallies.buckets.reduce((sum, bucket) => sum + bucket.tally.credits, 0);
+    expect(credits).toBeCloseTo(whole.credits.charged + 1.75, 9);
   });
 
   it('refuse a bucket width that is not a multiple of 15 s', async () => {

@@ -88,17 +88,11 @@ export class RedisUsageStream extends RedisStoreBase implements UsageSink, Tally
   /**
    * Appends a record and counts it into its buckets' tallies, in one script. The records given in one
    * turn of the event loop (the gateway hands its queue over at once) go in one script call, their tallies merged per
-   * bucket; the promise settles when that call has. A record whose credits or token counts are not integers is refused
-   * (a RangeError), the others of its turn are not.
+   * bucket; the promise settles when that call has. Counts are added with `HINCRBYFLOAT`: credits may be fractions (a
+   * cache read's price is a fraction of the input's), and their sums are as exact as the record scan's in JavaScript.
    */
   record(record: UsageRecord): Promise<void> {
     return new Promise((resolve, reject) => {
-      // Counted with HINCRBY: a fraction would fail the script after its entries were appended.
-      const counts = [record.credits?.charged, record.usage?.inputTokens ?? 0, record.usage?.outputTokens ?? 0];
-      if (!counts.every(Number.isSafeInteger)) {
-        reject(new RangeError(`${STORE}.record: credits and token counts must be integers (${record.requestId}).`));
-        return;
-      }
       if (this.batch.length === 0) queueMicrotask(() => this.flush());
       this.batch.push({ record, resolve, reject });
     });

@@ -347,7 +347,7 @@ for h = 2, #KEYS do
   local increments = tonumber(ARGV[at + 1])
   at = at + 2
   for i = 1, increments do
-    redis.call('HINCRBY', hash, ARGV[at], ARGV[at + 1])
+    redis.call('HINCRBYFLOAT', hash, ARGV[at], ARGV[at + 1])
     at = at + 2
   end
   local maxima = tonumber(ARGV[at])
