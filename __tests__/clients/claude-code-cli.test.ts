@@ -16,7 +16,13 @@ import {
   type UsageRecord,
 } from '../../lib';
 import { serveGateway, testOptions, type RunningGateway } from '../helpers/app';
-import { claudeCodeRuns, requireClaudeCode, runClaudeCode, tokenWorkspace } from '../helpers/cli-client';
+import {
+  claudeCodeRuns,
+  expectCleanExit,
+  requireClaudeCode,
+  runClaudeCode,
+  tokenWorkspace,
+} from '../helpers/cli-client';
 
 const runs = claudeCodeRuns('claude-code-cli.test.ts');
 
@@ -56,7 +62,7 @@ class RecordingLocalProvider extends LocalProvider {
       model: 'rosetta-echo',
     });
 
-    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expectCleanExit(run);
     expect(run.stdout).toContain(`Tool Read returned:`);
     expect(run.stdout).toContain(token);
     const calls = provider.requests.filter((request) => request.tools?.some((tool) => tool.name === 'Read'));
@@ -106,7 +112,7 @@ class RecordingLocalProvider extends LocalProvider {
 
     const run = await runClaudeCode(`Read the file ${file}`, { cwd: work, home, baseUrl: server.url, model: 'pool' });
 
-    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expectCleanExit(run);
     expect(run.stdout).toContain(token);
     // Both turns of the loop (the Read call and its result) reached one account, whichever was drawn first.
     const looped = accounts.map(

@@ -5,7 +5,6 @@
  * (`exec_command`) finishing over the socket, from the local model and through an OpenAI chat-completions upstream.
  * Each turn is charged and recorded as a POST would be, and no turn falls back to HTTP.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,7 +13,7 @@ import { LocalProvider, MemoryKeyStore, MemoryQuotaStore, type UsageRecord } fro
 import { ResponsesSocketSession } from '../../lib/pipeline/socket/responses-socket';
 import { OpenAIProvider } from '../../lib/providers/openai';
 import { serveGateway, type RunningGateway } from '../helpers/app';
-import { runCli } from '../helpers/cli-client';
+import { expectCleanExit, jsonLines, runCli, tokenWorkspace } from '../helpers/cli-client';
 import { EXEC_TOOL } from '../helpers/exec-command';
 import { startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai';
 
@@ -114,21 +113,14 @@ async function codex(model: string, prompt: string, cwd: string) {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CODEX_HOME: codexHome, GW_KEY: KEY };
   const args = ['exec', '--skip-git-repo-check', '--json', '-s', 'read-only', '-m', model, prompt];
   const run = await runCli(CODEX, args, { cwd, env });
-  const events = run.stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as CodexEvent);
-  expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
-  return { ...run, events };
+  expectCleanExit(run);
+  return { ...run, events: jsonLines<CodexEvent>(run.stdout) };
 }
 
+/** A work directory `dir/NAME/work` holding a token file. */
 function workWithToken(name: string): { work: string; file: string; token: string } {
-  const work = join(dir, name);
-  mkdirSync(work);
-  const token = `token-${randomBytes(8).toString('hex')}`;
-  const file = join(work, 'token.txt');
-  writeFileSync(file, `${token}\n`);
-  return { work, file, token };
+  mkdirSync(join(dir, name));
+  return tokenWorkspace(join(dir, name));
 }
 
 const agentText = (events: CodexEvent[]): string =>

@@ -9,13 +9,10 @@
  * sets REQUIRE_CLIENTS=1, which turns a missing client into a failure), and this file loads it from there. Without it
  * this file prints one line and skips.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AnthropicProvider, GeminiProvider, MemoryKeyStore, OpenAIProvider, type UsageRecord } from '../../lib';
-import { serveGateway, type RunningGateway } from '../helpers/app';
-import { CLIENTS_DIR, clientRuns, OPENAI_AGENTS, requireClient, tokenWorkspace } from '../helpers/cli-client';
-import { startMockToolLoop, type LoopProtocol, type LoopRequest, type MockToolLoop } from '../helpers/mock-tool-loop';
+import { CLIENTS_DIR, clientRuns, OPENAI_AGENTS, requireClient } from '../helpers/cli-client';
+import { toolLoopJudge, UPSTREAMS, type JudgeRound } from '../helpers/tool-loop-judge';
 
 const runs = clientRuns('openai-agents.test.ts', 'the OpenAI Agents SDK', OPENAI_AGENTS);
 
@@ -48,30 +45,17 @@ interface AgentsResult {
 }
 
 const KEY = 'sk-agents-caller-0123456789';
-const UPSTREAMS: readonly LoopProtocol[] = ['chat', 'responses', 'anthropic', 'gemini'];
 /** The SDK's two model classes, each the caller of one gateway protocol. */
 const CALLERS = [
   { api: 'responses', codec: 'openai-responses' },
   { api: 'chat_completions', codec: 'openai-chat' },
 ] as const;
-const TOKEN = /token-[0-9a-f]{16}/;
-
-/** The file the prompt names, found in the request the upstream received. */
-function promptedFile(request: LoopRequest): string {
-  const path = /\/\S*?token\.txt/.exec(JSON.stringify(request.body))?.[0];
-  if (!path) throw new Error('the prompt names no token.txt');
-  return path;
-}
 
 let sdk: AgentsSdk;
 let OpenAI: new (options: { apiKey: string; baseURL: string; maxRetries?: number }) => unknown;
 let z: { object(shape: Record<string, unknown>): unknown; string(): unknown };
-let upstream: MockToolLoop;
-let server: RunningGateway;
-let records: UsageRecord[];
-let dir: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   if (!runs) return;
   requireClient('the OpenAI Agents SDK', OPENAI_AGENTS);
   // The SDK, and the openai client and zod it was installed with.
@@ -79,56 +63,27 @@ beforeAll(async () => {
   OpenAI = require(join(CLIENTS_DIR, 'node_modules', 'openai')).default;
   z = require(join(CLIENTS_DIR, 'node_modules', 'zod')).z;
   sdk.setTracingDisabled(true);
-  // The agent's own tool, called on the file the prompt names; the closing text quotes the token its result held.
-  upstream = await startMockToolLoop(1, {
-    tool: 'read_file',
-    args: (request) => ({ path: promptedFile(request) }),
-    text: (request) => {
-      const token = request.results.map((result) => TOKEN.exec(result)?.[0]).find(Boolean);
-      return token ? `The token is ${token}.` : 'no token came back';
-    },
-  });
-  const common = { apiKey: 'sk-upstream-0000', retries: { max: 0 } };
-  records = [];
-  server = await serveGateway({
-    keyStore: new MemoryKeyStore([{ key: KEY, id: 'agents' }]),
-    providers: [
-      new OpenAIProvider({ name: 'chat', baseUrl: `${upstream.origin}/v1`, ...common }),
-      new OpenAIProvider({ name: 'responses', baseUrl: `${upstream.origin}/v1`, responsesModels: ['loop'], ...common }),
-      new AnthropicProvider({ name: 'anthropic', baseUrl: upstream.origin, ...common }),
-      new GeminiProvider({ name: 'gemini', baseUrl: `${upstream.origin}/v1beta`, ...common }),
-    ],
-    models: UPSTREAMS.map((name) => ({ id: `via-${name}`, provider: name, upstreamModel: 'loop' })),
-    usageSink: (record) => {
-      records.push(record);
-    },
-  });
-  dir = mkdtempSync(join(tmpdir(), 'rg-openai-agents-'));
 });
-afterAll(async () => {
-  if (!runs) return;
-  await server?.close();
-  await upstream?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+/** The upstream calls the agent's own `read_file` tool on the file the prompt names. */
+const judge = toolLoopJudge({
+  runs,
+  name: 'openai-agents',
+  key: KEY,
+  keyId: 'agents',
+  tool: 'read_file',
+  args: (file) => ({ path: file }),
 });
-
-/** The usage records of calls of `model` received at or after `since`, once `count` of them have arrived. */
-async function recordsOf(model: string, since: number, count: number): Promise<UsageRecord[]> {
-  const mine = () => records.filter((record) => record.model === model && record.timings.received >= since);
-  for (let tries = 0; mine().length < count && tries < 200; tries++) await new Promise((r) => setTimeout(r, 10));
-  return mine();
-}
 
 /**
- * Runs an agent with a `read_file` tool on `model` through the gateway with the SDK's runner, as a caller of `api`,
- * whole or streamed: the result, the token in the file and the paths the tool was asked to read.
+ * Runs an agent with a `read_file` tool on the round's model through the gateway with the SDK's runner, as a caller of
+ * `api`, whole or streamed, on the round's prompt: the result, and the paths the tool was asked to read.
  */
 async function runAgent(
   api: 'responses' | 'chat_completions',
-  model: string,
+  round: JudgeRound,
   stream: boolean,
-): Promise<{ result: AgentsResult; token: string; file: string; read: string[] }> {
-  const { file, token } = tokenWorkspace(mkdtempSync(join(dir, 'run-')));
+): Promise<{ result: AgentsResult; read: string[] }> {
+  const { model, prompt } = round;
   const read: string[] = [];
   const readFile = sdk.tool({
     name: 'read_file',
@@ -139,7 +94,7 @@ async function runAgent(
       return readFileSync(path, 'utf8');
     },
   });
-  const baseURL = `${server.url}/v1`;
+  const baseURL = `${judge.url}/v1`;
   // Responses is the SDK's default: its provider resolves the model name. Chat completions: the SDK's chat model.
   const runner = new sdk.Runner({
     modelProvider: new sdk.OpenAIProvider({ apiKey: KEY, baseURL, useResponses: true }),
@@ -154,14 +109,14 @@ async function runAgent(
         ? model
         : new sdk.OpenAIChatCompletionsModel(new OpenAI({ apiKey: KEY, baseURL, maxRetries: 0 }), model),
   });
-  const result = await runner.run(agent, `Read the file ${file} and tell me the token in it.`, { stream });
+  const result = await runner.run(agent, prompt, { stream });
   if (stream) {
     // A streamed run ends once its text stream is read to the end.
     const reader = result.toTextStream!().getReader();
     while (!(await reader.read()).done);
     await result.completed;
   }
-  return { result, token, file, read };
+  return { result, read };
 }
 
 (runs ? describe : describe.skip)('the OpenAI Agents SDK through the gateway', () => {
@@ -170,31 +125,20 @@ async function runAgent(
       it.each(UPSTREAMS)(
         'to the %s upstream: the agent runs read_file, the upstream gets its result, the output is the token',
         async (protocol) => {
-          const model = `via-${protocol}`;
-          const from = upstream.requests.length;
-          const since = Date.now();
-          const { result, token, file, read } = await runAgent(api, model, stream);
+          const round = judge.begin(protocol);
+          const { result, read } = await runAgent(api, round, stream);
 
           // The SDK ran its tool once, on the file the upstream named, and the run ended on the upstream's text.
-          expect(read).toEqual([file]);
-          expect(result.finalOutput).toBe(`The token is ${token}.`);
+          expect(read).toEqual([round.file]);
+          expect(result.finalOutput).toBe(round.answer);
           const outputs = result.newItems.filter((item) => item.type === 'tool_call_output_item');
           expect(outputs).toHaveLength(1);
-          expect(JSON.stringify(outputs[0]!.output)).toContain(token);
-          // The upstream of this kind saw the loop: the call offered read_file, then the tool's result came back.
-          const looped = upstream.requests.slice(from);
-          expect(looped.map((request) => [request.protocol, request.stream, request.results.length])).toEqual([
-            [protocol, stream, 0],
-            [protocol, stream, 1],
-          ]);
-          for (const request of looped) expect(request.toolNames).toEqual(['read_file']);
-          expect(looped[1]!.results[0]).toContain(token);
-          // Both calls came in through the SDK model's protocol and went out to this upstream.
-          const calls = await recordsOf(model, since, 2);
-          expect(calls.map((call) => [call.protocol, call.stream, call.provider, call.outcome])).toEqual([
-            [codec, stream, protocol, 'ok'],
-            [codec, stream, protocol, 'ok'],
-          ]);
+          expect(JSON.stringify(outputs[0]!.output)).toContain(round.token);
+          // The upstream of this kind saw the loop, and nothing else: every call offered read_file, streamed or not as
+          // the run was; the first had no tool result, then the tool's result came back.
+          judge.expectLoop(round, { stream });
+          // Both calls came in through the SDK model's protocol, streamed or not, and went out to this upstream.
+          await judge.expectBilled(round, codec, { stream });
         },
         60_000,
       );

@@ -3,7 +3,7 @@
  * output gathered, killed if it runs past its time. Where the real clients are (Claude Code: `CLAUDE_CODE_BIN`,
  * opencode: `OPENCODE_BIN`, the Gemini CLI: `GEMINI_CLI_BIN`, Qwen Code: `QWEN_CODE_BIN` run by `QWEN_CODE_NODE`, else
  * what `scripts/install-clients.sh` put in `.tmp/clients`; the OpenAI Agents SDK there too), whether a test may skip without one (not under REQUIRE_CLIENTS=1), and the environment that points
- * Claude Code at a gateway.
+ * Claude Code at a gateway. Also: a run's clean exit, its JSON-lines output, and a workspace holding a token file.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -41,6 +41,19 @@ export function runCli(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Checks that a run exited 0; if it did not, its stderr shows in the failure. */
+export function expectCleanExit(run: CliRun): void {
+  expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+}
+
+/** The JSON lines of a CLI's output (`--output-format stream-json`, `--json`): every line that opens an object. */
+export function jsonLines<T>(stdout: string): T[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as T);
 }
 
 /** Where `scripts/install-clients.sh` installs the real clients (git-ignored). */
