@@ -358,4 +358,63 @@ describe('an unfinished turn (pause_turn) resumed on a thread', () => {
       await mock.close();
     }
   });
+
+  it('a pause inside a server tool: the stored answer sends its server_tool_use back in place', async () => {
+    const express = (await import('express')).default;
+    const { listen } = await import('../helpers/app');
+    const received: Array<Record<string, any>> = [];
+    const search = {
+      type: 'server_tool_use',
+      id: 'srvtoolu_paused',
+      name: 'web_search',
+      input: { query: 'thread pause' },
+      caller: { type: 'direct' },
+    };
+    const app = express();
+    app.use(express.json());
+    app.post('/v1/messages', (request, response) => {
+      received.push(request.body);
+      const paused = received.length === 1;
+      response.json({
+        id: `msg_search_${received.length}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'loop',
+        content: paused
+          ? [{ type: 'text', text: 'Searching the web…' }, search]
+          : [{ type: 'text', text: 'Found it.' }],
+        stop_reason: paused ? 'pause_turn' : 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 4 },
+      });
+    });
+    const mock = await listen(app);
+    const gateway = await serveGateway({
+      keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
+      providers: [new AnthropicProvider({ name: 'anthropic', baseUrl: mock.url, apiKey: 'sk-upstream-0000' })],
+      models: [{ id: 'paused', provider: 'anthropic', upstreamModel: 'loop' }],
+      stores: { threads: new MemoryThreadStore() },
+    });
+    try {
+      const { anthropic } = client(gateway);
+      const thread = anthropic.beta.messages.thread({
+        model: 'paused',
+        max_tokens: 64,
+        tools: [{ type: 'web_search_20250305', name: 'web_search' }],
+      });
+      const first = await thread.send({ role: 'user', content: 'Look it up.' });
+      expect(first.stop_reason).toBe('pause_turn');
+      expect(first.content).toEqual([{ type: 'text', text: 'Searching the web…', citations: [] }, search]);
+      const resumed = await thread.send();
+      expect(resumed.stop_reason).toBe('end_turn');
+      expect(received[1]!.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search' }]);
+      expect(received[1]!.messages.at(-1)).toEqual({
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Searching the web…' }, search],
+      });
+    } finally {
+      await gateway.close();
+      await mock.close();
+    }
+  });
 });

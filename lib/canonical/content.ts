@@ -125,7 +125,8 @@ export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
 /**
  * Something of a conversation or an answer that no canonical part models, kept at its place for the
- * protocol that made it (a Responses built-in tool's call item, such as `web_search_call`): it stood
+ * protocol that made it (a Responses built-in tool's call item, such as `web_search_call`; an
+ * Anthropic server-tool block, such as `server_tool_use`): it stood
  * right before content part `at` of its message or choice (`at` equal to the content's length: after
  * the last part). What it is lives only in `extensions[<protocol>]`; an upstream or a caller of that
  * protocol gets it back where it stood, every other drops it (a warning where the request carried it).

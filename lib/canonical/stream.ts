@@ -20,9 +20,10 @@ import type { FinishReason, Usage } from './generate';
  * piece as it came in the `extensions` of the part it became (start, delta or end), so a caller of that
  * protocol gets the pieces unchanged.
  * An `opaque` part is a piece of the upstream's stream that no canonical part models (a Responses
- * built-in tool's item and its progress events), between blocks, for a caller of the upstream's
- * protocol; every other encoder skips it. The one with `item: true` holds the finished item whole,
- * the {@link OpaqueItem} a collected answer keeps.
+ * built-in tool's item and its progress events, an Anthropic server-tool block's events), between
+ * blocks (or, an Anthropic `citations_delta`, inside the text block it belongs to), for a caller of
+ * the upstream's protocol; every other encoder skips it. The one with `item: true` holds the
+ * finished item whole, the {@link OpaqueItem} a collected answer keeps.
  */
 export type StreamPart =
   | {

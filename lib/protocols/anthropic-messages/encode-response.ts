@@ -1,9 +1,14 @@
 /** Canonical GenerateResponse → Anthropic message response body. */
 import createDebug from 'debug';
-import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
+import type { ContentPart, GenerateResponse, OpaqueItem, Usage } from '../../canonical';
 import { carriedSignatureOf, carrySignatureInThinking, carrySignatureInToolId } from '../shared/signature-carrier';
 import type { JsonObject } from '../../json';
-import { anthropicExtension, type AnthropicResponseExtension } from '../../wire/anthropic/extensions';
+import {
+  anthropicBlocksAt,
+  anthropicExtension,
+  type AnthropicPartExtension,
+  type AnthropicResponseExtension,
+} from '../../wire/anthropic/extensions';
 import { mapFinishReason } from './map-finish-reason';
 import { anthropicToolId } from '../../wire/anthropic/tool-id';
 
@@ -47,12 +52,26 @@ export function toolInput(args: string): Record<string, unknown> {
   }
 }
 
-/** An Anthropic response content block. */
-export type AnthropicBlock =
-  | { type: 'text'; text: string; citations: [] }
+/**
+ * An Anthropic response content block: a modelled one (with any keys of the upstream's block its part
+ * kept, a text's `citations` among them), or an upstream's block no part models, as it came.
+ */
+export type AnthropicBlock = (
+  | { type: 'text'; text: string; citations: unknown }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+) &
+  JsonObject;
+
+/**
+ * The part's block with the keys an Anthropic upstream's block had that the part does not say
+ * (`citations`, a newer API's own); these win over the codec's defaults (a text's `citations: []`).
+ */
+function withFields(block: AnthropicBlock, part: ContentPart): AnthropicBlock {
+  const fields = anthropicExtension<AnthropicPartExtension>(part.extensions)?.fields;
+  return fields ? Object.assign(block, fields, { type: block.type }) : block;
+}
 
 /**
  * A reasoning part's thinking-block signature: its Anthropic one, else another vendor's tagged `<vendor>:`, else empty.
@@ -71,39 +90,41 @@ export function toolUseId(
   return carrySignatureInToolId(anthropicToolId(part.id, fallback), carriedSignatureOf(part.providerMetadata));
 }
 
+/** One part's reply block, or undefined for a part the protocol cannot carry in a reply (an image, a file). */
+function encodeBlock(part: ContentPart, index: number): AnthropicBlock | undefined {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text, citations: [] };
+    case 'reasoning':
+      if (part.redactedData !== undefined) return { type: 'redacted_thinking', data: part.redactedData };
+      return {
+        type: 'thinking',
+        thinking: part.text,
+        signature: thinkingSignature(part.signature, part.providerMetadata),
+      };
+    case 'tool-call':
+      return { type: 'tool_use', id: toolUseId(part, index), name: part.name, input: toolInput(part.arguments) };
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Content parts → blocks; parts the protocol cannot carry in a reply (images, files) are dropped and
  * logged. Vendor signatures ride in `tool_use` ids and `<vendor>:`-tagged thinking signatures; a text
- * part's signature has no carrier and is not returned.
+ * part's signature has no carrier and is not returned. An Anthropic upstream's blocks without a part
+ * (`opaque`: a server tool's use and result) go back where they stood, as they came; another
+ * protocol's opaque items are not Anthropic's to send.
  */
-export function encodeContent(parts: readonly ContentPart[]): AnthropicBlock[] {
-  const blocks: AnthropicBlock[] = [];
+export function encodeContent(parts: readonly ContentPart[], opaque?: readonly OpaqueItem[]): JsonObject[] {
+  const blocks: JsonObject[] = [];
   parts.forEach((part, index) => {
-    switch (part.type) {
-      case 'text':
-        blocks.push({ type: 'text', text: part.text, citations: [] });
-        break;
-      case 'reasoning':
-        if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
-        else
-          blocks.push({
-            type: 'thinking',
-            thinking: part.text,
-            signature: thinkingSignature(part.signature, part.providerMetadata),
-          });
-        break;
-      case 'tool-call':
-        blocks.push({
-          type: 'tool_use',
-          id: toolUseId(part, index),
-          name: part.name,
-          input: toolInput(part.arguments),
-        });
-        break;
-      default:
-        log('response content[%d]: a %s part has no Anthropic reply block; dropped', index, part.type);
-    }
+    if (opaque) blocks.push(...anthropicBlocksAt(opaque, index, false));
+    const block = encodeBlock(part, index);
+    if (block) blocks.push(withFields(block, part));
+    else log('response content[%d]: a %s part has no Anthropic reply block; dropped', index, part.type);
   });
+  if (opaque) blocks.push(...anthropicBlocksAt(opaque, parts.length, true));
   return blocks;
 }
 
@@ -113,7 +134,8 @@ export function encodeContent(parts: readonly ContentPart[]): AnthropicBlock[] {
  * that canonical does not say: its top-level fields (`container`, `context_management`,
  * `stop_details`, a newer API's own) replace the codec's defaults, and its usage keys
  * (`server_tool_use`, `service_tier`, the cache-creation split, …) complete the gateway's figures.
- * Content blocks are the codec's own.
+ * Content blocks are the codec's own, with the upstream's blocks no part models back in place and
+ * the unmodelled keys of those it does (a text's `citations`).
  */
 export function encodeMessagesResponse(response: GenerateResponse): ReturnType<typeof encodeMessage> & JsonObject {
   const body: ReturnType<typeof encodeMessage> & JsonObject = encodeMessage(response);
@@ -135,7 +157,7 @@ function encodeMessage(response: GenerateResponse) {
     type: 'message' as const,
     role: 'assistant' as const,
     model: response.model,
-    content: encodeContent(parts),
+    content: encodeContent(parts, choice?.opaque),
     stop_reason: stopReason,
     stop_sequence: stopSequence,
     stop_details: null,

@@ -3,6 +3,8 @@ import createDebug from 'debug';
 import type { FinishReason, GenerateRequest, StreamPart, Usage } from '../../canonical';
 import { toGatewayError } from '../../errors';
 import { estimateRequestTokens } from '../../tokenizer';
+import { isJsonObject, type JsonObject } from '../../json';
+import { anthropicExtension, type AnthropicOpaqueExtension } from '../../wire/anthropic/extensions';
 import type { CallView, StreamEncoder } from '../types';
 import { anthropicErrorBody } from './encode-error';
 import { anthropicMessageId, encodeUsage, thinkingSignature, toolUseId } from './encode-response';
@@ -99,7 +101,12 @@ interface ToolBlock {
   input: JsonObjectPrefix;
 }
 
-type OpenBlock = DeferredBlock | ToolBlock;
+/** An Anthropic upstream's block no canonical part models (a server tool's use or result), relayed as it streams. */
+interface OpaqueBlock {
+  kind: 'opaque';
+}
+
+type OpenBlock = DeferredBlock | ToolBlock | OpaqueBlock;
 
 /**
  * Turns canonical parts into events, one part at a time. It keeps the protocol's promises whatever
@@ -112,6 +119,8 @@ type OpenBlock = DeferredBlock | ToolBlock;
  * are forwarded as they come while they remain a prefix of one JSON object (what the SDKs parse);
  * a piece that breaks that is dropped from there on, and a call without arguments gets `{}`.
  * Other vendors' signatures ride in `<vendor>:`-tagged thinking signatures and in `tool_use` ids.
+ * An Anthropic upstream's blocks that no canonical part models (its `opaque` parts) are relayed as
+ * it sent them, with this stream's indices; another protocol's opaque parts are skipped.
  */
 export class MessageStreamEncoder {
   private started = false;
@@ -181,6 +190,9 @@ export class MessageStreamEncoder {
       case 'tool-call-end':
         if (this.open?.kind === 'tool_use' && this.open.partId === part.id) this.endOpen(events);
         break;
+      case 'opaque':
+        this.opaque(part, events);
+        break;
       case 'finish':
         this.endOpen(events);
         events.push(
@@ -193,6 +205,43 @@ export class MessageStreamEncoder {
         break;
     }
     return events;
+  }
+
+  /**
+   * An Anthropic upstream's block no part models: its `content_block_start` and deltas as they came
+   * (a text block's `citations_delta` goes on that block), its whole block (`item`) stopping it; a
+   * whole block with nothing streamed before it (a replayed or collected answer) is started and stopped at once.
+   */
+  private opaque(part: Extract<StreamPart, { type: 'opaque' }>, events: string[]): void {
+    const own = anthropicExtension<AnthropicOpaqueExtension>(part.extensions);
+    if (!own) return;
+    if (part.item) {
+      if (!own.item) return;
+      if (this.open?.kind !== 'opaque') {
+        this.endOpen(events);
+        this.blockStart(own.item, events);
+      }
+      this.blockStop(events);
+      return;
+    }
+    const event = own.event;
+    if (event?.type === 'content_block_start' && isJsonObject(event.content_block)) {
+      this.endOpen(events);
+      this.blockStart(event.content_block, events);
+      this.open = { kind: 'opaque' };
+      return;
+    }
+    if (event?.type !== 'content_block_delta' || !isJsonObject(event.delta) || typeof event.delta.type !== 'string') {
+      log('an upstream %s event outside its block dropped', String(event?.type));
+      return;
+    }
+    const delta = event.delta as { type: string } & JsonObject;
+    const open = this.open;
+    if (open?.kind === 'opaque') events.push(this.delta(delta));
+    else if (open?.kind === 'text' && delta.type === 'citations_delta') {
+      this.startDeferred(open, { type: 'text', text: '', citations: [] }, events);
+      events.push(this.delta(delta));
+    } else log('an upstream %s outside its block dropped', delta.type);
   }
 
   private start(head: MessageHead): string {
@@ -289,7 +338,8 @@ export class MessageStreamEncoder {
       this.blockStop(events);
       return;
     }
-    if (open.index === undefined) this.open = undefined;
+    if (open.kind === 'opaque') this.blockStop(events);
+    else if (open.index === undefined) this.open = undefined;
     else if (open.kind === 'thinking') this.stopThinking('', events);
     else this.blockStop(events);
   }

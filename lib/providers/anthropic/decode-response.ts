@@ -1,8 +1,13 @@
 /** An Anthropic Messages response → canonical GenerateResponse, and its usage block → canonical Usage. */
 import createDebug from 'debug';
-import type { ContentPart, GenerateResponse, Usage } from '../../canonical';
+import type { ContentPart, GenerateResponse, OpaqueItem, Usage } from '../../canonical';
 import { isJsonObject, type JsonObject, unmodelledFields } from '../../json';
-import { ANTHROPIC_MESSAGES_KEY, type AnthropicResponseExtension } from '../../wire/anthropic/extensions';
+import {
+  ANTHROPIC_MESSAGES_KEY,
+  anthropicExtensions,
+  anthropicOpaqueItem,
+  type AnthropicResponseExtension,
+} from '../../wire/anthropic/extensions';
 import { malformedUpstream } from '../../upstream/malformed';
 import { reportedFigures } from '../../tokenizer';
 import { mapAnthropicStopReason } from './map-finish-reason';
@@ -79,20 +84,53 @@ export function reportedAnthropicUsage(
   return reportedFigures(decoded, usage?.input_tokens != null, usage?.output_tokens != null);
 }
 
+/** The keys of each block type that has a canonical part which that part says; the rest go to its extension. */
+const MODELLED_BLOCK_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  text: new Set(['type', 'text']),
+  thinking: new Set(['type', 'thinking', 'signature']),
+  redacted_thinking: new Set(['type', 'data']),
+  tool_use: new Set(['type', 'id', 'name', 'input']),
+};
+
+/** Whether a block type has a canonical part (the others are kept whole as opaque items). */
+export function isModelledBlock(type: string): boolean {
+  return Object.hasOwn(MODELLED_BLOCK_KEYS, type);
+}
+
 /**
- * One response block → canonical parts; server-tool blocks and other types without a canonical twin are dropped and
- * logged.
+ * A known block's keys its part does not say (a text's `citations`, a newer API's own), for an
+ * Anthropic caller and the next turn; a `citations` of null or none is left out (the codec's default).
+ */
+export function blockFields(block: AnthropicContentBlock): JsonObject | undefined {
+  const modelled = MODELLED_BLOCK_KEYS[block.type];
+  if (!modelled) return undefined;
+  const fields = unmodelledFields(block as unknown as JsonObject, modelled);
+  if (fields && (fields.citations === null || (Array.isArray(fields.citations) && fields.citations.length === 0)))
+    delete fields.citations;
+  return fields && Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+/**
+ * One response block → canonical parts, its unmodelled keys in the part's extension; a block type
+ * without a canonical twin (a server tool's use or result) gives none (see {@link decodeContent}).
  */
 export function decodeContentBlock(block: AnthropicContentBlock, index: number): ContentPart[] {
+  const fields = blockFields(block);
+  const extensions = fields ? { extensions: anthropicExtensions({ fields })! } : {};
   switch (block.type) {
     case 'text':
-      return block.text ? [{ type: 'text', text: block.text }] : [];
+      return block.text ? [{ type: 'text', text: block.text, ...extensions }] : [];
     case 'thinking':
       return [
-        { type: 'reasoning', text: block.thinking ?? '', ...(block.signature ? { signature: block.signature } : {}) },
+        {
+          type: 'reasoning',
+          text: block.thinking ?? '',
+          ...(block.signature ? { signature: block.signature } : {}),
+          ...extensions,
+        },
       ];
     case 'redacted_thinking':
-      return [{ type: 'reasoning', text: '', redactedData: block.data ?? '' }];
+      return [{ type: 'reasoning', text: '', redactedData: block.data ?? '', ...extensions }];
     case 'tool_use':
       return [
         {
@@ -100,12 +138,34 @@ export function decodeContentBlock(block: AnthropicContentBlock, index: number):
           id: block.id ?? `toolu_${index}`,
           name: block.name ?? '',
           arguments: JSON.stringify(block.input ?? {}),
+          ...extensions,
         },
       ];
     default:
-      log('upstream content[%d]: a %s block has no canonical part; dropped', index, block.type);
       return [];
   }
+}
+
+/**
+ * An answer's blocks → canonical parts, and each block without a canonical part (`server_tool_use`,
+ * `web_search_tool_result`, `mcp_tool_use`, any unknown type) kept whole as an opaque item at its
+ * place, for an Anthropic caller and the next turn to an Anthropic upstream.
+ */
+export function decodeContent(blocks: readonly AnthropicContentBlock[]): {
+  content: ContentPart[];
+  opaque?: OpaqueItem[];
+} {
+  const content: ContentPart[] = [];
+  let opaque: OpaqueItem[] | undefined;
+  blocks.forEach((block, index) => {
+    if (isModelledBlock(block.type)) {
+      for (const part of decodeContentBlock(block, index)) content.push(part);
+      return;
+    }
+    log('upstream content[%d]: a %s block has no canonical part; kept opaque', index, block.type);
+    (opaque ??= []).push(anthropicOpaqueItem(content.length, block as unknown as JsonObject));
+  });
+  return opaque ? { content, opaque } : { content };
 }
 
 /** Top-level answer keys the canonical response says; the rest go to its extension. */
@@ -149,17 +209,13 @@ export function decodeMessageResponse(
   if (!body.content.every((block) => isJsonObject(block) && typeof block.type === 'string'))
     throw malformedUpstream(upstream, 'a response with a content block without a type');
   const extension = responseExtension(body);
+  const { content, opaque } = decodeContent(body.content);
+  const finishReason = mapAnthropicStopReason(body.stop_reason, body.stop_sequence);
   return {
     id: body.id ?? '',
     model: body.model ?? fallbackModel,
     created: Math.floor(Date.now() / 1000),
-    choices: [
-      {
-        index: 0,
-        content: body.content.flatMap(decodeContentBlock),
-        finishReason: mapAnthropicStopReason(body.stop_reason, body.stop_sequence),
-      },
-    ],
+    choices: [opaque ? { index: 0, content, finishReason, opaque } : { index: 0, content, finishReason }],
     usage: decodeAnthropicUsage(body.usage),
     ...(extension ? { extensions: { [ANTHROPIC_MESSAGES_KEY]: extension } } : {}),
   };

@@ -3,7 +3,8 @@ import type { SseEvent } from '../../upstream/sse-parser';
 import createDebug from 'debug';
 import type { FinishReason, ProviderStreamPart } from '../../canonical';
 import { GatewayError } from '../../errors';
-import { isJsonObject } from '../../json';
+import { isJsonObject, type JsonObject } from '../../json';
+import { ANTHROPIC_MESSAGES_KEY } from '../../wire/anthropic/extensions';
 import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
 import { upstreamMessage } from '../../upstream/upstream-errors';
 import {
@@ -30,6 +31,7 @@ interface StreamEvent {
     thinking?: string;
     signature?: string;
     partial_json?: string;
+    citation?: unknown;
     stop_reason?: string | null;
     stop_sequence?: string | null;
   };
@@ -48,7 +50,8 @@ const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
 
 /** A content block between its `content_block_start` and `content_block_stop`. */
 type OpenBlock =
-  | { kind: 'text'; id: string }
+  | { kind: 'text'; id: string; citations?: unknown[] }
+  | { kind: 'opaque'; block: JsonObject; json: string }
   | { kind: 'reasoning'; id: string; signature?: string; redactedData?: string }
   | { kind: 'tool'; id: string; startInput?: string; streamed?: boolean };
 
@@ -130,8 +133,17 @@ export function streamErrorEvent(event: StreamEvent, data: string, upstream: str
   }
 }
 
-/** A block's open state, or undefined for block types without a canonical twin (server tools and their results). */
-function openBlock(block: AnthropicContentBlock, id: string): OpenBlock | undefined {
+/** `{ 'anthropic-messages': { event } }`: an upstream event of a block no canonical part models, without its index. */
+function opaqueEvent(data: StreamEvent): Extract<ProviderStreamPart, { type: 'opaque' }> {
+  const { index: _index, ...event } = data;
+  return { type: 'opaque', extensions: { [ANTHROPIC_MESSAGES_KEY]: { event: event as JsonObject } } };
+}
+
+/**
+ * A block's open state; a block type without a canonical twin (a server tool's use or result, an
+ * unknown type) is kept whole, to relay as opaque parts.
+ */
+function openBlock(block: AnthropicContentBlock, id: string): OpenBlock {
   switch (block.type) {
     case 'text':
       return { kind: 'text', id };
@@ -142,7 +154,7 @@ function openBlock(block: AnthropicContentBlock, id: string): OpenBlock | undefi
     case 'tool_use':
       return { kind: 'tool', id: block.id ?? `toolu_${id}`, ...startInput(block.input) };
     default:
-      return undefined;
+      return { kind: 'opaque', block: block as unknown as JsonObject, json: '' };
   }
 }
 
@@ -168,6 +180,9 @@ function appendStart(open: OpenBlock, block: AnthropicContentBlock, out: Provide
       return;
     case 'tool':
       out.push({ type: 'tool-call-start', id: open.id, name: block.name ?? '' });
+      return;
+    case 'opaque':
+      log('upstream: a %s block has no canonical part; relayed opaque', block.type);
   }
 }
 
@@ -178,7 +193,18 @@ function appendStart(open: OpenBlock, block: AnthropicContentBlock, out: Provide
 function appendEnd(open: OpenBlock, out: ProviderStreamPart[]): void {
   switch (open.kind) {
     case 'text':
-      out.push({ type: 'text-end', id: open.id });
+      out.push(
+        open.citations
+          ? {
+              type: 'text-end',
+              id: open.id,
+              extensions: { [ANTHROPIC_MESSAGES_KEY]: { fields: { citations: open.citations } } },
+            }
+          : { type: 'text-end', id: open.id },
+      );
+      return;
+    case 'opaque':
+      out.push({ type: 'opaque', extensions: { [ANTHROPIC_MESSAGES_KEY]: { item: finishedBlock(open) } }, item: true });
       return;
     case 'reasoning':
       out.push({
@@ -194,9 +220,41 @@ function appendEnd(open: OpenBlock, out: ProviderStreamPart[]): void {
   }
 }
 
-/** Appends the canonical part of one `content_block_delta`, if any (a signature is kept for the block's end). */
-function appendDelta(open: OpenBlock, delta: NonNullable<StreamEvent['delta']>, out: ProviderStreamPart[]): void {
+/**
+ * An opaque block as its `content_block_stop` leaves it: its start with the input its
+ * `input_json_delta`s streamed (a `server_tool_use`'s), when they make a JSON object.
+ */
+function finishedBlock(open: Extract<OpenBlock, { kind: 'opaque' }>): JsonObject {
+  if (open.json === '') return open.block;
+  try {
+    const input: unknown = JSON.parse(open.json);
+    if (isJsonObject(input)) return { ...open.block, input };
+  } catch {
+    // not JSON: logged below
+  }
+  log('upstream: the streamed input of a %s block is not a JSON object; its start kept', String(open.block.type));
+  return open.block;
+}
+
+/**
+ * Appends the canonical part of one `content_block_delta`, if any (a signature is kept for the block's end). A
+ * delta of an opaque block, and a text block's `citations_delta`, go on as opaque parts, for an Anthropic caller
+ * (the citations also on the text's end, for the answer and the next turn).
+ */
+function appendDelta(open: OpenBlock, data: StreamEvent, out: ProviderStreamPart[]): void {
+  const delta = data.delta!;
+  if (open.kind === 'opaque') {
+    if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') open.json += delta.partial_json;
+    out.push(opaqueEvent(data));
+    return;
+  }
   switch (delta.type) {
+    case 'citations_delta':
+      if (open.kind === 'text' && delta.citation !== undefined) {
+        (open.citations ??= []).push(delta.citation);
+        out.push(opaqueEvent(data));
+      }
+      return;
     case 'text_delta':
       if (open.kind === 'text' && delta.text) out.push({ type: 'text-delta', id: open.id, delta: delta.text });
       return;
@@ -276,18 +334,15 @@ export class MessageStreamDecoder implements StreamEventDecoder {
         const index = data.index!;
         const block = data.content_block!;
         const opened = openBlock(block, String(index));
-        if (!opened) {
-          log('upstream %s: a %s block has no canonical part; dropped', upstream, block.type);
-          return;
-        }
         this.open.set(index, opened);
+        if (opened.kind === 'opaque') out.push(opaqueEvent(data));
         appendStart(opened, block, out);
         return;
       }
       case 'content_block_delta': {
         const block = this.open.get(data.index!);
         if (!block) return;
-        appendDelta(block, data.delta!, out);
+        appendDelta(block, data, out);
         return;
       }
       case 'content_block_stop': {

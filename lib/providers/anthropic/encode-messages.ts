@@ -3,7 +3,10 @@ import { appendAll } from '../../arrays';
 import type { ContentPart, Message } from '../../canonical';
 import type { JsonObject } from '../../json';
 import {
+  anthropicBlocksAt,
   anthropicExtension,
+  anthropicExtensions,
+  anthropicOpaqueBlock,
   mergeUnmodelled,
   type AnthropicMessageExtension,
   type AnthropicPartExtension,
@@ -83,12 +86,36 @@ function systemPrompt(blocks: AnthropicBlockParam[], messages: readonly Message[
 }
 
 /**
+ * The message with its Anthropic opaque items (an Anthropic upstream's server-tool blocks of an
+ * earlier answer, kept by a thread or a stored response) as the extensions an Anthropic caller's
+ * history has for them: each block before the part it stood before (`leading`), those after the last
+ * part `trailing`. Another protocol's opaque items are not sent (`reportForeignTools` names them).
+ */
+function withOpaqueBlocks(message: Message): Message {
+  const opaque = message.opaque;
+  if (!opaque?.some((item) => anthropicOpaqueBlock(item) !== undefined)) return message;
+  const content = message.content.map((part, index) => {
+    const leading = anthropicBlocksAt(opaque, index, false);
+    if (leading.length === 0) return part;
+    const own = anthropicExtension<AnthropicPartExtension>(part.extensions);
+    const extension: AnthropicPartExtension = { ...own, leading: [...leading, ...(own?.leading ?? [])] };
+    return { ...part, extensions: { ...part.extensions, ...anthropicExtensions(extension) } };
+  });
+  const trailing = anthropicBlocksAt(opaque, message.content.length, true);
+  if (trailing.length === 0) return { ...message, content };
+  const own = anthropicExtension<AnthropicMessageExtension>(message.extensions);
+  const extension: AnthropicMessageExtension = { ...own, trailing: [...(own?.trailing ?? []), ...trailing] };
+  return { ...message, content, extensions: { ...message.extensions, ...anthropicExtensions(extension) } };
+}
+
+/**
  * System messages (wherever they stand) become the `system` blocks, except those an Anthropic
  * caller placed inside `messages`, which stay there. Each `tool` message's results join the next
  * user turn, ahead of its other blocks; consecutive turns of one role are merged (unless an
  * Anthropic caller sent them apart), so roles alternate; blank text is dropped and a turn left empty
  * disappears. The `anthropic-messages` extensions put back what an Anthropic caller sent that
- * canonical messages do not say: string contents, unmodelled keys, server-tool blocks, documents.
+ * canonical messages do not say: string contents, unmodelled keys, server-tool blocks, documents; an
+ * Anthropic upstream's server-tool blocks of an earlier answer (its opaque items) go back in place.
  */
 export function encodeConversation(messages: readonly Message[]): EncodedConversation {
   const system: AnthropicBlockParam[] = [];
@@ -119,7 +146,8 @@ export function encodeConversation(messages: readonly Message[]): EncodedConvers
       });
     }
   };
-  messages.forEach((message, messageIndex) => {
+  messages.forEach((stored, messageIndex) => {
+    const message = withOpaqueBlocks(stored);
     const at = (partIndex: number) => `messages[${messageIndex}].content[${partIndex}]`;
     const extension = anthropicExtension<AnthropicMessageExtension>(message.extensions);
     const trailing = (extension?.trailing ?? []) as AnthropicBlockParam[];

@@ -1,8 +1,8 @@
 /**
  * What the Anthropic messages protocol carries under its key of canonical `extensions`, for its codec and its provider.
  */
-import type { Extensions, ProtocolName } from '../../canonical';
-import type { JsonObject } from '../../json';
+import type { Extensions, OpaqueItem, ProtocolName } from '../../canonical';
+import { isJsonObject, type JsonObject } from '../../json';
 
 /** The key of the Anthropic messages protocol in canonical {@link Extensions}. */
 export const ANTHROPIC_MESSAGES_KEY = 'anthropic-messages' satisfies ProtocolName;
@@ -87,6 +87,47 @@ export type AnthropicResponseExtension = {
   /** Usage keys other than the four token counts (`service_tier`, `cache_creation`, `server_tool_use`…). */
   usage?: JsonObject;
 };
+
+/**
+ * The extension of an {@link OpaqueItem} of an answer: a content block no canonical part models
+ * (`server_tool_use`, `web_search_tool_result`, `web_fetch_tool_result`, `code_execution_tool_result`,
+ * `mcp_tool_use`, a newer API's own…).
+ * - `item`: the block whole, as the upstream sent it. On every opaque item, and on a stream's
+ *   `opaque` part with `item: true` (the block done: its `content_block_stop`).
+ * - `event`: in a stream, the block's `content_block_start` or one of its `content_block_delta`s, as
+ *   sent, without its `index`; the messages codec relays it with its own index.
+ */
+export interface AnthropicOpaqueExtension extends JsonObject {
+  item?: AnthropicOpaque;
+  event?: JsonObject;
+}
+
+/** The opaque item that holds the block `block`, before content part `at`. */
+export function anthropicOpaqueItem(at: number, block: AnthropicOpaque): OpaqueItem {
+  return { at, extensions: { [ANTHROPIC_MESSAGES_KEY]: { item: block } } };
+}
+
+/** The block an opaque item holds, if it is an Anthropic one. */
+export function anthropicOpaqueBlock(opaque: Pick<OpaqueItem, 'extensions'>): AnthropicOpaque | undefined {
+  const item = anthropicExtension<AnthropicOpaqueExtension>(opaque.extensions)?.item;
+  return isJsonObject(item) ? item : undefined;
+}
+
+/** The Anthropic blocks of `opaque` that stood before content part `at` (for the last part: also after it). */
+export function anthropicBlocksAt(
+  opaque: readonly OpaqueItem[] | undefined,
+  at: number,
+  last: boolean,
+): AnthropicOpaque[] {
+  if (!opaque) return [];
+  const blocks: AnthropicOpaque[] = [];
+  for (const entry of opaque) {
+    if (entry.at !== at && !(last && entry.at > at)) continue;
+    const block = anthropicOpaqueBlock(entry);
+    if (block) blocks.push(block);
+  }
+  return blocks;
+}
 
 /** The Anthropic extension of a canonical object, typed by the caller for the object's level. */
 export function anthropicExtension<T extends JsonObject>(extensions: Extensions | undefined): T | undefined {
