@@ -307,7 +307,11 @@ describe('refusals, in the SDK error classes', () => {
 });
 
 describe('an unfinished turn (pause_turn) resumed on a thread', () => {
-  it('the SDK continues with messages: [] and the upstream goes on from the stored answer', async () => {
+  /**
+   * A threaded gateway (model `paused`) over an Anthropic upstream whose first answer is `pause_turn` with `paused`
+   * blocks, and every later one `end_turn` with "Found it."; `received` holds the bodies the upstream got.
+   */
+  async function pausingUpstream(paused: Array<Record<string, unknown>>) {
     const express = (await import('express')).default;
     const { listen } = await import('../helpers/app');
     const received: Array<Record<string, any>> = [];
@@ -315,14 +319,14 @@ describe('an unfinished turn (pause_turn) resumed on a thread', () => {
     app.use(express.json());
     app.post('/v1/messages', (request, response) => {
       received.push(request.body);
-      const paused = received.length === 1;
+      const first = received.length === 1;
       response.json({
         id: `msg_pause_${received.length}`,
         type: 'message',
         role: 'assistant',
         model: 'loop',
-        content: [{ type: 'text', text: paused ? 'Searching the web…' : 'Found it.' }],
-        stop_reason: paused ? 'pause_turn' : 'end_turn',
+        content: first ? paused : [{ type: 'text', text: 'Found it.' }],
+        stop_reason: first ? 'pause_turn' : 'end_turn',
         stop_sequence: null,
         usage: { input_tokens: 10, output_tokens: 4 },
       });
@@ -334,6 +338,15 @@ describe('an unfinished turn (pause_turn) resumed on a thread', () => {
       models: [{ id: 'paused', provider: 'anthropic', upstreamModel: 'loop' }],
       stores: { threads: new MemoryThreadStore() },
     });
+    const close = async () => {
+      await gateway.close();
+      await mock.close();
+    };
+    return { gateway, received, close };
+  }
+
+  it('the SDK continues with messages: [] and the upstream goes on from the stored answer', async () => {
+    const { gateway, received, close } = await pausingUpstream([{ type: 'text', text: 'Searching the web…' }]);
     try {
       const { anthropic, sent } = client(gateway);
       const thread = anthropic.beta.messages.thread({ model: 'paused', max_tokens: 64, system: SYSTEM });
@@ -354,15 +367,11 @@ describe('an unfinished turn (pause_turn) resumed on a thread', () => {
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     } finally {
-      await gateway.close();
-      await mock.close();
+      await close();
     }
   });
 
   it('a pause inside a server tool: the stored answer sends its server_tool_use back in place', async () => {
-    const express = (await import('express')).default;
-    const { listen } = await import('../helpers/app');
-    const received: Array<Record<string, any>> = [];
     const search = {
       type: 'server_tool_use',
       id: 'srvtoolu_paused',
@@ -370,31 +379,7 @@ describe('an unfinished turn (pause_turn) resumed on a thread', () => {
       input: { query: 'thread pause' },
       caller: { type: 'direct' },
     };
-    const app = express();
-    app.use(express.json());
-    app.post('/v1/messages', (request, response) => {
-      received.push(request.body);
-      const paused = received.length === 1;
-      response.json({
-        id: `msg_search_${received.length}`,
-        type: 'message',
-        role: 'assistant',
-        model: 'loop',
-        content: paused
-          ? [{ type: 'text', text: 'Searching the web…' }, search]
-          : [{ type: 'text', text: 'Found it.' }],
-        stop_reason: paused ? 'pause_turn' : 'end_turn',
-        stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 4 },
-      });
-    });
-    const mock = await listen(app);
-    const gateway = await serveGateway({
-      keyStore: new MemoryKeyStore([{ key: KEY, id: 'caller' }]),
-      providers: [new AnthropicProvider({ name: 'anthropic', baseUrl: mock.url, apiKey: 'sk-upstream-0000' })],
-      models: [{ id: 'paused', provider: 'anthropic', upstreamModel: 'loop' }],
-      stores: { threads: new MemoryThreadStore() },
-    });
+    const { gateway, received, close } = await pausingUpstream([{ type: 'text', text: 'Searching the web…' }, search]);
     try {
       const { anthropic } = client(gateway);
       const thread = anthropic.beta.messages.thread({
@@ -413,8 +398,7 @@ describe('an unfinished turn (pause_turn) resumed on a thread', () => {
         content: [{ type: 'text', text: 'Searching the web…' }, search],
       });
     } finally {
-      await gateway.close();
-      await mock.close();
+      await close();
     }
   });
 });
