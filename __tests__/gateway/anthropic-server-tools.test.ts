@@ -2,7 +2,8 @@
  * Anthropic server tools (web search) through an Anthropic upstream: the answer's `server_tool_use` and
  * `web_search_tool_result` blocks, which no canonical part models, reach an Anthropic caller in place and as the
  * upstream sent them, and a text block keeps its `citations`, non-streamed and streamed (judged by the Anthropic
- * SDK's own accumulation); a chat-completions caller gets the text alone; a stored answer sends them back in place.
+ * SDK's own accumulation), also when `tool_choice` forces the server tool (which reaches the upstream as sent); a
+ * chat-completions caller gets the text alone; a stored answer sends them back in place.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { Request, Response } from 'express';
@@ -151,6 +152,16 @@ describe('Anthropic server-tool blocks from an Anthropic upstream', () => {
     expect(message.usage.server_tool_use).toEqual({ web_search_requests: 1 });
     // The caller's server tool reached the upstream.
     expect(received.at(-1)!.tools).toEqual(REQUEST.tools);
+  });
+
+  it("a tool_choice forcing the server tool (Claude Code's WebSearch request) reaches the upstream as sent", async () => {
+    const tool_choice = { type: 'tool' as const, name: 'web_search' };
+    const final = await anthropic()
+      .messages.stream({ ...REQUEST, tool_choice })
+      .finalMessage();
+    expect(final.content).toEqual(CONTENT);
+    expect(received.at(-1)!.tools).toEqual(REQUEST.tools);
+    expect(received.at(-1)!.tool_choice).toEqual(tool_choice);
   });
 
   it('streamed: the SDK accumulates the same content, from events with contiguous indices', async () => {

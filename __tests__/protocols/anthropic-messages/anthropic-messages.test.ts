@@ -356,13 +356,6 @@ describe('POST /v1/messages', () => {
       'tool_choice.name',
       { tool_choice: { type: 'tool', name: 'missing' }, tools: [{ name: 'f', input_schema: { type: 'object' } }] },
     ],
-    [
-      'tool_choice.name',
-      {
-        tool_choice: { type: 'tool', name: 'web_search' },
-        tools: [{ type: 'web_search_20250305', name: 'web_search' }],
-      },
-    ],
     ['thinking.type', { thinking: { type: 'maybe' } }],
     ['thinking.budget_tokens', { thinking: { type: 'enabled' } }],
     ['thinking.budget_tokens', { thinking: { type: 'enabled', budget_tokens: 100 } }],
@@ -373,6 +366,23 @@ describe('POST /v1/messages', () => {
     const res = await post({ ...hello, ...patch });
     expectAnthropicError(res, 400, 'invalid_request_error');
     expect(res.body.error.message.startsWith(`${field}:`)).toBe(true);
+  });
+
+  it("a tool_choice forcing a server tool (Claude Code's WebSearch) is left out for other upstreams, not refused", async () => {
+    const body = {
+      ...hello,
+      tool_choice: { type: 'tool', name: 'web_search' },
+      tools: [{ type: 'web_search_20250305', name: 'web_search' }],
+    };
+    const res = await post(body);
+    expect(res.status).toBe(200);
+    expect(res.body.content[0].text).toBe('Hello there');
+    // Kept whole for an Anthropic upstream, with no canonical choice.
+    const decoded = decodeMessagesRequest(body, {});
+    expect(decoded.toolChoice).toBeUndefined();
+    expect(decoded.extensions?.['anthropic-messages']).toMatchObject({
+      serverToolChoice: { type: 'tool', name: 'web_search' },
+    });
   });
 
   it('server-tool history blocks (web search) are dropped for other upstreams, not refused', async () => {

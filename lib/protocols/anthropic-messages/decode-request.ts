@@ -57,6 +57,7 @@ function settingsKeys(object: unknown, modelled: ReadonlySet<string>, also?: Jso
 function requestExtension(
   body: MessagesBody,
   serverTools: AnthropicRequestExtension['serverTools'],
+  serverToolChoice: JsonObject | undefined,
   betas: string[] | undefined,
 ): AnthropicRequestExtension | undefined {
   const extension: AnthropicRequestExtension = {};
@@ -77,14 +78,17 @@ function requestExtension(
     typeof userId === 'string' && userId.length > 0 ? MODELLED_METADATA_KEYS : NONE,
   );
   if (metadata) extension.metadata = metadata;
-  const toolChoice = settingsKeys(
-    body.tool_choice,
-    MODELLED_TOOL_CHOICE_KEYS,
-    body.tool_choice?.disable_parallel_tool_use === false ? { disable_parallel_tool_use: false } : undefined,
-  );
+  const toolChoice = serverToolChoice
+    ? undefined
+    : settingsKeys(
+        body.tool_choice,
+        MODELLED_TOOL_CHOICE_KEYS,
+        body.tool_choice?.disable_parallel_tool_use === false ? { disable_parallel_tool_use: false } : undefined,
+      );
   if (toolChoice) extension.toolChoice = toolChoice;
   if (body.output_config?.effort) extension.answerEffort = true;
   if (serverTools) extension.serverTools = serverTools;
+  if (serverToolChoice) extension.serverToolChoice = serverToolChoice;
   if (betas) extension.betas = betas;
   for (const _key in extension) return extension;
   return undefined;
@@ -150,7 +154,7 @@ export function decodeMessagesRequest(
   if (body.stop_sequences?.length) request.stopSequences = body.stop_sequences;
   const tools = decodeTools(body.tools);
   if (tools.tools.length > 0) request.tools = tools.tools;
-  const { toolChoice, parallelToolCalls } = decodeToolChoice(body.tool_choice, tools);
+  const { toolChoice, parallelToolCalls, serverToolChoice } = decodeToolChoice(body.tool_choice, tools);
   if (toolChoice) request.toolChoice = toolChoice;
   if (parallelToolCalls !== undefined) request.parallelToolCalls = parallelToolCalls;
   const reasoning = decodeReasoning(body.thinking, body.output_config?.effort);
@@ -163,7 +167,12 @@ export function decodeMessagesRequest(
     // OpenAI's prompt_cache_key asks for (docs/translation.md, "Prompt caching").
     request.promptCacheKey = body.metadata.user_id;
   }
-  const extension = requestExtension(body, tools.serverTools, anthropicBetas(headers['anthropic-beta']));
+  const extension = requestExtension(
+    body,
+    tools.serverTools,
+    serverToolChoice,
+    anthropicBetas(headers['anthropic-beta']),
+  );
   if (extension) request.extensions = { [ANTHROPIC_MESSAGES_KEY]: extension };
   return request;
 }

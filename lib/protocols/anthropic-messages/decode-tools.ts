@@ -78,9 +78,15 @@ export function decodeTools(tools: MessagesBody['tools']): DecodedTools {
 export interface DecodedToolChoice {
   toolChoice?: ToolChoice;
   parallelToolCalls?: boolean;
+  /** A choice of a server tool, whole (kept for an Anthropic upstream; see {@link AnthropicRequestExtension}). */
+  serverToolChoice?: JsonObject;
 }
 
-/** `auto`/`any`/`tool`/`none`, with `disable_parallel_tool_use` → `parallelToolCalls: false`. */
+/**
+ * `auto`/`any`/`tool`/`none`, with `disable_parallel_tool_use` → `parallelToolCalls: false`. A `tool` choice naming a
+ * server tool (Claude Code's WebSearch forces `web_search`) has no canonical choice: it is kept whole for an Anthropic
+ * upstream.
+ */
 export function decodeToolChoice(choice: MessagesBody['tool_choice'], tools: DecodedTools): DecodedToolChoice {
   if (choice === null || choice === undefined) return {};
   const decoded: DecodedToolChoice = {};
@@ -95,8 +101,10 @@ export function decodeToolChoice(choice: MessagesBody['tool_choice'], tools: Dec
     case 'tool': {
       const name = choice.name;
       if (name === undefined) invalidField('tool_choice.name', "is required when tool_choice.type is 'tool'");
-      if (tools.dropped.includes(name))
-        invalidField('tool_choice.name', `'${name}' is a server tool, which this gateway cannot run`);
+      if (tools.dropped.includes(name)) {
+        log('tool_choice: server tool %s kept for an Anthropic upstream only', name);
+        return { serverToolChoice: choice as JsonObject };
+      }
       if (!tools.tools.some((tool) => tool.name === name))
         invalidField('tool_choice.name', `'${name}' is not one of the tools`);
       decoded.toolChoice = { type: 'tool', name };

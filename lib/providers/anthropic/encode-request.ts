@@ -187,7 +187,11 @@ export function encodeMessagesRequest(
   if (request.stopSequences?.length) body.stop_sequences = request.stopSequences;
   const tools = request.tools ?? [];
   const hasTools = tools.length > 0 || extension?.serverTools !== undefined;
-  const toolChoice = hasTools ? encodeToolChoice(request.toolChoice, request.parallelToolCalls) : undefined;
+  // A choice of a server tool (kept whole by the Anthropic codec) goes with the server tools.
+  const serverToolChoice = extension?.serverTools ? extension.serverToolChoice : undefined;
+  const toolChoice = hasTools
+    ? (encodeToolChoice(request.toolChoice, request.parallelToolCalls) ?? serverToolChoice)
+    : undefined;
   const thinking = encodeThinking(request.reasoning, {
     maxTokens: controlled.max_tokens,
     adaptive: options.adaptiveThinking ?? false,

@@ -27,6 +27,12 @@ export type AnthropicRequestExtension = {
   /** Keys of `tool_choice` the canonical choice does not say (`disable_parallel_tool_use: false`). */
   toolChoice?: JsonObject;
   /**
+   * A `tool_choice` naming a server tool (`{ type: "tool", name: "web_search" }`, as Claude Code's WebSearch sends it),
+   * whole: no canonical choice stands for it, so it is sent as given to an Anthropic upstream (with the server tools)
+   * and left out for another, whose choice stays the default.
+   */
+  serverToolChoice?: JsonObject;
+  /**
    * The effort is `output_config.effort`, which steers the whole answer (not only thinking): it is
    * sent with thinking off, and without `thinking` it leaves thinking off. Default false (another
    * protocol's effort is a thinking effort).
