@@ -71,6 +71,11 @@ export function reportForeignTools(
     const details = `a tool_choice of type ${String(responses.tool_choice.type)}, which only a ${RESPONSES} upstream takes; sent as ${request.toolChoice?.type ?? 'auto'}`;
     reportDrop(log, warn, { type: 'unsupported-setting', setting: 'tool_choice', details });
   }
+  const anthropic = request.extensions[ANTHROPIC_MESSAGES_KEY] as AnthropicRequestExtension | undefined;
+  if (own !== ANTHROPIC_MESSAGES_KEY && anthropic?.serverToolChoice) {
+    const details = `a tool_choice forcing the server tool ${String(anthropic.serverToolChoice.name)}, which only an ${ANTHROPIC_MESSAGES_KEY} upstream runs; left out`;
+    reportDrop(log, warn, { type: 'unsupported-setting', setting: 'tool_choice', details });
+  }
 }
 
 /**

@@ -377,6 +377,9 @@ describe('POST /v1/messages', () => {
     const res = await post(body);
     expect(res.status).toBe(200);
     expect(res.body.content[0].text).toBe('Hello there');
+    // Said in the answer: the tool and the choice that forced it were left out.
+    expect(res.headers['x-rosetta-warnings']).toContain('unsupported-tool=web_search_20250305');
+    expect(res.headers['x-rosetta-warnings']).toContain('unsupported-setting=tool_choice');
     // Kept whole for an Anthropic upstream, with no canonical choice.
     const decoded = decodeMessagesRequest(body, {});
     expect(decoded.toolChoice).toBeUndefined();
