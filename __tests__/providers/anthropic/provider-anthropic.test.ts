@@ -10,7 +10,9 @@ import {
 } from '../../../lib';
 import { AnthropicProvider } from '../../../lib/providers/anthropic';
 import { MessageStreamDecoder } from '../../../lib/providers/anthropic/decode-stream';
-import type { ProviderStreamPart } from '../../../lib/canonical';
+import type { GenerateResponse, ProviderStreamPart } from '../../../lib/canonical';
+import { encodeMessagesResponse } from '../../../lib/protocols/anthropic-messages/encode-response';
+import { collectParts } from '../../../lib/stream/collect';
 import { StreamMeter } from '../../../lib/stream/meter';
 import { countRequestTokens, countTextTokens } from '../../../lib/tokenizer';
 import { encodeMessagesRequest } from '../../../lib/providers/anthropic/encode-request';
@@ -938,5 +940,91 @@ describe('MessageStreamDecoder without usage figures (an Anthropic-compatible se
     decoder.accept(event('message_stop', {}), out);
     expect(out[0]).toMatchObject({ type: 'response-start', usage: { inputTokens: 30 } });
     expect(out.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 30, outputTokens: 7 } });
+  });
+});
+
+describe("MessageStreamDecoder: a streamed answer's unmodelled message fields", () => {
+  const event = (name: string, data: Record<string, unknown>) => ({
+    event: name,
+    data: JSON.stringify({ type: name, ...data }),
+    id: undefined,
+  });
+  const container = { id: 'container_1', expires_at: '2026-12-07T07:00:00Z' };
+  const stopDetails = { type: 'refusal', category: null, explanation: null };
+  const contextManagement = { applied_edits: [] };
+
+  function decode(): ProviderStreamPart[] {
+    const decoder = new MessageStreamDecoder('anthropic');
+    const out: ProviderStreamPart[] = [];
+    decoder.accept(
+      event('message_start', {
+        message: {
+          id: 'msg_1',
+          model: 'm',
+          content: [],
+          stop_reason: null,
+          container,
+          stop_details: null,
+          usage: { input_tokens: 30, output_tokens: 1, service_tier: 'standard', server_tool_use: null },
+        },
+      }),
+      out,
+    );
+    decoder.accept(event('content_block_start', { index: 0, content_block: { type: 'text', text: 'No.' } }), out);
+    decoder.accept(event('content_block_stop', { index: 0 }), out);
+    decoder.accept(
+      event('message_delta', {
+        delta: { stop_reason: 'refusal', stop_sequence: null, stop_details: stopDetails, container: null },
+        context_management: contextManagement,
+        usage: { output_tokens: 3, server_tool_use: { web_search_requests: 2 }, service_tier: null },
+      }),
+      out,
+    );
+    decoder.accept(event('message_stop', {}), out);
+    return out;
+  }
+
+  it("puts message_start's on response-start, and on finish the answer's with message_delta's as it stood", () => {
+    const out = decode();
+    expect(out[0]).toMatchObject({
+      type: 'response-start',
+      extensions: {
+        'anthropic-messages': {
+          fields: { container, stop_details: null },
+          usage: { service_tier: 'standard', server_tool_use: null },
+        },
+      },
+    });
+    expect((out.at(-1) as { extensions?: unknown }).extensions).toEqual({
+      'anthropic-messages': {
+        // A null in message_delta leaves message_start's value (as the SDKs accumulate).
+        fields: { container, stop_details: stopDetails, context_management: contextManagement },
+        usage: { service_tier: 'standard', server_tool_use: { web_search_requests: 2 } },
+        messageDelta: {
+          delta: { stop_details: stopDetails, container: null },
+          fields: { context_management: contextManagement },
+          usage: { server_tool_use: { web_search_requests: 2 }, service_tier: null },
+        },
+      },
+    });
+  });
+
+  it('leaves them on the collected answer, for a non-streamed Anthropic caller', async () => {
+    async function* parts() {
+      yield* decode();
+    }
+    const body = encodeMessagesResponse((await collectParts(parts())) as GenerateResponse);
+    expect(body).toMatchObject({
+      stop_reason: 'refusal',
+      container,
+      stop_details: stopDetails,
+      context_management: contextManagement,
+      usage: {
+        input_tokens: 30,
+        output_tokens: 3,
+        service_tier: 'standard',
+        server_tool_use: { web_search_requests: 2 },
+      },
+    });
   });
 });

@@ -4,7 +4,12 @@ import type { FinishReason, GenerateRequest, StreamPart, Usage } from '../../can
 import { toGatewayError } from '../../errors';
 import { estimateRequestTokens } from '../../tokenizer';
 import { isJsonObject, type JsonObject } from '../../json';
-import { anthropicExtension, type AnthropicOpaqueExtension } from '../../wire/anthropic/extensions';
+import {
+  type AnthropicMessageDeltaFields,
+  type AnthropicOpaqueExtension,
+  type AnthropicResponseExtension,
+  anthropicExtension,
+} from '../../wire/anthropic/extensions';
 import type { CallView, StreamEncoder } from '../types';
 import { anthropicErrorBody } from './encode-error';
 import { anthropicMessageId, encodeUsage, thinkingSignature, toolUseId } from './encode-response';
@@ -34,24 +39,47 @@ export function encodeDeltaUsage(usage: Usage) {
   };
 }
 
-/** The `message_delta` event: why the message stopped, and its usage. */
-export function messageDeltaEvent(finishReason: FinishReason, usage: Usage, hasToolCalls: boolean): string {
+/**
+ * The `message_delta` event: why the message stopped, and its usage; an Anthropic upstream's own keys of
+ * its `message_delta` (`upstream`: `delta.container`, `delta.stop_details`, `context_management`, usage
+ * keys such as `server_tool_use`) over the codec's defaults, where they stood.
+ */
+export function messageDeltaEvent(
+  finishReason: FinishReason,
+  usage: Usage,
+  hasToolCalls: boolean,
+  upstream: AnthropicMessageDeltaFields = {},
+): string {
   const { stopReason, stopSequence } = mapFinishReason(finishReason, hasToolCalls);
   return sseEvent({
     type: 'message_delta',
-    delta: { stop_reason: stopReason, stop_sequence: stopSequence, stop_details: null, container: null },
-    usage: encodeDeltaUsage(usage),
+    ...upstream.fields,
+    delta: {
+      stop_reason: stopReason,
+      stop_sequence: stopSequence,
+      stop_details: null,
+      container: null,
+      ...upstream.delta,
+    },
+    usage: { ...encodeDeltaUsage(usage), ...upstream.usage },
   });
 }
 
-/** What starts the message: its id, model and input usage (all input tokens, cache included). */
+/**
+ * What starts the message: its id, model and input usage (all input tokens, cache included), and an
+ * Anthropic upstream's unmodelled keys of its `message_start.message` and of that message's usage.
+ */
 interface MessageHead {
   id: string;
   model: string;
   usage: Partial<Usage>;
+  upstream?: AnthropicResponseExtension | undefined;
 }
 
-/** The `message_start` event: the message skeleton of the non-streamed response, without content. */
+/**
+ * The `message_start` event: the message skeleton of the non-streamed response, without content, an
+ * Anthropic upstream's own keys (`container`, usage's `service_tier`, `cache_creation`…) over its defaults.
+ */
 export function messageStartEvent(head: MessageHead, estimatedInputTokens: () => number): string {
   const usage: Usage = {
     inputTokens: head.usage.inputTokens ?? estimatedInputTokens(),
@@ -73,7 +101,8 @@ export function messageStartEvent(head: MessageHead, estimatedInputTokens: () =>
       stop_details: null,
       context_management: { applied_edits: [] },
       container: null,
-      usage: encodeUsage(usage),
+      ...head.upstream?.fields,
+      usage: { ...encodeUsage(usage), ...head.upstream?.usage },
     },
   });
 }
@@ -138,7 +167,15 @@ export class MessageStreamEncoder {
   encode(part: StreamPart): string[] {
     const events: string[] = [];
     if (part.type === 'response-start') {
-      if (!this.started) events.push(this.start({ id: part.id, model: part.model, usage: part.usage ?? {} }));
+      if (!this.started)
+        events.push(
+          this.start({
+            id: part.id,
+            model: part.model,
+            usage: part.usage ?? {},
+            upstream: anthropicExtension<AnthropicResponseExtension>(part.extensions),
+          }),
+        );
       return events;
     }
     if (!this.started)
@@ -196,7 +233,12 @@ export class MessageStreamEncoder {
       case 'finish':
         this.endOpen(events);
         events.push(
-          messageDeltaEvent(part.finishReason, part.usage, this.hasToolCalls),
+          messageDeltaEvent(
+            part.finishReason,
+            part.usage,
+            this.hasToolCalls,
+            anthropicExtension<AnthropicResponseExtension>(part.extensions)?.messageDelta,
+          ),
           sseEvent({ type: 'message_stop' }),
         );
         break;

@@ -169,7 +169,7 @@ export function decodeContent(blocks: readonly AnthropicContentBlock[]): {
 }
 
 /** Top-level answer keys the canonical response says; the rest go to its extension. */
-const MODELLED_RESPONSE_KEYS: ReadonlySet<string> = new Set([
+export const MODELLED_RESPONSE_KEYS: ReadonlySet<string> = new Set([
   'id',
   'type',
   'role',
@@ -180,7 +180,7 @@ const MODELLED_RESPONSE_KEYS: ReadonlySet<string> = new Set([
   'usage',
 ]);
 /** Usage keys canonical usage says. */
-const MODELLED_USAGE_KEYS: ReadonlySet<string> = new Set([
+export const MODELLED_USAGE_KEYS: ReadonlySet<string> = new Set([
   'input_tokens',
   'output_tokens',
   'cache_read_input_tokens',

@@ -1,14 +1,21 @@
 /** Anthropic Messages server-sent events → the canonical stream. */
 import type { SseEvent } from '../../upstream/sse-parser';
 import createDebug from 'debug';
-import type { FinishReason, ProviderStreamPart } from '../../canonical';
+import type { Extensions, FinishReason, ProviderStreamPart } from '../../canonical';
 import { GatewayError } from '../../errors';
-import { isJsonObject, type JsonObject } from '../../json';
-import { ANTHROPIC_MESSAGES_KEY } from '../../wire/anthropic/extensions';
+import { isJsonObject, type JsonObject, unmodelledFields } from '../../json';
+import {
+  ANTHROPIC_MESSAGES_KEY,
+  type AnthropicMessageDeltaFields,
+  type AnthropicResponseExtension,
+  anthropicExtensions,
+} from '../../wire/anthropic/extensions';
 import { malformedUpstream, parseEventObject } from '../../upstream/malformed';
 import { upstreamMessage } from '../../upstream/upstream-errors';
 import {
   decodeAnthropicUsage,
+  MODELLED_RESPONSE_KEYS,
+  MODELLED_USAGE_KEYS,
   reportedAnthropicUsage,
   type AnthropicContentBlock,
   type AnthropicMessageResponse,
@@ -47,6 +54,27 @@ const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
   'message_delta',
   'message_stop',
 ]);
+
+/** The keys of `message_delta` and of its `delta` the decoder reads; the rest are relayed. */
+const MODELLED_DELTA_EVENT_KEYS: ReadonlySet<string> = new Set(['type', 'delta', 'usage']);
+const MODELLED_MESSAGE_DELTA_KEYS: ReadonlySet<string> = new Set(['stop_reason', 'stop_sequence']);
+
+/** `object`'s keys not in `modelled`, when it is an object and has some. */
+function ownFields(object: unknown, modelled: ReadonlySet<string>): JsonObject | undefined {
+  return isJsonObject(object) ? unmodelledFields(object, modelled) : undefined;
+}
+
+/** `earlier` with each non-null key of `later` over it (null leaves the earlier value, as the SDKs accumulate). */
+function overNonNull(earlier: JsonObject | undefined, later: JsonObject | undefined): JsonObject | undefined {
+  if (!later) return earlier;
+  let merged = earlier;
+  for (const key in later) {
+    const value = later[key];
+    if (value === null && merged && Object.hasOwn(merged, key)) continue;
+    merged = { ...merged, [key]: value };
+  }
+  return merged;
+}
 
 /** A content block between its `content_block_start` and `content_block_stop`. */
 type OpenBlock =
@@ -278,7 +306,9 @@ function appendDelta(open: OpenBlock, data: StreamEvent, out: ProviderStreamPart
  * Decodes the upstream stream, an event at a time, dispatching on each event's `event:` name (or
  * its `type`): `message_start` → `response-start` (with the input usage), each content block → its
  * start, deltas and end, `message_delta` → stop reason and usage, `message_stop` → the end of any
- * block still open and `finish`, after which the decoder is done. `ping` and unknown event types
+ * block still open and `finish`, after which the decoder is done. The unmodelled keys of
+ * `message_start.message` and of `message_delta` (and of their usage) ride on `response-start` and
+ * `finish` as an {@link AnthropicResponseExtension}, for an Anthropic caller. `ping` and unknown event types
  * are ignored. An `error` event, a malformed event (not an object, without a type, a known type
  * without its required fields: {@link eventFault}; or one before `message_start`) or a body that
  * ends before `message_stop` throws a GatewayError.
@@ -290,6 +320,11 @@ export class MessageStreamDecoder implements StreamEventDecoder {
   private stopReason: string | null | undefined;
   private stopSequence: string | null | undefined;
   private readonly open = new Map<number, OpenBlock>();
+  /** The answer's unmodelled keys so far (`message_start`'s, then each `message_delta`'s over them), and its usage's. */
+  private fields: JsonObject | undefined;
+  private usageFields: JsonObject | undefined;
+  /** The unmodelled keys of the `message_delta` events, each in its place. */
+  private messageDelta: AnthropicMessageDeltaFields = {};
 
   constructor(private readonly upstream: string) {}
 
@@ -312,6 +347,8 @@ export class MessageStreamDecoder implements StreamEventDecoder {
         if (this.started) return;
         this.started = true;
         this.usage = mergeUsage(this.usage, withoutZeroInput(data.message?.usage));
+        this.fields = ownFields(data.message, MODELLED_RESPONSE_KEYS);
+        this.usageFields = ownFields(data.message?.usage, MODELLED_USAGE_KEYS);
         const { inputTokens, cacheReadTokens, cacheWriteTokens, cacheWriteLongTokens } = decodeAnthropicUsage(
           this.usage,
         );
@@ -327,6 +364,10 @@ export class MessageStreamDecoder implements StreamEventDecoder {
             ...(cacheWriteTokens ? { cacheWriteTokens } : {}),
             ...(cacheWriteLongTokens ? { cacheWriteLongTokens } : {}),
           },
+          ...extensionsOf({
+            ...(this.fields ? { fields: this.fields } : {}),
+            ...(this.usageFields ? { usage: this.usageFields } : {}),
+          }),
         });
         return;
       }
@@ -357,12 +398,18 @@ export class MessageStreamDecoder implements StreamEventDecoder {
         if (data.delta?.stop_reason !== undefined) this.stopReason = data.delta.stop_reason;
         if (data.delta?.stop_sequence !== undefined) this.stopSequence = data.delta.stop_sequence;
         this.usage = mergeUsage(this.usage, data.usage);
+        this.deltaFields(data);
         return;
       case 'message_stop': {
         for (const block of this.open.values()) appendEnd(block, out);
         this.open.clear();
         const finishReason: FinishReason = mapAnthropicStopReason(this.stopReason, this.stopSequence);
-        out.push({ type: 'finish', usage: reportedAnthropicUsage(this.usage), finishReason });
+        out.push({
+          type: 'finish',
+          usage: reportedAnthropicUsage(this.usage),
+          finishReason,
+          ...extensionsOf(this.finishExtension()),
+        });
         this.done = true;
         return;
       }
@@ -371,9 +418,41 @@ export class MessageStreamDecoder implements StreamEventDecoder {
     }
   }
 
+  /**
+   * Keeps a `message_delta`'s unmodelled keys: those of its `delta` and its own top-level ones are the
+   * answer's (over `message_start`'s when not null), its usage's the answer's usage's; each also as it stood.
+   */
+  private deltaFields(data: StreamEvent): void {
+    const delta = ownFields(data.delta, MODELLED_MESSAGE_DELTA_KEYS);
+    const fields = ownFields(data, MODELLED_DELTA_EVENT_KEYS);
+    const usage = ownFields(data.usage, MODELLED_USAGE_KEYS);
+    const kept = this.messageDelta;
+    if (delta) kept.delta = { ...kept.delta, ...delta };
+    if (fields) kept.fields = { ...kept.fields, ...fields };
+    if (usage) kept.usage = { ...kept.usage, ...usage };
+    this.fields = overNonNull(overNonNull(this.fields, delta), fields);
+    this.usageFields = overNonNull(this.usageFields, usage);
+  }
+
+  /** The `finish` part's extension: the answer's unmodelled keys, its usage's, and the `message_delta`s' own. */
+  private finishExtension(): AnthropicResponseExtension {
+    const messageDelta = this.messageDelta;
+    return {
+      ...(this.fields ? { fields: this.fields } : {}),
+      ...(this.usageFields ? { usage: this.usageFields } : {}),
+      ...(messageDelta.delta || messageDelta.fields || messageDelta.usage ? { messageDelta } : {}),
+    };
+  }
+
   end(): void {
     throw new GatewayError('upstream', `The upstream ${this.upstream} stream ended before it finished.`, {
       code: 'upstream_stream_cut',
     });
   }
+}
+
+/** `{ extensions }` holding an Anthropic extension, or nothing for an empty one. */
+function extensionsOf(extension: AnthropicResponseExtension): { extensions?: Extensions } {
+  const extensions = anthropicExtensions(extension as JsonObject);
+  return extensions ? { extensions } : {};
 }

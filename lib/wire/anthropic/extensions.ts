@@ -86,11 +86,29 @@ export type AnthropicToolExtension = {
   fields?: JsonObject;
 };
 
-/** An answer's extension: its top-level keys the gateway does not model and its usage block's. */
+/**
+ * An answer's extension: its top-level keys the gateway does not model and its usage block's. A streamed
+ * answer's `response-start` carries `message_start.message`'s (its usage's in `usage`), and its `finish`
+ * the whole answer's: those of `message_start` with each non-null one a `message_delta` sent over them
+ * (as the SDKs accumulate them), so the collected answer has them all, and in `messageDelta` the
+ * `message_delta` event's own, where they stood, for a streamed Anthropic caller.
+ */
 export type AnthropicResponseExtension = {
   /** `container`, `context_management`, `stop_details`, a newer API's own… */
   fields?: JsonObject;
   /** Usage keys other than the four token counts (`service_tier`, `cache_creation`, `server_tool_use`…). */
+  usage?: JsonObject;
+  /** On a stream's `finish` only: the unmodelled keys of its `message_delta` event, as sent. */
+  messageDelta?: AnthropicMessageDeltaFields;
+};
+
+/** The keys of a `message_delta` event the codec does not model, each in its place. */
+export type AnthropicMessageDeltaFields = {
+  /** Its `delta`'s keys beyond `stop_reason` and `stop_sequence` (`container`, `stop_details`…). */
+  delta?: JsonObject;
+  /** Its own top-level keys beyond `type`, `delta` and `usage` (`context_management`…). */
+  fields?: JsonObject;
+  /** Its usage's keys beyond the four token counts (`server_tool_use`, `service_tier`…). */
   usage?: JsonObject;
 };
 
