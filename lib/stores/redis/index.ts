@@ -10,7 +10,8 @@ export {
   type RedisConnectionOptions,
   type RedisStoreBase,
 } from './connection';
-export { QUOTA_SCRIPTS, KEY_SCRIPTS, RATE_LIMIT_SCRIPTS, USAGE_SCRIPTS, type ScriptDefinition } from './scripts';
+export { QUOTA_SCRIPTS, KEY_SCRIPTS, RATE_LIMIT_SCRIPTS, type ScriptDefinition } from './scripts';
+export { USAGE_SCRIPTS } from './usage-tally-batch';
 export { RedisResponseStore, type RedisResponseStoreOptions } from './redis-response-store';
 export { RedisThreadStore, type RedisThreadStoreOptions } from './redis-thread-store';
 export { RedisUsageStream, type RedisUsageStreamOptions } from './redis-usage-stream';

@@ -23,8 +23,7 @@ import {
   resolvePrefix,
   type RedisConnectionOptions,
 } from './connection';
-import { USAGE_SCRIPTS } from './scripts';
-import { usageBatchCall } from './usage-tally-batch';
+import { USAGE_SCRIPTS, usageBatchCall } from './usage-tally-batch';
 import { planTally, TALLY_BASE_MS } from './usage-tally-buckets';
 import { tallyOfHash } from './usage-tally-hash';
 

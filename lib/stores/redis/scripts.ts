@@ -328,42 +328,6 @@ end
 return settled
 `;
 
-/**
- * The usage stream's record, for a batch of records: appends each record's entry and counts them into their buckets'
- * tallies, in one step. KEYS: the stream, then the buckets' hashes. ARGV: max length, the number of records, their JSON
- * (in order), then per hash (in KEYS order) its expiry (epoch ms), the number of increments and their `field, by` pairs
- * (`HINCRBY`, integers), the number of maxima and their `field, value` pairs (the hash keeps the larger). Returns the
- * number of entries added.
- */
-const USAGE_RECORD = `
-local records = tonumber(ARGV[2])
-for i = 1, records do
-  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'record', ARGV[2 + i])
-end
-local at = 3 + records
-for h = 2, #KEYS do
-  local hash = KEYS[h]
-  local expire_at = ARGV[at]
-  local increments = tonumber(ARGV[at + 1])
-  at = at + 2
-  for i = 1, increments do
-    redis.call('HINCRBYFLOAT', hash, ARGV[at], ARGV[at + 1])
-    at = at + 2
-  end
-  local maxima = tonumber(ARGV[at])
-  at = at + 1
-  for i = 1, maxima do
-    local kept = tonumber(redis.call('HGET', hash, ARGV[at]))
-    if kept == nil or tonumber(ARGV[at + 1]) > kept then
-      redis.call('HSET', hash, ARGV[at], ARGV[at + 1])
-    end
-    at = at + 2
-  end
-  redis.call('PEXPIREAT', hash, expire_at)
-end
-return records
-`;
-
 /** A script as ioredis `defineCommand` takes it. */
 export interface ScriptDefinition {
   /** The command name the script is defined under (prefixed, so it cannot clash with a host's own commands). */
@@ -393,9 +357,4 @@ export const KEY_SCRIPTS = Object.freeze({
 export const RATE_LIMIT_SCRIPTS = Object.freeze({
   acquire: { name: 'rosettaRateAcquire', lua: RATE_ACQUIRE },
   settle: { name: 'rosettaRateSettle', lua: RATE_SETTLE },
-} satisfies Record<string, ScriptDefinition>);
-
-/** The usage stream's script. */
-export const USAGE_SCRIPTS = Object.freeze({
-  record: { name: 'rosettaUsageRecord', lua: USAGE_RECORD },
 } satisfies Record<string, ScriptDefinition>);

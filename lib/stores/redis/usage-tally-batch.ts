@@ -1,11 +1,53 @@
 /**
- * One call of the usage stream's script for a batch of records: their entries, and what they add to each bucket's
+ * The usage stream's script and its call for a batch of records: their entries, and what they add to each bucket's
  * tally merged per hash, so that a batch of records ending in the same buckets costs Redis one increment per field, not
  * one per record.
  */
 import type { UsageRecord } from '../../usage/record';
 import { bucketsOf } from './usage-tally-buckets';
+import type { ScriptDefinition } from './scripts';
 import { tallyFields } from './usage-tally-hash';
+
+/**
+ * The usage stream's record, for a batch of records: appends each record's entry and counts them into their buckets'
+ * tallies, in one step. KEYS: the stream, then the buckets' hashes. ARGV: max length, the number of records, their JSON
+ * (in order), then per hash (in KEYS order) its expiry (epoch ms), the number of increments and their `field, by` pairs
+ * (`HINCRBYFLOAT`: credits may be fractions), the number of maxima and their `field, value` pairs (the hash keeps the
+ * larger). Returns the number of entries added.
+ */
+const USAGE_RECORD = `
+local records = tonumber(ARGV[2])
+for i = 1, records do
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'record', ARGV[2 + i])
+end
+local at = 3 + records
+for h = 2, #KEYS do
+  local hash = KEYS[h]
+  local expire_at = ARGV[at]
+  local increments = tonumber(ARGV[at + 1])
+  at = at + 2
+  for i = 1, increments do
+    redis.call('HINCRBYFLOAT', hash, ARGV[at], ARGV[at + 1])
+    at = at + 2
+  end
+  local maxima = tonumber(ARGV[at])
+  at = at + 1
+  for i = 1, maxima do
+    local kept = tonumber(redis.call('HGET', hash, ARGV[at]))
+    if kept == nil or tonumber(ARGV[at + 1]) > kept then
+      redis.call('HSET', hash, ARGV[at], ARGV[at + 1])
+    end
+    at = at + 2
+  end
+  redis.call('PEXPIREAT', hash, expire_at)
+end
+return records
+`;
+
+/** The usage stream's script. */
+export const USAGE_SCRIPTS = Object.freeze({
+  record: { name: 'rosettaUsageRecord', lua: USAGE_RECORD },
+} satisfies Record<string, ScriptDefinition>);
 
 /** The keys (their count first, as a script of a variable key count takes them) and arguments of the script's call. */
 export interface UsageBatchCall {
@@ -19,7 +61,7 @@ interface HashChange {
   maxima: Map<string, number>;
 }
 
-/** The script's call for `records` (in order) on the stream `streamKey` (USAGE_SCRIPTS.record, lib/stores/redis/scripts.ts). */
+/** The script's call for `records` (in order) on the stream `streamKey` ({@link USAGE_SCRIPTS}.record). */
 export function usageBatchCall(streamKey: string, maxLength: number, records: readonly UsageRecord[]): UsageBatchCall {
   const hashes = new Map<string, HashChange>();
   for (const record of records) {
