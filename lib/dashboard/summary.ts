@@ -5,6 +5,7 @@
  */
 import type { UsageRecord } from '../usage/record';
 import {
+  durationsOf,
   emptyTally,
   errorKindOf,
   histogramPercentile,
@@ -97,6 +98,20 @@ export interface DashboardSummary {
   errorKinds: Array<{ kind: string; status: number; count: number }>;
 }
 
+/**
+ * The window's chart buckets: aligned on their width, the last one holding `now`; `indexOf` a time's bucket (times
+ * before the first or after the last counted in it).
+ */
+function bucketGrid(
+  window: DashboardWindow,
+  now: number,
+): { first: number; buckets: number; indexOf(at: number): number } {
+  const { bucketMs } = window;
+  const buckets = Math.ceil(window.ms / bucketMs);
+  const first = Math.floor(now / bucketMs) * bucketMs - (buckets - 1) * bucketMs;
+  return { first, buckets, indexOf: (at) => Math.min(buckets - 1, Math.max(0, Math.floor((at - first) / bucketMs))) };
+}
+
 /** The most rows of the top keys and top models. */
 const TOP = 10;
 
@@ -108,10 +123,7 @@ export function summarize(
   truncated: boolean,
 ): DashboardSummary {
   const { bucketMs } = window;
-  // Buckets aligned on their width, the last one holding `now`.
-  const last = Math.floor(now / bucketMs) * bucketMs;
-  const buckets = Math.ceil(window.ms / bucketMs);
-  const first = last - (buckets - 1) * bucketMs;
+  const { first, buckets, indexOf } = bucketGrid(window, now);
   const from = now - window.ms;
   const zeros = () => new Array<number>(buckets).fill(0);
   const calls = zeros();
@@ -127,9 +139,9 @@ export function summarize(
   const kinds = new Map<string, { kind: string; status: number; count: number }>();
   const totals = { calls: 0, ok: 0, errors: 0, cancelled: 0, tokens: 0, credits: 0 };
   for (const record of records) {
-    const { ended, received, firstByte } = record.timings;
+    const { ended } = record.timings;
     if (ended < from || ended > now) continue;
-    const index = Math.min(buckets - 1, Math.max(0, Math.floor((ended - first) / bucketMs)));
+    const index = indexOf(ended);
     const input = record.usage?.inputTokens ?? 0;
     const output = record.usage?.outputTokens ?? 0;
     const charged = record.credits.charged;
@@ -150,12 +162,12 @@ export function summarize(
       else kinds.set(id, { kind, status, count: 1 });
     } else if (record.outcome === 'ok') totals.ok++;
     else totals.cancelled++;
-    if (record.attempts.length > 0) {
-      const latency = ended - received;
+    const { latency, timeToFirstToken } = durationsOf(record);
+    if (latency !== undefined) {
       latencies.push(latency);
       bucketLatencies[index]!.push(latency);
-      if (record.stream && firstByte !== undefined) firstTokens.push(firstByte - received);
     }
+    if (timeToFirstToken !== undefined) firstTokens.push(timeToFirstToken);
     addSpend(keys, record.keyId ?? null, failed, input + output, charged);
     addSpend(models, record.model ?? null, failed, input + output, charged);
   }
@@ -199,14 +211,11 @@ export function summarize(
  */
 export function summarizeTallies(tallies: UsageTallies, window: DashboardWindow, now: number): DashboardSummary {
   const { bucketMs } = window;
-  const last = Math.floor(now / bucketMs) * bucketMs;
-  const buckets = Math.ceil(window.ms / bucketMs);
-  const first = last - (buckets - 1) * bucketMs;
+  const { first, buckets, indexOf } = bucketGrid(window, now);
   const perBucket = Array.from({ length: buckets }, emptyTally);
   const all = emptyTally();
   for (const { start, tally } of tallies.buckets) {
-    const index = Math.min(buckets - 1, Math.max(0, Math.floor((start - first) / bucketMs)));
-    mergeTally(perBucket[index]!, tally);
+    mergeTally(perBucket[indexOf(start)]!, tally);
     mergeTally(all, tally);
   }
   const keys = spendRows(all.keys);

@@ -23,7 +23,7 @@ import {
   type UsageTally,
 } from '../../usage/tally';
 
-/** What one record adds to a bucket's hash: fields to increment (`HINCRBY`) and fields that keep a maximum. */
+/** What one record adds to a bucket's hash: fields to increment (`HINCRBYFLOAT`) and fields that keep a maximum. */
 export interface TallyFields {
   increments: Array<[field: string, by: number]>;
   maxima: Array<[field: string, value: number]>;
